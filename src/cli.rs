@@ -1,0 +1,213 @@
+//! The `muster` command line.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::config::Config;
+use crate::store::{self, sessions, users};
+use crate::web::Application;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "muster",
+    version,
+    about = "Muster: rosters, club campaigns, battles and printouts for horse-and-musket wargames.",
+    long_about = "Muster: rosters, club campaigns, battles and printouts for horse-and-musket wargames \
+in North America, 1754-1815.\n\nConfiguration comes from environment variables: MUSTER_BIND, \
+DATABASE_URL, MUSTER_DATA_DIR, MUSTER_JWT_SECRET, MUSTER_PUBLIC_URL, MUSTER_TRUSTED_PROXY and \
+MUSTER_LOG (see the README). With no command, `muster` serves the web application."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Serve the web application (the default). Applies pending migrations first.
+    Serve,
+    /// Apply pending database migrations and exit.
+    Migrate,
+    /// Manage accounts.
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// Create an account. The password is read from standard input (asked for without echo
+    /// on a terminal), never from the command line.
+    Create {
+        /// The account's email address (its login).
+        #[arg(long)]
+        email: String,
+        /// Display name; defaults to the part of the email before `@`.
+        #[arg(long)]
+        name: Option<String>,
+        /// Give the account the administrator role.
+        #[arg(long)]
+        admin: bool,
+    },
+    /// Set a new password for an account and log it out everywhere. The password is read from
+    /// standard input, never from the command line.
+    ResetPassword {
+        /// The account's email address.
+        #[arg(long)]
+        email: String,
+    },
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let config = match Config::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("muster: configuration error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    crate::telemetry::init(&config.log_filter);
+    let result = match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => serve(&config),
+        Command::Migrate => migrate(&config),
+        Command::User { command } => user(&config, command),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("muster: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn serve(config: &Config) -> Result<(), String> {
+    tracing::info!(database = %config.database.describe(), "starting Muster");
+    let app = Application::build(config).map_err(|e| e.to_string())?;
+    let url = format!("http://{}:{}", display_host(config), app.port());
+    tracing::info!(%url, "Muster is listening");
+    eprintln!("Muster is serving on {url}");
+    actix_web::rt::System::new()
+        .block_on(app.run_until_stopped())
+        .map_err(|e| e.to_string())
+}
+
+fn display_host(config: &Config) -> String {
+    match config.bind.ip() {
+        ip if ip.is_unspecified() => "127.0.0.1".into(),
+        std::net::IpAddr::V6(ip) => format!("[{ip}]"),
+        ip => ip.to_string(),
+    }
+}
+
+fn open_db(config: &Config) -> Result<store::db::PooledConnection, String> {
+    let pool = store::connect(&config.database, 1).map_err(|e| e.to_string())?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    store::run_migrations(&mut conn).map_err(|e| e.to_string())?;
+    Ok(conn)
+}
+
+fn migrate(config: &Config) -> Result<(), String> {
+    let pool = store::connect(&config.database, 1).map_err(|e| e.to_string())?;
+    let mut conn = pool.get().map_err(|e| e.to_string())?;
+    let applied = store::run_migrations(&mut conn).map_err(|e| e.to_string())?;
+    if applied.is_empty() {
+        println!(
+            "The database ({}) is up to date.",
+            config.database.describe()
+        );
+    } else {
+        println!(
+            "Applied {} migration(s) to {}: {}",
+            applied.len(),
+            config.database.describe(),
+            applied.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// Reads a password: without echo from a terminal (twice, to catch typos), else one line of stdin.
+fn read_password() -> Result<String, String> {
+    let password = if std::io::stdin().is_terminal() {
+        let first = rpassword::prompt_password("Password: ").map_err(|e| e.to_string())?;
+        let again = rpassword::prompt_password("Again: ").map_err(|e| e.to_string())?;
+        if first != again {
+            return Err("the two passwords differ".into());
+        }
+        first
+    } else {
+        let mut line = String::new();
+        std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .map_err(|e| format!("reading the password: {e}"))?;
+        line.trim_end_matches(['\r', '\n']).to_string()
+    };
+    let chars = password.chars().count() as u64;
+    if chars < crate::web::auth::MIN_PASSWORD_CHARS {
+        return Err(format!(
+            "the password must have at least {} characters (it has {chars})",
+            crate::web::auth::MIN_PASSWORD_CHARS
+        ));
+    }
+    Ok(password)
+}
+
+fn user(config: &Config, command: UserCommand) -> Result<(), String> {
+    match command {
+        UserCommand::Create { email, name, admin } => {
+            if !validator::ValidateEmail::validate_email(&email.trim()) {
+                return Err(format!("'{email}' is not an email address"));
+            }
+            let display_name = name
+                .map(|n| n.trim().to_string())
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| crate::web::pages::accounts::default_display_name(&email));
+            let password = read_password()?;
+            let hash = crate::web::auth::hash_password(&password).map_err(|e| e.to_string())?;
+            let mut conn = open_db(config)?;
+            let user = users::create(
+                &mut conn,
+                users::NewUser {
+                    email: &email,
+                    display_name: &display_name,
+                    password_hash: &hash,
+                    is_admin: admin,
+                },
+            )
+            .map_err(|e| e.to_string())?;
+            let role = if user.is_admin {
+                "administrator"
+            } else {
+                "player"
+            };
+            println!(
+                "Created {role} account {} ({}) with id {}.",
+                user.email, user.display_name, user.id
+            );
+        }
+        UserCommand::ResetPassword { email } => {
+            let mut conn = open_db(config)?;
+            let user = users::find_by_email(&mut conn, &email)
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("no account has the email '{}'", email.trim()))?;
+            let password = read_password()?;
+            let hash = crate::web::auth::hash_password(&password).map_err(|e| e.to_string())?;
+            users::set_password_hash(&mut conn, user.id, &hash).map_err(|e| e.to_string())?;
+            let revoked =
+                sessions::revoke_all_for_user(&mut conn, user.id, chrono::Utc::now().naive_utc())
+                    .map_err(|e| e.to_string())?;
+            println!(
+                "Set a new password for {}; ended {revoked} session(s).",
+                user.email
+            );
+        }
+    }
+    let _ = std::io::stdout().flush();
+    Ok(())
+}

@@ -1,0 +1,297 @@
+//! Configuration from environment variables. Every variable has a default, so `cargo run` needs
+//! none; a bad value stops start-up with one line that names the variable.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+
+/// Where the data lives. The scheme of `DATABASE_URL` decides the backend at run time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DatabaseConfig {
+    /// A SQLite file (created with its directory if missing).
+    Sqlite { path: PathBuf },
+    /// A PostgreSQL database that already exists (`createdb muster`).
+    Postgres { url: String },
+}
+
+impl DatabaseConfig {
+    /// Parses a `DATABASE_URL` value: `postgres://`/`postgresql://` select PostgreSQL,
+    /// `sqlite://PATH`, `sqlite:PATH` or a bare path select SQLite.
+    pub fn parse(value: &str) -> Result<Self, String> {
+        let value = value.trim();
+        if value.is_empty() {
+            return Err("is empty".into());
+        }
+        if value.starts_with("postgres://") || value.starts_with("postgresql://") {
+            return Ok(Self::Postgres {
+                url: value.to_string(),
+            });
+        }
+        let path = value
+            .strip_prefix("sqlite://")
+            .or_else(|| value.strip_prefix("sqlite:"))
+            .unwrap_or(value);
+        if path.is_empty() {
+            return Err("names no SQLite file".into());
+        }
+        if path.contains("://") {
+            return Err(format!(
+                "'{value}' has an unknown scheme; use postgres://..., postgresql://... or a SQLite file path"
+            ));
+        }
+        Ok(Self::Sqlite {
+            path: PathBuf::from(path),
+        })
+    }
+
+    /// A description safe to log: never includes a password.
+    pub fn describe(&self) -> String {
+        match self {
+            Self::Sqlite { path } => format!("SQLite file {}", path.display()),
+            Self::Postgres { url } => format!("PostgreSQL {}", redact_url(url)),
+        }
+    }
+}
+
+fn redact_url(url: &str) -> String {
+    // postgres://user:secret@host/db -> postgres://user:***@host/db
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme_end), Some(at)) if at > scheme_end => {
+            let userinfo = &url[scheme_end + 3..at];
+            match userinfo.find(':') {
+                Some(colon) => format!(
+                    "{}{}:***{}",
+                    &url[..scheme_end + 3],
+                    &userinfo[..colon],
+                    &url[at..]
+                ),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+#[derive(Clone)]
+pub struct Config {
+    pub bind: SocketAddr,
+    pub data_dir: PathBuf,
+    pub database: DatabaseConfig,
+    /// `None`: generated on first start and kept in the database.
+    pub jwt_secret: Option<String>,
+    /// Absolute base URL for links we hand out, without a trailing slash.
+    pub public_url: Option<String>,
+    pub trusted_proxy: Option<IpAddr>,
+    pub log_filter: String,
+}
+
+impl std::fmt::Debug for Config {
+    // Hand-written so the secret can never reach a log line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Config")
+            .field("bind", &self.bind)
+            .field("data_dir", &self.data_dir)
+            .field("database", &self.database.describe())
+            .field("jwt_secret", &self.jwt_secret.as_ref().map(|_| "<set>"))
+            .field("public_url", &self.public_url)
+            .field("trusted_proxy", &self.trusted_proxy)
+            .field("log_filter", &self.log_filter)
+            .finish()
+    }
+}
+
+/// A configuration value that cannot be used; displays as one line naming the variable.
+#[derive(Debug, thiserror::Error)]
+#[error("{var}: {message}")]
+pub struct ConfigError {
+    pub var: &'static str,
+    pub message: String,
+}
+
+fn bad(var: &'static str, message: impl Into<String>) -> ConfigError {
+    ConfigError {
+        var,
+        message: message.into(),
+    }
+}
+
+pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
+pub const DEFAULT_LOG: &str = "info,muster=info";
+
+impl Config {
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// Builds the configuration from any variable source (tests pass a map).
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let non_empty = |name: &str| get(name).filter(|v| !v.trim().is_empty());
+
+        let bind_text = non_empty("MUSTER_BIND").unwrap_or_else(|| DEFAULT_BIND.to_string());
+        let bind: SocketAddr = bind_text.trim().parse().map_err(|_| {
+            bad(
+                "MUSTER_BIND",
+                format!("'{bind_text}' is not an address and port like 127.0.0.1:8080"),
+            )
+        })?;
+
+        let data_dir =
+            PathBuf::from(non_empty("MUSTER_DATA_DIR").unwrap_or_else(|| "./data".into()));
+
+        let database = match non_empty("DATABASE_URL") {
+            Some(url) => DatabaseConfig::parse(&url).map_err(|m| bad("DATABASE_URL", m))?,
+            None => DatabaseConfig::Sqlite {
+                path: data_dir.join("muster.db"),
+            },
+        };
+
+        let jwt_secret = match non_empty("MUSTER_JWT_SECRET") {
+            Some(secret) if secret.len() < 32 => {
+                return Err(bad(
+                    "MUSTER_JWT_SECRET",
+                    format!("must be at least 32 characters (it has {})", secret.len()),
+                ))
+            }
+            other => other,
+        };
+
+        let public_url = match non_empty("MUSTER_PUBLIC_URL") {
+            Some(url) => {
+                let url = url.trim().trim_end_matches('/').to_string();
+                let rest = url
+                    .strip_prefix("https://")
+                    .or_else(|| url.strip_prefix("http://"))
+                    .ok_or_else(|| {
+                        bad(
+                            "MUSTER_PUBLIC_URL",
+                            format!("'{url}' must be an absolute http:// or https:// URL"),
+                        )
+                    })?;
+                if rest.is_empty() || rest.contains(char::is_whitespace) {
+                    return Err(bad("MUSTER_PUBLIC_URL", format!("'{url}' names no host")));
+                }
+                Some(url)
+            }
+            None => None,
+        };
+
+        let trusted_proxy = match non_empty("MUSTER_TRUSTED_PROXY") {
+            Some(ip) => Some(ip.trim().parse::<IpAddr>().map_err(|_| {
+                bad(
+                    "MUSTER_TRUSTED_PROXY",
+                    format!("'{ip}' is not an IP address"),
+                )
+            })?),
+            None => None,
+        };
+
+        let log_filter = non_empty("MUSTER_LOG").unwrap_or_else(|| DEFAULT_LOG.to_string());
+        tracing_subscriber::EnvFilter::try_new(&log_filter).map_err(|e| {
+            bad(
+                "MUSTER_LOG",
+                format!("'{log_filter}' is not a log filter: {e}"),
+            )
+        })?;
+
+        Ok(Self {
+            bind,
+            data_dir,
+            database,
+            jwt_secret,
+            public_url,
+            trusted_proxy,
+            log_filter,
+        })
+    }
+
+    /// Cookies get the Secure flag when the site is served over HTTPS.
+    pub fn secure_cookies(&self) -> bool {
+        self.public_url
+            .as_deref()
+            .is_some_and(|u| u.starts_with("https://"))
+    }
+
+    /// The absolute base for links handed out (share and invite links).
+    pub fn base_url(&self) -> String {
+        self.public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{}", self.bind))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn config(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let map: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::from_lookup(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn defaults_serve_sqlite_in_data_dir_on_localhost_8080() {
+        let c = config(&[]).expect("defaults are valid");
+        assert_eq!(c.bind.to_string(), "127.0.0.1:8080");
+        assert_eq!(
+            c.database,
+            DatabaseConfig::Sqlite {
+                path: PathBuf::from("./data/muster.db")
+            }
+        );
+        assert!(!c.secure_cookies());
+    }
+
+    #[test]
+    fn postgres_urls_select_postgres() {
+        for url in [
+            "postgres://postgres@127.0.0.1/muster",
+            "postgresql://u:p@db/m",
+        ] {
+            let c = config(&[("DATABASE_URL", url)]).expect("valid");
+            assert!(
+                matches!(c.database, DatabaseConfig::Postgres { .. }),
+                "{url}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_values_name_the_variable() {
+        let cases = [
+            ("MUSTER_BIND", "localhost"),
+            ("DATABASE_URL", "mysql://x/y"),
+            ("MUSTER_JWT_SECRET", "short"),
+            ("MUSTER_PUBLIC_URL", "example.org"),
+            ("MUSTER_TRUSTED_PROXY", "proxy.local"),
+            ("MUSTER_LOG", "[[["),
+        ];
+        for (var, value) in cases {
+            let err = config(&[(var, value)]).expect_err(var);
+            let line = err.to_string();
+            assert!(line.starts_with(var), "{line}");
+            assert!(!line.contains('\n'), "one line: {line}");
+        }
+    }
+
+    #[test]
+    fn https_public_url_makes_cookies_secure() {
+        let c = config(&[("MUSTER_PUBLIC_URL", "https://muster.example.org/")]).expect("valid");
+        assert!(c.secure_cookies());
+        assert_eq!(c.base_url(), "https://muster.example.org");
+    }
+
+    #[test]
+    fn debug_output_hides_secrets() {
+        let c = config(&[
+            ("MUSTER_JWT_SECRET", "a-very-long-secret-value-0123456789"),
+            ("DATABASE_URL", "postgres://muster:hunter2@db/muster"),
+        ])
+        .expect("valid");
+        let shown = format!("{c:?}");
+        assert!(!shown.contains("a-very-long-secret"), "{shown}");
+        assert!(!shown.contains("hunter2"), "{shown}");
+    }
+}

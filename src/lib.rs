@@ -1,0 +1,11 @@
+//! Muster: army rosters, club campaigns, battles and printouts for horse-and-musket
+//! wargames in North America, 1754–1815.
+//!
+//! Layers point one way: `web → store → rules` and `web → rules`. `rules` is pure.
+
+pub mod cli;
+pub mod config;
+pub mod rules;
+pub mod store;
+pub mod telemetry;
+pub mod web;

@@ -1,0 +1,11 @@
+//! Storage: diesel over SQLite (embedded default) or PostgreSQL (hosted), chosen at run time.
+//!
+//! Rule types never carry database derives; the row structs here convert to and from them.
+
+pub mod db;
+pub mod schema;
+pub mod sessions;
+pub mod settings;
+pub mod users;
+
+pub use db::{connect, run_migrations, Backend, DbConnection, DbPool, StoreError};

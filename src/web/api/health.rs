@@ -1,0 +1,40 @@
+use actix_web::{get, web, HttpResponse};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::store::db;
+use crate::web::state::{with_conn, AppState};
+use crate::web::AppError;
+
+#[derive(Serialize, ToSchema)]
+pub struct Health {
+    /// `ok` when the database answers.
+    status: &'static str,
+    /// `SQLite` or `PostgreSQL`.
+    database: String,
+    version: &'static str,
+}
+
+/// Health check
+///
+/// Answers 200 when the database answers a query, 503 otherwise. Needs no login.
+#[utoipa::path(tag = "health", responses(
+    (status = 200, description = "The service and its database are up", body = Health),
+    (status = 503, description = "The database does not answer", body = crate::web::error::ErrorBody)
+))]
+#[get("/healthz")]
+pub async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
+    with_conn(&state, |conn| {
+        db::ping(conn).map_err(|e| AppError::Unavailable(format!("database: {e}")))
+    })
+    .await
+    .map_err(|e| match e {
+        AppError::Internal(m) => AppError::Unavailable(m),
+        other => other,
+    })?;
+    Ok(HttpResponse::Ok().json(Health {
+        status: "ok",
+        database: state.backend.to_string(),
+        version: env!("CARGO_PKG_VERSION"),
+    }))
+}

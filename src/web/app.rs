@@ -1,0 +1,147 @@
+//! Building and running the server.
+
+use std::net::TcpListener;
+
+use actix_web::middleware::from_fn;
+use actix_web::{web, App, HttpResponse, HttpServer};
+use utoipa::OpenApi;
+use utoipa_actix_web::AppExt;
+
+use crate::config::Config;
+use crate::store::{self, settings, DbPool};
+use crate::web::api::{self, ApiDoc};
+use crate::web::auth::random_token;
+use crate::web::middleware::{log_request, render_errors, security_headers};
+use crate::web::pages::{accounts, admin, home};
+use crate::web::state::{AppState, Keys};
+use crate::web::throttle::LoginThrottle;
+use crate::web::{assets, csrf, AppError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartupError {
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: String,
+        source: std::io::Error,
+    },
+}
+
+pub struct Application {
+    port: u16,
+    server: actix_web::dev::Server,
+}
+
+/// Opens the database, applies migrations and loads (or creates) the signing secret.
+pub fn prepare_state(config: &Config) -> Result<AppState, StartupError> {
+    let pool: DbPool = store::connect(&config.database, 8)?;
+    let mut conn = pool.get().map_err(store::StoreError::from)?;
+    let applied = store::run_migrations(&mut conn)?;
+    if !applied.is_empty() {
+        tracing::info!(count = applied.len(), "applied database migrations");
+    }
+    let backend = conn.backend();
+    let secret = match &config.jwt_secret {
+        Some(s) => s.clone(),
+        // Kept in the database so restarts (and other servers on the same database) keep
+        // everyone logged in.
+        None => settings::get_or_insert(&mut conn, "jwt_secret", &random_token(48))
+            .map_err(store::StoreError::from)?,
+    };
+    drop(conn);
+    Ok(AppState {
+        pool,
+        backend,
+        keys: Keys::from_secret(&secret),
+        secure_cookies: config.secure_cookies(),
+        base_url: config.base_url(),
+        trusted_proxy: config.trusted_proxy,
+        throttle: LoginThrottle::default(),
+    })
+}
+
+impl Application {
+    pub fn build(config: &Config) -> Result<Self, StartupError> {
+        let state = prepare_state(config)?;
+        let listener = TcpListener::bind(config.bind).map_err(|source| StartupError::Bind {
+            addr: config.bind.to_string(),
+            source,
+        })?;
+        Self::with_listener(state, listener)
+    }
+
+    pub fn with_listener(state: AppState, listener: TcpListener) -> Result<Self, StartupError> {
+        let addr = listener
+            .local_addr()
+            .map(|a| a.to_string())
+            .unwrap_or_default();
+        let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
+        let state = web::Data::new(state);
+        let server = HttpServer::new(move || {
+            let (app, openapi) = App::new()
+                .into_utoipa_app()
+                .openapi(ApiDoc::openapi())
+                .configure(api::configure)
+                .split_for_parts();
+            let openapi = web::Data::new(openapi);
+            app.app_data(state.clone())
+                .app_data(openapi)
+                .app_data(api::json_config())
+                .app_data(api::path_config())
+                .app_data(api::query_config())
+                .route("/api/v1/openapi.json", web::get().to(openapi_json))
+                .route("/", web::get().to(home::home))
+                .route("/register", web::get().to(accounts::register_page))
+                .route("/register", web::post().to(accounts::register))
+                .route("/login", web::get().to(accounts::login_page))
+                .route("/login", web::post().to(accounts::login))
+                .route("/logout", web::post().to(accounts::logout))
+                .route("/account", web::get().to(accounts::account_page))
+                .route("/account/profile", web::post().to(accounts::update_profile))
+                .route(
+                    "/account/password",
+                    web::post().to(accounts::update_password),
+                )
+                .route("/admin/users", web::get().to(admin::users_page))
+                .route(
+                    "/admin/users/{id}/disable",
+                    web::post().to(admin::disable_user),
+                )
+                .route(
+                    "/admin/users/{id}/enable",
+                    web::post().to(admin::enable_user),
+                )
+                .route("/static/{name}", web::get().to(assets::serve))
+                .default_service(web::to(not_found))
+                // Outermost last: the log sees the final status; headers go on every response.
+                .wrap(from_fn(render_errors))
+                .wrap(from_fn(csrf::ensure_nonce))
+                .wrap(from_fn(security_headers))
+                .wrap(from_fn(log_request))
+        })
+        .listen(listener)
+        .map_err(|source| StartupError::Bind {
+            addr: addr.clone(),
+            source,
+        })?
+        .run();
+        Ok(Self { port, server })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+async fn openapi_json(doc: web::Data<utoipa::openapi::OpenApi>) -> HttpResponse {
+    HttpResponse::Ok().json(doc.get_ref())
+}
+
+async fn not_found() -> Result<HttpResponse, AppError> {
+    Err(AppError::NotFound)
+}

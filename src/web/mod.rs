@@ -1,0 +1,16 @@
+//! The web layer: actix-web routes, askama pages, the JSON API, auth and CSRF.
+
+pub mod api;
+pub mod app;
+pub mod assets;
+pub mod auth;
+pub mod csrf;
+pub mod error;
+pub mod middleware;
+pub mod page;
+pub mod pages;
+pub mod state;
+pub mod throttle;
+
+pub use app::{Application, StartupError};
+pub use error::AppError;

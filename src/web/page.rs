@@ -1,0 +1,135 @@
+//! What every page template needs (who is signed in, the CSRF token), form errors, and
+//! rendering.
+
+use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::http::StatusCode;
+use actix_web::{FromRequest, HttpRequest, HttpResponse};
+use askama::Template;
+
+use crate::web::auth::{cached_viewer, state_of, SignedInUser, Viewer};
+use crate::web::{assets, csrf, AppError};
+
+/// The context of the base layout.
+pub struct PageCtx {
+    pub user: Option<SignedInUser>,
+    pub csrf_token: String,
+}
+
+impl PageCtx {
+    pub fn css_url(&self) -> String {
+        assets::url("muster.css")
+    }
+    pub fn js_url(&self) -> String {
+        assets::url("muster.js")
+    }
+    pub fn icon_url(&self) -> String {
+        assets::url("favicon.svg")
+    }
+    pub fn version(&self) -> &'static str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    /// For error pages: uses only what the request already resolved, never the database.
+    pub fn for_error(req: &HttpRequest) -> Self {
+        let csrf_token = state_of(req)
+            .map(|s| csrf::current_token(req, &s))
+            .unwrap_or_default();
+        Self {
+            user: cached_viewer(req),
+            csrf_token,
+        }
+    }
+}
+
+impl FromRequest for PageCtx {
+    type Error = AppError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, AppError>>>>;
+    fn from_request(req: &HttpRequest, payload: &mut actix_web::dev::Payload) -> Self::Future {
+        let viewer = Viewer::from_request(req, payload);
+        let req = req.clone();
+        Box::pin(async move {
+            let Viewer(user) = viewer.await?;
+            let state = state_of(&req)?;
+            Ok(PageCtx {
+                user,
+                csrf_token: csrf::current_token(&req, &state),
+            })
+        })
+    }
+}
+
+/// Field messages of a form, shown next to their inputs.
+#[derive(Debug, Default)]
+pub struct FormErrors {
+    fields: BTreeMap<String, Vec<String>>,
+    /// Messages about the form as a whole.
+    pub general: Vec<String>,
+}
+
+impl FormErrors {
+    pub fn from_validation(errors: &validator::ValidationErrors) -> Self {
+        let mut out = Self::default();
+        for detail in crate::web::error::details_from_validation(errors) {
+            out.add(detail.field.as_deref().unwrap_or(""), detail.message);
+        }
+        out
+    }
+    pub fn add(&mut self, field: &str, message: impl Into<String>) {
+        self.fields
+            .entry(field.to_string())
+            .or_default()
+            .push(message.into());
+    }
+    pub fn has(&self, field: &str) -> bool {
+        self.fields.contains_key(field)
+    }
+    /// All messages for a field, joined; empty when there are none.
+    pub fn of(&self, field: &str) -> String {
+        self.fields
+            .get(field)
+            .map(|m| m.join(" "))
+            .unwrap_or_default()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.fields.is_empty() && self.general.is_empty()
+    }
+}
+
+pub fn render<T: Template>(page: &T) -> Result<HttpResponse, AppError> {
+    render_with_status(page, StatusCode::OK)
+}
+
+pub fn render_with_status<T: Template>(
+    page: &T,
+    status: StatusCode,
+) -> Result<HttpResponse, AppError> {
+    let body = page.render()?;
+    Ok(HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .body(body))
+}
+
+/// 303 See Other: where a successful form post sends the browser.
+pub fn redirect(to: &str) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((actix_web::http::header::LOCATION, to))
+        .finish()
+}
+
+/// Only paths on this site may be a `next` target (no `//host`, no scheme).
+pub fn safe_next(next: Option<&str>) -> String {
+    match next {
+        Some(n)
+            if n.starts_with('/')
+                && !n.starts_with("//")
+                && !n.contains('\\')
+                && !n.contains("://") =>
+        {
+            n.to_string()
+        }
+        _ => "/".to_string(),
+    }
+}

@@ -1,0 +1,5 @@
+//! Server-rendered pages.
+
+pub mod accounts;
+pub mod admin;
+pub mod home;

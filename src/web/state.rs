@@ -1,0 +1,68 @@
+//! What every handler can reach: the pool, the keys, the settings.
+
+use std::net::IpAddr;
+
+use hmac::{Hmac, Mac};
+use jsonwebtoken::{DecodingKey, EncodingKey};
+use sha2::Sha256;
+
+use crate::store::{Backend, DbPool};
+use crate::web::throttle::LoginThrottle;
+
+pub struct AppState {
+    pub pool: DbPool,
+    pub backend: Backend,
+    pub keys: Keys,
+    pub secure_cookies: bool,
+    pub base_url: String,
+    pub trusted_proxy: Option<IpAddr>,
+    pub throttle: LoginThrottle,
+}
+
+/// Keys derived from the one server secret, each for one purpose.
+pub struct Keys {
+    pub jwt_encoding: EncodingKey,
+    pub jwt_decoding: DecodingKey,
+    csrf_key: Vec<u8>,
+}
+
+impl Keys {
+    pub fn from_secret(secret: &str) -> Self {
+        let jwt_key = derive(secret.as_bytes(), b"muster jwt v1");
+        Self {
+            jwt_encoding: EncodingKey::from_secret(&jwt_key),
+            jwt_decoding: DecodingKey::from_secret(&jwt_key),
+            csrf_key: derive(secret.as_bytes(), b"muster csrf v1"),
+        }
+    }
+
+    pub fn csrf_mac(&self) -> Hmac<Sha256> {
+        // HMAC accepts keys of any length, so this cannot fail.
+        <Hmac<Sha256> as Mac>::new_from_slice(&self.csrf_key)
+            .unwrap_or_else(|_| unreachable!("HMAC takes any key length"))
+    }
+}
+
+fn derive(secret: &[u8], purpose: &[u8]) -> Vec<u8> {
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(secret)
+        .unwrap_or_else(|_| unreachable!("HMAC takes any key length"));
+    mac.update(purpose);
+    mac.finalize().into_bytes().to_vec()
+}
+
+/// Runs blocking database work on actix's thread pool with a pooled connection.
+pub async fn with_conn<T, F>(
+    state: &actix_web::web::Data<AppState>,
+    f: F,
+) -> Result<T, crate::web::AppError>
+where
+    F: FnOnce(&mut crate::store::DbConnection) -> Result<T, crate::web::AppError> + Send + 'static,
+    T: Send + 'static,
+{
+    let pool = state.pool.clone();
+    actix_web::web::block(move || {
+        let mut conn = pool.get()?;
+        f(&mut conn)
+    })
+    .await?
+}

@@ -82,6 +82,8 @@ impl Application {
             let (app, openapi) = App::new()
                 .into_utoipa_app()
                 .openapi(ApiDoc::openapi())
+                // Before the `/api/v1` scope, which would otherwise answer 404 for it.
+                .route("/api/v1/openapi.json", web::get().to(openapi_json))
                 .configure(api::configure)
                 .split_for_parts();
             let openapi = web::Data::new(openapi);
@@ -90,29 +92,17 @@ impl Application {
                 .app_data(api::json_config())
                 .app_data(api::path_config())
                 .app_data(api::query_config())
-                .route("/api/v1/openapi.json", web::get().to(openapi_json))
-                .route("/", web::get().to(home::home))
-                .route("/register", web::get().to(accounts::register_page))
-                .route("/register", web::post().to(accounts::register))
-                .route("/login", web::get().to(accounts::login_page))
-                .route("/login", web::post().to(accounts::login))
-                .route("/logout", web::post().to(accounts::logout))
-                .route("/account", web::get().to(accounts::account_page))
-                .route("/account/profile", web::post().to(accounts::update_profile))
-                .route(
-                    "/account/password",
-                    web::post().to(accounts::update_password),
-                )
-                .route("/admin/users", web::get().to(admin::users_page))
-                .route(
-                    "/admin/users/{id}/disable",
-                    web::post().to(admin::disable_user),
-                )
-                .route(
-                    "/admin/users/{id}/enable",
-                    web::post().to(admin::enable_user),
-                )
-                .route("/static/{name}", web::get().to(assets::serve))
+                .service(web::resource("/").get(home::home))
+                .service(web::resource("/register").get(accounts::register_page).post(accounts::register))
+                .service(web::resource("/login").get(accounts::login_page).post(accounts::login))
+                .service(web::resource("/logout").post(accounts::logout))
+                .service(web::resource("/account").get(accounts::account_page))
+                .service(web::resource("/account/profile").post(accounts::update_profile))
+                .service(web::resource("/account/password").post(accounts::update_password))
+                .service(web::resource("/admin/users").get(admin::users_page))
+                .service(web::resource("/admin/users/{id}/disable").post(admin::disable_user))
+                .service(web::resource("/admin/users/{id}/enable").post(admin::enable_user))
+                .service(web::resource("/static/{name}").get(assets::serve))
                 .default_service(web::to(not_found))
                 // Outermost last: the log sees the final status; headers go on every response.
                 .wrap(from_fn(render_errors))

@@ -257,31 +257,33 @@ pub async fn login(
 ) -> Result<HttpResponse, AppError> {
     let next = safe_next(Some(&form.next));
     let address = auth::client_address(&req, &state);
-    let (status, message) =
-        match auth::authenticate(&state, &address, &form.email, &form.password).await {
-            Ok(user) => {
-                let issued = auth::issue_session(&state, user.id, "browser").await?;
-                return Ok(HttpResponse::SeeOther()
-                    .insert_header((actix_web::http::header::LOCATION, next))
-                    .cookie(auth::session_cookie(&state, &issued.token))
-                    .cookie(csrf::fresh_nonce_cookie(&state))
-                    .finish());
-            }
-            Err(e @ (AppError::InvalidCredentials | AppError::TooManyRequests { .. })) => {
-                (actix_web::ResponseError::status_code(&e), e.to_string())
-            }
-            Err(other) => return Err(other),
-        };
-    render_with_status(
-        &LoginPage {
-            ctx,
-            email: form.email.trim().to_string(),
-            next,
-            error: Some(message),
-            notice: None,
-        },
-        status,
-    )
+    let failure = match auth::authenticate(&state, &address, &form.email, &form.password).await {
+        Ok(user) => {
+            let issued = auth::issue_session(&state, user.id, "browser").await?;
+            return Ok(HttpResponse::SeeOther()
+                .insert_header((actix_web::http::header::LOCATION, next))
+                .cookie(auth::session_cookie(&state, &issued.token))
+                .cookie(csrf::fresh_nonce_cookie(&state))
+                .finish());
+        }
+        Err(e @ (AppError::InvalidCredentials | AppError::TooManyRequests { .. })) => e,
+        Err(other) => return Err(other),
+    };
+    let page = LoginPage {
+        ctx,
+        email: form.email.trim().to_string(),
+        next,
+        error: Some(failure.to_string()),
+        notice: None,
+    };
+    let mut res = render_with_status(&page, actix_web::ResponseError::status_code(&failure))?;
+    if let AppError::TooManyRequests { retry_after_secs } = failure {
+        res.headers_mut().insert(
+            actix_web::http::header::RETRY_AFTER,
+            actix_web::http::header::HeaderValue::from(retry_after_secs),
+        );
+    }
+    Ok(res)
 }
 
 pub async fn logout(

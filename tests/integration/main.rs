@@ -1,0 +1,12 @@
+//! Integration tests: the real server over HTTP, the real binary, a real database.
+
+mod accounts;
+mod admin;
+mod api;
+mod browser;
+mod cli;
+mod helpers;
+mod migrations;
+mod openapi;
+mod purity;
+mod security;

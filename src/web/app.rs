@@ -93,8 +93,16 @@ impl Application {
                 .app_data(api::path_config())
                 .app_data(api::query_config())
                 .service(web::resource("/").get(home::home))
-                .service(web::resource("/register").get(accounts::register_page).post(accounts::register))
-                .service(web::resource("/login").get(accounts::login_page).post(accounts::login))
+                .service(
+                    web::resource("/register")
+                        .get(accounts::register_page)
+                        .post(accounts::register),
+                )
+                .service(
+                    web::resource("/login")
+                        .get(accounts::login_page)
+                        .post(accounts::login),
+                )
                 .service(web::resource("/logout").post(accounts::logout))
                 .service(web::resource("/account").get(accounts::account_page))
                 .service(web::resource("/account/profile").post(accounts::update_profile))

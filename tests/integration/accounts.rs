@@ -25,7 +25,11 @@ async fn register_see_account_log_out_and_log_in_again() {
 
     let res = app.login("Anne@Example.org ", PASSWORD).await;
     assert_eq!(res.status(), 303);
-    assert_eq!(location(&res), "/", "emails are matched without case or spaces");
+    assert_eq!(
+        location(&res),
+        "/",
+        "emails are matched without case or spaces"
+    );
     assert_eq!(app.get("/account").await.status(), 200);
 }
 
@@ -38,13 +42,29 @@ async fn login_returns_to_the_page_that_asked_for_it_but_never_off_site() {
     let page = app.get_html("/login?next=/account").await;
     assert!(page.contains("name=\"next\" value=\"/account\""));
     let res = app
-        .post_form("/login", "/login", &[("email", "bob@example.org"), ("password", PASSWORD), ("next", "/account")])
+        .post_form(
+            "/login",
+            "/login",
+            &[
+                ("email", "bob@example.org"),
+                ("password", PASSWORD),
+                ("next", "/account"),
+            ],
+        )
         .await;
     assert_eq!(location(&res), "/account");
 
     app.logout().await;
     let res = app
-        .post_form("/login", "/login", &[("email", "bob@example.org"), ("password", PASSWORD), ("next", "//evil.example/")])
+        .post_form(
+            "/login",
+            "/login",
+            &[
+                ("email", "bob@example.org"),
+                ("password", PASSWORD),
+                ("next", "//evil.example/"),
+            ],
+        )
         .await;
     assert_eq!(location(&res), "/");
 }
@@ -55,14 +75,27 @@ async fn bad_registration_input_re_renders_the_form_with_messages_and_the_typed_
     let res = app.register("not-an-email", "Carl <b>", "short").await;
     assert_eq!(res.status(), 422);
     let html = res.text().await.unwrap();
-    assert!(html.contains("Enter an email address like name@example.org."), "{html}");
+    assert!(
+        html.contains("Enter an email address like name@example.org."),
+        "{html}"
+    );
     assert!(html.contains("at least 10 characters"), "{html}");
-    assert!(html.contains("value=\"not-an-email\""), "the email stays typed in");
-    assert!(html.contains("value=\"Carl &#60;b&#62;\"") || html.contains("value=\"Carl &lt;b&gt;\""), "escaped: {html}");
+    assert!(
+        html.contains("value=\"not-an-email\""),
+        "the email stays typed in"
+    );
+    assert!(
+        html.contains("value=\"Carl &#60;b&#62;\"") || html.contains("value=\"Carl &lt;b&gt;\""),
+        "escaped: {html}"
+    );
     assert!(!html.contains("Carl <b>"), "never unescaped");
 
     let res = app.register("", "", "").await;
-    assert_eq!(res.status(), 422, "an empty form is a form error, not a crash");
+    assert_eq!(
+        res.status(),
+        422,
+        "an empty form is a form error, not a crash"
+    );
 }
 
 #[tokio::test]
@@ -81,11 +114,19 @@ async fn display_name_defaults_to_the_email_before_the_at_sign_and_can_be_change
     app.register("ezra.pound@example.org", "", PASSWORD).await;
     assert!(app.get_html("/account").await.contains(">ezra.pound</a>"));
 
-    let res = app.post_form("/account", "/account/profile", &[("display_name", "  ")]).await;
+    let res = app
+        .post_form("/account", "/account/profile", &[("display_name", "  ")])
+        .await;
     assert_eq!(res.status(), 422);
     assert!(res.text().await.unwrap().contains("1 to 60 characters"));
 
-    let res = app.post_form("/account", "/account/profile", &[("display_name", "Colonel Ezra")]).await;
+    let res = app
+        .post_form(
+            "/account",
+            "/account/profile",
+            &[("display_name", "Colonel Ezra")],
+        )
+        .await;
     assert_eq!(location(&res), "/account?done=profile");
     assert!(app.get_html("/account").await.contains(">Colonel Ezra</a>"));
 }
@@ -99,39 +140,70 @@ async fn changing_the_password_logs_out_other_devices_but_not_this_one() {
     assert_eq!(laptop.get("/account").await.status(), 200);
 
     let wrong = app
-        .post_form("/account", "/account/password", &[
-            ("current_password", "not my password"),
-            ("new_password", "a brand new password"),
-            ("confirm_password", "a brand new password"),
-        ])
+        .post_form(
+            "/account",
+            "/account/password",
+            &[
+                ("current_password", "not my password"),
+                ("new_password", "a brand new password"),
+                ("confirm_password", "a brand new password"),
+            ],
+        )
         .await;
     assert_eq!(wrong.status(), 422);
-    assert!(wrong.text().await.unwrap().contains("not your current password"));
+    assert!(wrong
+        .text()
+        .await
+        .unwrap()
+        .contains("not your current password"));
 
     let mismatch = app
-        .post_form("/account", "/account/password", &[
-            ("current_password", PASSWORD),
-            ("new_password", "a brand new password"),
-            ("confirm_password", "a different password"),
-        ])
+        .post_form(
+            "/account",
+            "/account/password",
+            &[
+                ("current_password", PASSWORD),
+                ("new_password", "a brand new password"),
+                ("confirm_password", "a different password"),
+            ],
+        )
         .await;
     assert_eq!(mismatch.status(), 422);
     assert!(mismatch.text().await.unwrap().contains("differ"));
 
     let res = app
-        .post_form("/account", "/account/password", &[
-            ("current_password", PASSWORD),
-            ("new_password", "a brand new password"),
-            ("confirm_password", "a brand new password"),
-        ])
+        .post_form(
+            "/account",
+            "/account/password",
+            &[
+                ("current_password", PASSWORD),
+                ("new_password", "a brand new password"),
+                ("confirm_password", "a brand new password"),
+            ],
+        )
         .await;
     assert_eq!(location(&res), "/account?done=password");
-    assert_eq!(app.get("/account").await.status(), 200, "this browser stays logged in");
-    assert_eq!(laptop.get("/account").await.status(), 303, "the other device is logged out");
+    assert_eq!(
+        app.get("/account").await.status(),
+        200,
+        "this browser stays logged in"
+    );
+    assert_eq!(
+        laptop.get("/account").await.status(),
+        303,
+        "the other device is logged out"
+    );
 
     let again = app.other_visitor();
-    assert_eq!(again.login("fay@example.org", PASSWORD).await.status(), 401, "old password no longer works");
-    assert_eq!(location(&again.login("fay@example.org", "a brand new password").await), "/");
+    assert_eq!(
+        again.login("fay@example.org", PASSWORD).await.status(),
+        401,
+        "old password no longer works"
+    );
+    assert_eq!(
+        location(&again.login("fay@example.org", "a brand new password").await),
+        "/"
+    );
 }
 
 #[tokio::test]
@@ -148,7 +220,10 @@ async fn login_failures_look_the_same_whether_or_not_the_email_exists() {
     let b = unknown_email.text().await.unwrap();
     let msg = "That email and password do not match an active account.";
     assert!(a.contains(msg) && b.contains(msg));
-    assert!(a.contains("value=\"gus@example.org\""), "the email stays typed in");
+    assert!(
+        a.contains("value=\"gus@example.org\""),
+        "the email stays typed in"
+    );
 }
 
 #[tokio::test]
@@ -157,14 +232,25 @@ async fn repeated_login_failures_are_throttled_per_account() {
     app.register("hal@example.org", "Hal", PASSWORD).await;
     app.logout().await;
     for _ in 0..5 {
-        assert_eq!(app.login("hal@example.org", "wrong password!").await.status(), 401);
+        assert_eq!(
+            app.login("hal@example.org", "wrong password!")
+                .await
+                .status(),
+            401
+        );
     }
     let res = app.login("hal@example.org", PASSWORD).await;
-    assert_eq!(res.status(), 429, "even the right password waits once the limit is reached");
+    assert_eq!(
+        res.status(),
+        429,
+        "even the right password waits once the limit is reached"
+    );
     assert!(res.headers().get("retry-after").is_some());
     assert!(res.text().await.unwrap().contains("Too many attempts"));
     // Another account from the same address is not locked out by Hal's failures.
-    app.other_visitor().register("ivy@example.org", "Ivy", PASSWORD).await;
+    app.other_visitor()
+        .register("ivy@example.org", "Ivy", PASSWORD)
+        .await;
     let ivy = app.other_visitor();
     assert_eq!(ivy.login("ivy@example.org", PASSWORD).await.status(), 303);
 }

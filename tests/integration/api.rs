@@ -10,7 +10,12 @@ use crate::helpers::{csrf_from, spawn_app, PASSWORD, TEST_SECRET};
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 async fn me(app: &crate::helpers::TestApp, token: &str) -> reqwest::Response {
-    reqwest::Client::new().get(app.url("/api/v1/me")).bearer_auth(token).send().await.unwrap()
+    reqwest::Client::new()
+        .get(app.url("/api/v1/me"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
 }
 
 #[tokio::test]
@@ -52,7 +57,10 @@ async fn register_get_a_token_and_read_the_account() {
         .await
         .unwrap();
     assert_eq!(res.status(), 200);
-    assert_eq!(res.json::<Value>().await.unwrap()["display_name"], "Major API");
+    assert_eq!(
+        res.json::<Value>().await.unwrap()["display_name"],
+        "Major API"
+    );
 }
 
 #[tokio::test]
@@ -67,8 +75,12 @@ async fn invalid_input_gets_the_json_error_shape_with_details() {
     assert_eq!(res.status(), 422);
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["error"]["code"], "validation_failed");
-    let fields: Vec<&str> =
-        body["error"]["details"].as_array().unwrap().iter().map(|d| d["field"].as_str().unwrap()).collect();
+    let fields: Vec<&str> = body["error"]["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["field"].as_str().unwrap())
+        .collect();
     assert_eq!(fields, ["email", "password"]);
 
     let res = reqwest::Client::new()
@@ -81,7 +93,13 @@ async fn invalid_input_gets_the_json_error_shape_with_details() {
     assert_eq!(res.status(), 400);
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["error"]["code"], "bad_request");
-    assert!(body["error"]["message"].as_str().unwrap().contains("line 2"), "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("line 2"),
+        "{body}"
+    );
 }
 
 #[tokio::test]
@@ -114,9 +132,16 @@ async fn a_tampered_token_is_refused() {
     let forged = parts.join(".");
     let res = me(&app, &forged).await;
     assert_eq!(res.status(), 401);
-    assert_eq!(res.json::<Value>().await.unwrap()["error"]["code"], "unauthenticated");
+    assert_eq!(
+        res.json::<Value>().await.unwrap()["error"]["code"],
+        "unauthenticated"
+    );
     assert_eq!(me(&app, "not-a-token").await.status(), 401);
-    assert_eq!(me(&app, &token).await.status(), 200, "the genuine token still works");
+    assert_eq!(
+        me(&app, &token).await.status(),
+        200,
+        "the genuine token still works"
+    );
 }
 
 /// Signs claims the way the server does, to make a token whose only fault is its expiry.
@@ -136,7 +161,8 @@ fn sign(claims: &Value) -> String {
 async fn an_expired_token_is_refused_even_with_a_good_signature() {
     let app = spawn_app().await;
     let token = app.api_user("old@example.org").await;
-    let mut claims: Value = serde_json::from_slice(&B64.decode(token.split('.').nth(1).unwrap()).unwrap()).unwrap();
+    let mut claims: Value =
+        serde_json::from_slice(&B64.decode(token.split('.').nth(1).unwrap()).unwrap()).unwrap();
     // Re-signing the same claims is accepted: the check below is about expiry alone.
     assert_eq!(me(&app, &sign(&claims)).await.status(), 200);
     claims["exp"] = json!(chrono::Utc::now().timestamp() - 10);
@@ -148,10 +174,19 @@ async fn a_revoked_token_is_refused() {
     let app = spawn_app().await;
     let token = app.api_user("revoke@example.org").await;
     let other = app.api_token("revoke@example.org", PASSWORD).await;
-    let res = reqwest::Client::new().delete(app.url("/api/v1/auth/token")).bearer_auth(&token).send().await.unwrap();
+    let res = reqwest::Client::new()
+        .delete(app.url("/api/v1/auth/token"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 204);
     assert_eq!(me(&app, &token).await.status(), 401);
-    assert_eq!(me(&app, &other).await.status(), 200, "only the token used was revoked");
+    assert_eq!(
+        me(&app, &other).await.status(),
+        200,
+        "only the token used was revoked"
+    );
 }
 
 #[tokio::test]
@@ -167,7 +202,11 @@ async fn changing_the_password_revokes_every_token() {
         .await
         .unwrap();
     assert_eq!(res.status(), 422);
-    assert_eq!(me(&app, &token).await.status(), 200, "a refused change revokes nothing");
+    assert_eq!(
+        me(&app, &token).await.status(),
+        200,
+        "a refused change revokes nothing"
+    );
 
     let res = reqwest::Client::new()
         .put(app.url("/api/v1/me/password"))
@@ -179,7 +218,8 @@ async fn changing_the_password_revokes_every_token() {
     assert_eq!(res.status(), 204);
     assert_eq!(me(&app, &token).await.status(), 401);
     assert_eq!(me(&app, &second).await.status(), 401);
-    app.api_token("change@example.org", "another long password").await;
+    app.api_token("change@example.org", "another long password")
+        .await;
 }
 
 #[tokio::test]
@@ -188,23 +228,49 @@ async fn the_session_cookie_works_on_the_api_only_with_the_csrf_header() {
     app.register("cookie@example.org", "Cookie", PASSWORD).await;
     let res = app.client.get(app.url("/api/v1/me")).send().await.unwrap();
     assert_eq!(res.status(), 403);
-    assert_eq!(res.json::<Value>().await.unwrap()["error"]["code"], "csrf_rejected");
+    assert_eq!(
+        res.json::<Value>().await.unwrap()["error"]["code"],
+        "csrf_rejected"
+    );
 
     let token = csrf_from(&app.get_html("/account").await);
-    let res = app.client.get(app.url("/api/v1/me")).header("x-csrf-token", &token).send().await.unwrap();
+    let res = app
+        .client
+        .get(app.url("/api/v1/me"))
+        .header("x-csrf-token", &token)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 200);
-    assert_eq!(res.json::<Value>().await.unwrap()["email"], "cookie@example.org");
+    assert_eq!(
+        res.json::<Value>().await.unwrap()["email"],
+        "cookie@example.org"
+    );
 
-    let res = app.client.get(app.url("/api/v1/me")).header("x-csrf-token", "forged").send().await.unwrap();
+    let res = app
+        .client
+        .get(app.url("/api/v1/me"))
+        .header("x-csrf-token", "forged")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 403);
 }
 
 #[tokio::test]
 async fn anonymous_api_calls_get_401() {
     let app = spawn_app().await;
-    let res = reqwest::Client::new().get(app.url("/api/v1/me")).send().await.unwrap();
+    let res = reqwest::Client::new()
+        .get(app.url("/api/v1/me"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 401);
-    let res = reqwest::Client::new().get(app.url("/api/v1/admin/users")).send().await.unwrap();
+    let res = reqwest::Client::new()
+        .get(app.url("/api/v1/admin/users"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 401);
 }
 
@@ -214,12 +280,27 @@ async fn admin_endpoints_need_the_admin_role() {
     let player = app.api_user("p@example.org").await;
     let admin = app.api_user("a@example.org").await;
     app.make_admin("a@example.org");
-    let res = reqwest::Client::new().get(app.url("/api/v1/admin/users")).bearer_auth(&player).send().await.unwrap();
+    let res = reqwest::Client::new()
+        .get(app.url("/api/v1/admin/users"))
+        .bearer_auth(&player)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 403);
-    let res = reqwest::Client::new().get(app.url("/api/v1/admin/users")).bearer_auth(&admin).send().await.unwrap();
+    let res = reqwest::Client::new()
+        .get(app.url("/api/v1/admin/users"))
+        .bearer_auth(&admin)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(res.status(), 200);
     let users: Value = res.json().await.unwrap();
-    let p = users.as_array().unwrap().iter().find(|u| u["email"] == "p@example.org").unwrap();
+    let p = users
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["email"] == "p@example.org")
+        .unwrap();
     let id = p["id"].as_i64().unwrap();
     let res = reqwest::Client::new()
         .post(app.url(&format!("/api/v1/admin/users/{id}/disable")))

@@ -28,8 +28,14 @@ fn find(candidates: &[&str], env: &str) -> Option<PathBuf> {
 impl Browser {
     /// Starts chromedriver and a headless Chromium, or returns `None` (and says so loudly).
     pub async fn start(test: &str) -> Option<Browser> {
-        let driver_bin = find(&["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"], "MUSTER_CHROMEDRIVER");
-        let chrome_bin = find(&["/usr/bin/chromium", "/usr/bin/chromium-browser"], "MUSTER_CHROMIUM");
+        let driver_bin = find(
+            &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"],
+            "MUSTER_CHROMEDRIVER",
+        );
+        let chrome_bin = find(
+            &["/usr/bin/chromium", "/usr/bin/chromium-browser"],
+            "MUSTER_CHROMIUM",
+        );
         let (Some(driver_bin), Some(chrome_bin)) = (driver_bin, chrome_bin) else {
             if std::env::var("MUSTER_REQUIRE_BROWSER").is_ok_and(|v| v == "1") {
                 panic!("{test}: chromium or chromedriver is missing and MUSTER_REQUIRE_BROWSER=1");
@@ -37,7 +43,11 @@ impl Browser {
             eprintln!("\n*** BROWSER TEST SKIPPED ({test}): install Debian's chromium and chromium-driver ***\n");
             return None;
         };
-        let port = std::net::TcpListener::bind("127.0.0.1:0").ok()?.local_addr().ok()?.port();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .ok()?
+            .local_addr()
+            .ok()?
+            .port();
         let driver = Command::new(driver_bin)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
@@ -60,10 +70,17 @@ impl Browser {
         let url = format!("http://127.0.0.1:{port}");
         let mut last_error = String::new();
         for _ in 0..100 {
-            let mut builder = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
+            let mut builder =
+                ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
             builder.capabilities(caps.clone());
             match builder.connect(&url).await {
-                Ok(client) => return Some(Browser { client, driver, _profile: profile }),
+                Ok(client) => {
+                    return Some(Browser {
+                        client,
+                        driver,
+                        _profile: profile,
+                    })
+                }
                 Err(e) => last_error = e.to_string(),
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
@@ -72,7 +89,10 @@ impl Browser {
     }
 
     pub async fn open(&self, url: &str) {
-        self.client.goto(url).await.unwrap_or_else(|e| panic!("open {url}: {e}"));
+        self.client
+            .goto(url)
+            .await
+            .unwrap_or_else(|e| panic!("open {url}: {e}"));
     }
 
     /// Finds an element, waiting up to 10 s for it to appear (pages load after clicks).
@@ -88,12 +108,17 @@ impl Browser {
     pub async fn fill(&self, css: &str, text: &str) {
         let field = self.find(css).await;
         field.clear().await.ok();
-        field.send_keys(text).await.unwrap_or_else(|e| panic!("type into {css}: {e}"));
+        field
+            .send_keys(text)
+            .await
+            .unwrap_or_else(|e| panic!("type into {css}: {e}"));
     }
 
     pub async fn click(&self, css: &str) {
         let el = self.find(css).await;
-        el.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
+        el.click()
+            .await
+            .unwrap_or_else(|e| panic!("click {css}: {e}"));
     }
 
     pub async fn text(&self, css: &str) -> String {
@@ -131,7 +156,9 @@ impl Browser {
 
     /// The page printed to PDF by Chromium's own print pipeline.
     pub async fn print_pdf(&self) -> Vec<u8> {
-        let config = fantoccini::wd::PrintConfiguration::builder().build().expect("print configuration");
+        let config = fantoccini::wd::PrintConfiguration::builder()
+            .build()
+            .expect("print configuration");
         self.client.print(config).await.expect("print to PDF")
     }
 
@@ -144,7 +171,9 @@ impl Browser {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn register_and_log_in_through_the_pages() {
-    let Some(browser) = Browser::start("register_and_log_in_through_the_pages").await else { return };
+    let Some(browser) = Browser::start("register_and_log_in_through_the_pages").await else {
+        return;
+    };
     let app = spawn_app().await;
 
     browser.open(&app.url("/")).await;
@@ -156,7 +185,10 @@ async fn register_and_log_in_through_the_pages() {
     browser.fill("#display_name", "Lafayette").await;
     browser.fill("#password", "short").await;
     browser.click("form.stacked-form button[type=submit]").await;
-    assert!(browser.text("#password-error").await.contains("at least 10 characters"));
+    assert!(browser
+        .text("#password-error")
+        .await
+        .contains("at least 10 characters"));
     let kept = browser.find("#email").await.prop("value").await.unwrap();
     assert_eq!(kept.as_deref(), Some("lafayette@example.org"));
 
@@ -185,15 +217,28 @@ async fn register_and_log_in_through_the_pages() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_home_page_fits_a_phone_screen() {
-    let Some(browser) = Browser::start("the_home_page_fits_a_phone_screen").await else { return };
+    let Some(browser) = Browser::start("the_home_page_fits_a_phone_screen").await else {
+        return;
+    };
     let app = spawn_app().await;
-    browser.client.set_window_size(390, 844).await.expect("resize");
+    browser
+        .client
+        .set_window_size(390, 844)
+        .await
+        .expect("resize");
     browser.open(&app.url("/")).await;
     let overflow = browser
         .client
-        .execute("return document.documentElement.scrollWidth - document.documentElement.clientWidth;", vec![])
+        .execute(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth;",
+            vec![],
+        )
         .await
         .expect("measure");
-    assert_eq!(overflow.as_i64(), Some(0), "no sideways scrolling on a phone");
+    assert_eq!(
+        overflow.as_i64(),
+        Some(0),
+        "no sideways scrolling on a phone"
+    );
     browser.close().await;
 }

@@ -22,7 +22,11 @@ pub struct TempDir(pub PathBuf);
 impl TempDir {
     pub fn new(label: &str) -> Self {
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-        let path = std::env::temp_dir().join(format!("muster-{label}-{}-{n}-{}", std::process::id(), rand_suffix()));
+        let path = std::env::temp_dir().join(format!(
+            "muster-{label}-{}-{n}-{}",
+            std::process::id(),
+            rand_suffix()
+        ));
         std::fs::create_dir_all(&path).expect("create temp dir");
         Self(path)
     }
@@ -35,25 +39,43 @@ impl Drop for TempDir {
 }
 
 fn rand_suffix() -> String {
-    muster::web::auth::random_token(6).to_lowercase().replace(['-', '_'], "x")
+    muster::web::auth::random_token(6)
+        .to_lowercase()
+        .replace(['-', '_'], "x")
 }
 
 /// The database of one test; a PostgreSQL database is dropped afterwards.
 pub enum TestDb {
-    Sqlite { _dir: TempDir, url: String },
-    Postgres { admin_url: String, name: String, url: String },
+    Sqlite {
+        _dir: TempDir,
+        url: String,
+    },
+    Postgres {
+        admin_url: String,
+        name: String,
+        url: String,
+    },
 }
 
 impl TestDb {
     pub fn create() -> Self {
-        match std::env::var("MUSTER_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty()) {
+        match std::env::var("MUSTER_TEST_POSTGRES_URL")
+            .ok()
+            .filter(|u| !u.is_empty())
+        {
             Some(admin_url) => {
                 let name = format!("muster_test_{}_{}", std::process::id(), rand_suffix());
                 let mut admin = diesel::PgConnection::establish(&admin_url)
                     .unwrap_or_else(|e| panic!("MUSTER_TEST_POSTGRES_URL does not connect: {e}"));
-                admin.batch_execute(&format!("CREATE DATABASE {name}")).expect("create test database");
+                admin
+                    .batch_execute(&format!("CREATE DATABASE {name}"))
+                    .expect("create test database");
                 let url = with_database(&admin_url, &name);
-                TestDb::Postgres { admin_url, name, url }
+                TestDb::Postgres {
+                    admin_url,
+                    name,
+                    url,
+                }
             }
             None => {
                 let dir = TempDir::new("db");
@@ -76,9 +98,13 @@ impl TestDb {
 
 impl Drop for TestDb {
     fn drop(&mut self) {
-        if let TestDb::Postgres { admin_url, name, .. } = self {
+        if let TestDb::Postgres {
+            admin_url, name, ..
+        } = self
+        {
             if let Ok(mut admin) = diesel::PgConnection::establish(admin_url) {
-                let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+                let _ =
+                    admin.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
             }
         }
     }
@@ -147,12 +173,23 @@ pub async fn spawn_app() -> TestApp {
     let app = Application::build(&config).expect("the application starts");
     let address = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
-    TestApp { visitor: Visitor { address, client: client() }, config, db, _data: data }
+    TestApp {
+        visitor: Visitor {
+            address,
+            client: client(),
+        },
+        config,
+        db,
+        _data: data,
+    }
 }
 
 /// The `csrf_token` value of the first form (or the meta tag) on a page.
 pub fn csrf_from(html: &str) -> String {
-    for marker in ["name=\"csrf_token\" value=\"", "name=\"csrf-token\" content=\""] {
+    for marker in [
+        "name=\"csrf_token\" value=\"",
+        "name=\"csrf-token\" content=\"",
+    ] {
         if let Some(start) = html.find(marker) {
             let rest = &html[start + marker.len()..];
             if let Some(end) = rest.find('"') {
@@ -170,13 +207,18 @@ impl TestApp {
 
     /// A second visitor with their own cookies.
     pub fn other_visitor(&self) -> Visitor {
-        Visitor { address: self.address.clone(), client: client() }
+        Visitor {
+            address: self.address.clone(),
+            client: client(),
+        }
     }
 
     pub fn make_admin(&self, email: &str) {
         let pool = self.pool();
         let mut conn = pool.get().expect("conn");
-        let user = store::users::find_by_email(&mut conn, email).expect("query").expect("user exists");
+        let user = store::users::find_by_email(&mut conn, email)
+            .expect("query")
+            .expect("user exists");
         store::users::set_admin(&mut conn, user.id, true).expect("set admin");
     }
 }
@@ -195,20 +237,43 @@ impl Visitor {
     }
 
     /// Posts a form with the CSRF token taken from `token_page`.
-    pub async fn post_form(&self, token_page: &str, path: &str, fields: &[(&str, &str)]) -> reqwest::Response {
+    pub async fn post_form(
+        &self,
+        token_page: &str,
+        path: &str,
+        fields: &[(&str, &str)],
+    ) -> reqwest::Response {
         let token = csrf_from(&self.get_html(token_page).await);
         let mut all: Vec<(&str, &str)> = fields.to_vec();
         all.push(("csrf_token", &token));
-        self.client.post(self.url(path)).form(&all).send().await.expect("POST")
+        self.client
+            .post(self.url(path))
+            .form(&all)
+            .send()
+            .await
+            .expect("POST")
     }
 
     pub async fn register(&self, email: &str, name: &str, password: &str) -> reqwest::Response {
-        self.post_form("/register", "/register", &[("email", email), ("display_name", name), ("password", password)])
-            .await
+        self.post_form(
+            "/register",
+            "/register",
+            &[
+                ("email", email),
+                ("display_name", name),
+                ("password", password),
+            ],
+        )
+        .await
     }
 
     pub async fn login(&self, email: &str, password: &str) -> reqwest::Response {
-        self.post_form("/login", "/login", &[("email", email), ("password", password)]).await
+        self.post_form(
+            "/login",
+            "/login",
+            &[("email", email), ("password", password)],
+        )
+        .await
     }
 
     pub async fn logout(&self) -> reqwest::Response {
@@ -242,5 +307,9 @@ impl Visitor {
 }
 
 pub fn location(res: &reqwest::Response) -> String {
-    res.headers().get("location").and_then(|v| v.to_str().ok()).unwrap_or("").to_string()
+    res.headers()
+        .get("location")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string()
 }

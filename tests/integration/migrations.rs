@@ -50,14 +50,21 @@ fn sqlite_and_postgres_migrations_agree() {
     assert!(sqlite.contains(&("users".into(), "email".into(), false)));
     assert!(sqlite.contains(&("sessions".into(), "revoked_at".into(), true)));
 
-    let Some(admin_url) = std::env::var("MUSTER_TEST_POSTGRES_URL").ok().filter(|u| !u.is_empty()) else {
+    let Some(admin_url) = std::env::var("MUSTER_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+    else {
         eprintln!("\n*** PostgreSQL migration comparison SKIPPED: MUSTER_TEST_POSTGRES_URL is not set ***\n");
         return;
     };
     let name = format!("muster_migrations_{}", std::process::id());
     let mut admin = PgConnection::establish(&admin_url).unwrap();
-    diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut admin).unwrap();
-    diesel::sql_query(format!("CREATE DATABASE {name}")).execute(&mut admin).unwrap();
+    diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        .execute(&mut admin)
+        .unwrap();
+    diesel::sql_query(format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .unwrap();
     let result = std::panic::catch_unwind(|| {
         let mut conn = PgConnection::establish(&with_database(&admin_url, &name)).unwrap();
         conn.run_pending_migrations(POSTGRES_MIGRATIONS).unwrap();
@@ -70,7 +77,9 @@ fn sqlite_and_postgres_migrations_agree() {
         conn.revert_all_migrations(POSTGRES_MIGRATIONS).unwrap();
         shape(cols)
     });
-    diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut admin).unwrap();
+    diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        .execute(&mut admin)
+        .unwrap();
     let postgres = result.expect("PostgreSQL migrations run");
     let only_sqlite: Vec<_> = sqlite.difference(&postgres).collect();
     let only_postgres: Vec<_> = postgres.difference(&sqlite).collect();

@@ -17,12 +17,22 @@ async fn every_api_operation_has_a_summary_and_a_description_and_exists() {
             let summary = op["summary"].as_str().unwrap_or("");
             let description = op["description"].as_str().unwrap_or("");
             assert!(!summary.trim().is_empty(), "{method} {path} has no summary");
-            assert!(!description.trim().is_empty(), "{method} {path} has no description");
-            assert!(op["responses"].as_object().is_some_and(|r| !r.is_empty()), "{method} {path} documents no responses");
+            assert!(
+                !description.trim().is_empty(),
+                "{method} {path} has no description"
+            );
+            assert!(
+                op["responses"].as_object().is_some_and(|r| !r.is_empty()),
+                "{method} {path} documents no responses"
+            );
 
             let concrete = path.replace("{id}", "1");
             let method = reqwest::Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
-            let res = reqwest::Client::new().request(method.clone(), app.url(&concrete)).send().await.unwrap();
+            let res = reqwest::Client::new()
+                .request(method.clone(), app.url(&concrete))
+                .send()
+                .await
+                .unwrap();
             assert!(
                 res.status() != 404 && res.status() != 405,
                 "{method} {path} is documented but not served ({})",
@@ -38,7 +48,8 @@ async fn every_api_operation_has_a_summary_and_a_description_and_exists() {
 /// `.route("/api/...")` would bypass the document. The only exception is the document itself.
 #[test]
 fn no_api_route_is_registered_outside_the_documented_registration() {
-    let app_rs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/web/app.rs")).unwrap();
+    let app_rs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/web/app.rs")).unwrap();
     let manual: Vec<&str> = app_rs
         .lines()
         .filter(|l| l.contains("\"/api/") || l.contains("\"/healthz"))

@@ -3,9 +3,24 @@
 use std::path::Path;
 
 const FORBIDDEN: &[&str] = &[
-    "actix", "diesel", "askama", "tokio", "reqwest", "std::fs", "std::net", "std::env", "std::io",
-    "std::process", "std::time::SystemTime", "File::", "TcpStream", "println!", "eprintln!", "thread_rng",
-    "rand::rng()", "OsRng",
+    "actix",
+    "diesel",
+    "askama",
+    "tokio",
+    "reqwest",
+    "std::fs",
+    "std::net",
+    "std::env",
+    "std::io",
+    "std::process",
+    "std::time::SystemTime",
+    "File::",
+    "TcpStream",
+    "println!",
+    "eprintln!",
+    "thread_rng",
+    "rand::rng()",
+    "OsRng",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
@@ -37,12 +52,18 @@ fn the_rules_core_uses_no_io_or_framework_crates() {
             }
         }
     }
-    assert!(offences.is_empty(), "impure code in src/rules:\n{}", offences.join("\n"));
+    assert!(
+        offences.is_empty(),
+        "impure code in src/rules:\n{}",
+        offences.join("\n")
+    );
 }
 
 #[test]
 fn the_check_itself_catches_an_offence() {
     // Guard against a check that cannot fail: the same scan flags a known-bad line.
     let line = "use diesel::prelude::*;";
-    assert!(FORBIDDEN.iter().any(|w| line.split("//").next().unwrap().contains(w)));
+    assert!(FORBIDDEN
+        .iter()
+        .any(|w| line.split("//").next().unwrap().contains(w)));
 }

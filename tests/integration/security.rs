@@ -14,13 +14,28 @@ async fn a_form_without_its_csrf_token_is_refused_with_a_403_page() {
         .await
         .unwrap();
     assert_eq!(res.status(), 403);
-    assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    assert!(res.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
     let html = res.text().await.unwrap();
-    assert!(html.contains("This form has expired or did not come from Muster"), "{html}");
-    assert!(html.contains("class=\"site-header\""), "the error page has the site's layout");
+    assert!(
+        html.contains("This form has expired or did not come from Muster"),
+        "{html}"
+    );
+    assert!(
+        html.contains("class=\"site-header\""),
+        "the error page has the site's layout"
+    );
 
     // Nothing was created: the account does not exist.
-    assert_eq!(app.other_visitor().login("mallory@example.org", PASSWORD).await.status(), 401);
+    assert_eq!(
+        app.other_visitor()
+            .login("mallory@example.org", PASSWORD)
+            .await
+            .status(),
+        401
+    );
 }
 
 #[tokio::test]
@@ -32,7 +47,11 @@ async fn a_token_from_another_visitor_does_not_work() {
     let res = app
         .client
         .post(app.url("/register"))
-        .form(&[("email", "victim@example.org"), ("password", PASSWORD), ("csrf_token", &stolen)])
+        .form(&[
+            ("email", "victim@example.org"),
+            ("password", PASSWORD),
+            ("csrf_token", &stolen),
+        ])
         .send()
         .await
         .unwrap();
@@ -51,12 +70,26 @@ async fn logging_out_needs_the_token_too() {
 #[tokio::test]
 async fn every_response_carries_the_security_headers() {
     let app = spawn_app().await;
-    for path in ["/", "/login", "/no-such-page", "/static/muster.css", "/api/v1/openapi.json", "/healthz"] {
+    for path in [
+        "/",
+        "/login",
+        "/no-such-page",
+        "/static/muster.css",
+        "/api/v1/openapi.json",
+        "/healthz",
+    ] {
         let res = app.get(path).await;
         let h = res.headers();
-        let csp = h.get("content-security-policy").unwrap_or_else(|| panic!("CSP on {path}")).to_str().unwrap();
+        let csp = h
+            .get("content-security-policy")
+            .unwrap_or_else(|| panic!("CSP on {path}"))
+            .to_str()
+            .unwrap();
         assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
-        assert!(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"), "{path}: {csp}");
+        assert!(
+            csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"),
+            "{path}: {csp}"
+        );
         assert_eq!(h["x-content-type-options"], "nosniff", "{path}");
         assert!(h.get("referrer-policy").is_some(), "{path}");
     }
@@ -67,7 +100,10 @@ async fn pages_have_no_inline_scripts_or_styles() {
     let app = spawn_app().await;
     for path in ["/", "/login", "/register", "/no-such-page"] {
         let html = app.get_html(path).await;
-        assert!(!html.contains("<script>") && !html.contains("<style"), "{path}");
+        assert!(
+            !html.contains("<script>") && !html.contains("<style"),
+            "{path}"
+        );
         assert!(!html.contains(" style=\""), "{path} has an inline style");
         assert!(!html.contains(" onclick="), "{path} has an inline handler");
     }
@@ -101,15 +137,32 @@ async fn a_wrong_method_is_a_405_in_the_site_style() {
 async fn static_files_are_cached_by_content_hash() {
     let app = spawn_app().await;
     let home = app.get_html("/").await;
-    let start = home.find("/static/muster.css?v=").expect("versioned stylesheet link");
+    let start = home
+        .find("/static/muster.css?v=")
+        .expect("versioned stylesheet link");
     let href = &home[start..start + home[start..].find('"').unwrap()];
     let res = app.get(href).await;
     assert_eq!(res.status(), 200);
-    assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/css"));
-    assert!(res.headers()["cache-control"].to_str().unwrap().contains("immutable"));
-    assert!(res.headers().get("set-cookie").is_none(), "static files set no cookies");
+    assert!(res.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/css"));
+    assert!(res.headers()["cache-control"]
+        .to_str()
+        .unwrap()
+        .contains("immutable"));
+    assert!(
+        res.headers().get("set-cookie").is_none(),
+        "static files set no cookies"
+    );
     let etag = res.headers()["etag"].to_str().unwrap().to_string();
-    let again = app.client.get(app.url(href)).header("if-none-match", etag).send().await.unwrap();
+    let again = app
+        .client
+        .get(app.url(href))
+        .header("if-none-match", etag)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(again.status(), 304);
     assert_eq!(app.get("/static/secret.txt").await.status(), 404);
 }
@@ -118,12 +171,24 @@ async fn static_files_are_cached_by_content_hash() {
 async fn session_and_csrf_cookies_are_http_only_and_same_site() {
     let app = spawn_app().await;
     let res = app.register("kim@example.org", "Kim", PASSWORD).await;
-    let cookies: Vec<String> =
-        res.headers().get_all("set-cookie").iter().map(|v| v.to_str().unwrap().to_string()).collect();
-    let session = cookies.iter().find(|c| c.starts_with("muster_session=")).expect("session cookie");
-    assert!(session.contains("HttpOnly") && session.contains("SameSite=Lax"), "{session}");
+    let cookies: Vec<String> = res
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_string())
+        .collect();
+    let session = cookies
+        .iter()
+        .find(|c| c.starts_with("muster_session="))
+        .expect("session cookie");
+    assert!(
+        session.contains("HttpOnly") && session.contains("SameSite=Lax"),
+        "{session}"
+    );
     assert!(session.contains("Max-Age="), "sessions expire: {session}");
-    assert!(cookies.iter().any(|c| c.starts_with("muster_csrf=") && c.contains("HttpOnly")));
+    assert!(cookies
+        .iter()
+        .any(|c| c.starts_with("muster_csrf=") && c.contains("HttpOnly")));
 }
 
 #[tokio::test]
@@ -133,6 +198,10 @@ async fn health_check_reports_the_database() {
     assert_eq!(res.status(), 200);
     let body: serde_json::Value = res.json().await.unwrap();
     assert_eq!(body["status"], "ok");
-    let expected = if app.db.is_postgres() { "PostgreSQL" } else { "SQLite" };
+    let expected = if app.db.is_postgres() {
+        "PostgreSQL"
+    } else {
+        "SQLite"
+    };
     assert_eq!(body["database"], expected);
 }

@@ -35,6 +35,25 @@ pub enum Command {
         #[command(subcommand)]
         command: UserCommand,
     },
+    /// Check Land of the Free roster files (muster.lotf.roster/1 JSON). Prints one JSON report
+    /// per file on standard output (one per line) and a one-line summary per file on standard
+    /// error. Exit code: 0 if all are legal, 1 if any is illegal, 2 if any file cannot be read
+    /// or is not a roster. Needs no database.
+    Validate {
+        /// Roster files to check.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<std::path::PathBuf>,
+        /// Print one CSV summary row per file instead of JSON reports (for tournament organisers).
+        #[arg(long)]
+        csv: bool,
+    },
+    /// Print the Land of the Free catalogue: element statistics, weapons, upgrades, skills,
+    /// commander ratings and tables. Needs no database.
+    Catalog {
+        /// Print the catalogue as JSON instead of tables.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -63,6 +82,14 @@ pub enum UserCommand {
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Commands on files and rules data need neither configuration nor a database.
+    match cli.command {
+        Some(Command::Validate { files, csv }) => {
+            return crate::cli_rules::validate_files(&files, csv)
+        }
+        Some(Command::Catalog { json }) => return crate::cli_rules::print_catalog(json),
+        _ => {}
+    }
     let config = match Config::from_env() {
         Ok(c) => c,
         Err(e) => {
@@ -75,6 +102,7 @@ pub fn main() -> ExitCode {
         Command::Serve => serve(&config),
         Command::Migrate => migrate(&config),
         Command::User { command } => user(&config, command),
+        Command::Validate { .. } | Command::Catalog { .. } => Ok(()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

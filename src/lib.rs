@@ -4,6 +4,7 @@
 //! Layers point one way: `web → store → rules` and `web → rules`. `rules` is pure.
 
 pub mod cli;
+mod cli_rules;
 pub mod config;
 pub mod rules;
 pub mod store;

@@ -8,6 +8,7 @@ use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 
 use crate::config::Config;
+use crate::rules::RuleSystems;
 use crate::store::{self, settings, DbPool};
 use crate::web::api::{self, ApiDoc};
 use crate::web::auth::random_token;
@@ -19,6 +20,8 @@ use crate::web::{assets, csrf, AppError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartupError {
+    #[error("the built-in rules data is inconsistent: {0}")]
+    Catalogue(String),
     #[error(transparent)]
     Store(#[from] store::StoreError),
     #[error("cannot listen on {addr}: {source}")]
@@ -34,7 +37,7 @@ pub struct Application {
 }
 
 /// Opens the database, applies migrations and loads (or creates) the signing secret.
-pub fn prepare_state(config: &Config) -> Result<AppState, StartupError> {
+pub fn prepare_state(config: &Config, rules: RuleSystems) -> Result<AppState, StartupError> {
     let pool: DbPool = store::connect(&config.database, 8)?;
     let mut conn = pool.get().map_err(store::StoreError::from)?;
     let applied = store::run_migrations(&mut conn)?;
@@ -52,6 +55,7 @@ pub fn prepare_state(config: &Config) -> Result<AppState, StartupError> {
     drop(conn);
     Ok(AppState {
         pool,
+        rules: std::sync::Arc::new(rules),
         backend,
         keys: Keys::from_secret(&secret),
         secure_cookies: config.secure_cookies(),
@@ -62,8 +66,15 @@ pub fn prepare_state(config: &Config) -> Result<AppState, StartupError> {
 }
 
 impl Application {
+    /// Builds the server with the built-in rules data (checked for consistency first).
     pub fn build(config: &Config) -> Result<Self, StartupError> {
-        let state = prepare_state(config)?;
+        let rules = RuleSystems::builtin().map_err(|e| StartupError::Catalogue(e.to_string()))?;
+        Self::build_with_rules(config, rules)
+    }
+
+    /// Builds the server with the given rules data (tests use modified catalogues).
+    pub fn build_with_rules(config: &Config, rules: RuleSystems) -> Result<Self, StartupError> {
+        let state = prepare_state(config, rules)?;
         let listener = TcpListener::bind(config.bind).map_err(|source| StartupError::Bind {
             addr: config.bind.to_string(),
             source,

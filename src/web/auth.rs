@@ -151,7 +151,7 @@ pub async fn resolve_token(
     })
     .await?;
     Ok(found.and_then(|(session, user)| {
-        (user.id.to_string() == claims.sub).then(|| SignedInUser {
+        (user.id.to_string() == claims.sub).then_some(SignedInUser {
             id: user.id,
             email: user.email,
             display_name: user.display_name,

@@ -1,16 +1,20 @@
 //! What every handler can reach: the pool, the keys, the settings.
 
 use std::net::IpAddr;
+use std::sync::Arc;
 
 use hmac::{Hmac, Mac};
 use jsonwebtoken::{DecodingKey, EncodingKey};
 use sha2::Sha256;
 
+use crate::rules::RuleSystems;
 use crate::store::{Backend, DbPool};
 use crate::web::throttle::LoginThrottle;
 
 pub struct AppState {
     pub pool: DbPool,
+    /// The rule systems' catalogues; tests may start a server with modified ones.
+    pub rules: Arc<RuleSystems>,
     pub backend: Backend,
     pub keys: Keys,
     pub secure_cookies: bool,

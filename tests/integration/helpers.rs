@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use diesel::connection::SimpleConnection;
 use diesel::Connection;
 use muster::config::Config;
+use muster::rules::RuleSystems;
 use muster::store::{self, DbPool};
 use muster::web::Application;
 
@@ -167,10 +168,15 @@ pub fn client() -> reqwest::Client {
 }
 
 pub async fn spawn_app() -> TestApp {
+    spawn_app_with_rules(RuleSystems::builtin().expect("built-in rules data")).await
+}
+
+/// A server with the given rules data, e.g. a modified catalogue.
+pub async fn spawn_app_with_rules(rules: RuleSystems) -> TestApp {
     let db = TestDb::create();
     let data = TempDir::new("data");
     let config = test_config(db.url(), &data.0);
-    let app = Application::build(&config).expect("the application starts");
+    let app = Application::build_with_rules(&config, rules).expect("the application starts");
     let address = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
     TestApp {

@@ -6,6 +6,7 @@ mod api;
 mod browser;
 mod cli;
 mod helpers;
+mod lotf;
 mod migrations;
 mod openapi;
 mod purity;

@@ -5,6 +5,7 @@
 pub mod accounts;
 pub mod admin;
 pub mod health;
+pub mod lotf;
 
 use actix_web::web;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -61,7 +62,11 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(accounts::change_password)
             .service(admin::list_users)
             .service(admin::disable_user)
-            .service(admin::enable_user),
+            .service(admin::enable_user)
+            .service(lotf::validate)
+            .service(lotf::catalog)
+            .service(lotf::historical_list)
+            .service(lotf::historical_one),
     );
 }
 

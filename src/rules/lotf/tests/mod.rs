@@ -1,0 +1,13 @@
+//! Tests of the Land of the Free rules core. They live beside the code so
+//! they travel with it into the application.
+
+mod support;
+
+mod catalogue_tests;
+mod historical_tests;
+mod profile_tests;
+mod proptests;
+mod roster_tests;
+mod validate_tests;
+
+// Purity of the rules core is checked by tests/integration/purity.rs, which scans every file.

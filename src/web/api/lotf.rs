@@ -1,0 +1,148 @@
+//! Land of the Free over the API: the catalogue, roster validation and the historical orders
+//! of battle. No login needed: these are reference data and pure computation.
+
+use actix_web::{get, post, web, HttpResponse};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::rules::lotf::{self, RosterParseErrorKind};
+use crate::web::error::{ErrorBody, ErrorDetail};
+use crate::web::state::AppState;
+use crate::web::AppError;
+
+/// The report of one roster (documents the shape of `rules::lotf::Report`).
+#[derive(Serialize, ToSchema)]
+#[allow(dead_code)] // only describes the JSON in the OpenAPI document
+pub struct ReportSchema {
+    /// True when no finding is an error.
+    legal: bool,
+    points: PointsSchema,
+    findings: Vec<FindingSchema>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[allow(dead_code)]
+pub struct PointsSchema {
+    total: u32,
+    /// The roster's points limit (absent when it has none).
+    limit: Option<u32>,
+    /// `[{"path": "groups[0]", "name": "...", "points": 60}]`
+    by_group: Vec<serde_json::Value>,
+    /// `[{"path": "groups[0].elements[1]", "name": "...", "points": 30}]`
+    by_element: Vec<serde_json::Value>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[allow(dead_code)]
+pub struct FindingSchema {
+    /// Stable code, e.g. `points_over_limit`, `upgrade_cap_exceeded`.
+    code: String,
+    /// `error` or `warning`.
+    severity: String,
+    /// What it concerns, e.g. `groups[1].elements[3]`; empty for the whole force.
+    path: String,
+    /// Plain words naming the numbers involved.
+    message: String,
+}
+
+/// Turns a roster that cannot be read into the API's error: 400 with the position for broken
+/// JSON, 422 naming the field for JSON that is not a roster.
+fn parse_error(e: lotf::RosterParseError, prefix: &str) -> AppError {
+    let field = e
+        .path
+        .clone()
+        .map(|p| format!("{prefix}{p}"))
+        .or_else(|| (!prefix.is_empty()).then(|| prefix.to_string()));
+    match e.kind {
+        RosterParseErrorKind::Syntax | RosterParseErrorKind::Eof => AppError::BadRequest {
+            message: format!("The JSON body could not be read: {e}."),
+            details: vec![ErrorDetail {
+                field,
+                message: e.message,
+            }],
+        },
+        RosterParseErrorKind::Data | RosterParseErrorKind::Format => AppError::Validation {
+            message: "The document is not a muster.lotf.roster/1 roster.".into(),
+            details: vec![ErrorDetail {
+                field,
+                message: format!("{} (line {}, column {})", e.message, e.line, e.column),
+            }],
+        },
+    }
+}
+
+/// Validate rosters
+///
+/// Checks a `muster.lotf.roster/1` document, or an array of them, against Land of the Free and
+/// returns every finding at once with the points breakdown (one report, or an array of reports
+/// in the same order). Broken JSON is refused with its line and column; a document that is not
+/// a roster is refused naming the field.
+#[utoipa::path(tag = "land-of-the-free", request_body(content = serde_json::Value, description = "A roster document or an array of them"), responses(
+    (status = 200, description = "The report (or an array of reports)", body = ReportSchema),
+    (status = 400, description = "The body is not JSON", body = ErrorBody),
+    (status = 422, description = "A document is not a roster", body = ErrorBody)
+))]
+#[post("/lotf/validate")]
+pub async fn validate(
+    state: web::Data<AppState>,
+    body: web::Bytes,
+) -> Result<HttpResponse, AppError> {
+    let text = std::str::from_utf8(&body)
+        .map_err(|_| AppError::bad_request("The body is not UTF-8 text."))?;
+    let catalogue = &state.rules.lotf;
+    if text.trim_start().starts_with('[') {
+        let items: Vec<serde_json::Value> =
+            serde_json::from_str(text).map_err(|e| AppError::BadRequest {
+                message: format!("The JSON body could not be read: {e}."),
+                details: vec![],
+            })?;
+        let mut reports = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let doc = lotf::parse_roster(&item.to_string())
+                .map_err(|e| parse_error(e, &format!("[{i}].")))?;
+            reports.push(lotf::validate(catalogue, &doc));
+        }
+        return Ok(HttpResponse::Ok().json(reports));
+    }
+    let doc = lotf::parse_roster(text).map_err(|e| parse_error(e, ""))?;
+    Ok(HttpResponse::Ok().json(lotf::validate(catalogue, &doc)))
+}
+
+/// The Land of the Free catalogue
+///
+/// Element statistics and points, weapons, upgrades with their restrictions, skills, commander
+/// ratings, the game's tables and the historical element lists, with the catalogue version that
+/// rosters record.
+#[utoipa::path(tag = "land-of-the-free", responses(
+    (status = 200, description = "The catalogue", body = serde_json::Value)
+))]
+#[get("/lotf/catalog")]
+pub async fn catalog(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok().json(&state.rules.lotf)
+}
+
+/// Historical orders of battle
+///
+/// The book's refights: id, name, date, war, scenario, attacker, defender and how many forces
+/// and elements each has.
+#[utoipa::path(tag = "land-of-the-free", responses(
+    (status = 200, description = "The refights", body = [serde_json::Value])
+))]
+#[get("/lotf/historical")]
+pub async fn historical_list() -> HttpResponse {
+    HttpResponse::Ok().json(lotf::historical_battles())
+}
+
+/// One historical order of battle
+///
+/// A refight with both sides, each as one or more historical-mode roster documents ready to be
+/// validated or imported.
+#[utoipa::path(tag = "land-of-the-free", params(("id" = String, Path, description = "Refight id, e.g. `brandywine`")), responses(
+    (status = 200, description = "The refight", body = serde_json::Value),
+    (status = 404, description = "No refight has this id", body = ErrorBody)
+))]
+#[get("/lotf/historical/{id}")]
+pub async fn historical_one(id: web::Path<String>) -> Result<HttpResponse, AppError> {
+    let battle = lotf::historical_battle(&id).ok_or(AppError::NotFound)?;
+    Ok(HttpResponse::Ok().json(battle))
+}

@@ -33,4 +33,28 @@ diesel::table! {
 }
 
 diesel::joinable!(sessions -> users (user_id));
-diesel::allow_tables_to_appear_in_same_query!(users, sessions, settings);
+
+diesel::table! {
+    rosters (id) {
+        id -> BigInt,
+        owner_id -> BigInt,
+        rule_system -> Text,
+        name -> Text,
+        war -> Text,
+        nation -> Text,
+        points -> Integer,
+        points_limit -> Nullable<Integer>,
+        legal -> Bool,
+        error_count -> Integer,
+        warning_count -> Integer,
+        catalogue_version -> Text,
+        document -> Text,
+        version -> Integer,
+        share_token -> Nullable<Text>,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(rosters -> users (owner_id));
+diesel::allow_tables_to_appear_in_same_query!(users, sessions, settings, rosters);

@@ -13,7 +13,7 @@ use crate::store::{self, settings, DbPool};
 use crate::web::api::{self, ApiDoc};
 use crate::web::auth::random_token;
 use crate::web::middleware::{log_request, render_errors, security_headers};
-use crate::web::pages::{accounts, admin, home};
+use crate::web::pages::{accounts, admin, home, rosters};
 use crate::web::state::{AppState, Keys};
 use crate::web::throttle::LoginThrottle;
 use crate::web::{assets, csrf, AppError};
@@ -121,6 +121,36 @@ impl Application {
                 .service(web::resource("/admin/users").get(admin::users_page))
                 .service(web::resource("/admin/users/{id}/disable").post(admin::disable_user))
                 .service(web::resource("/admin/users/{id}/enable").post(admin::enable_user))
+                .service(
+                    web::resource("/rosters")
+                        .get(rosters::list)
+                        .post(rosters::create),
+                )
+                .service(
+                    web::resource("/rosters/import")
+                        .get(rosters::import_page)
+                        .post(rosters::import),
+                )
+                .service(web::resource("/rosters/new").get(rosters::from_book_page))
+                .service(web::resource("/rosters/new/book").post(rosters::from_book))
+                .service(web::resource("/rosters/new/refight").post(rosters::from_refight))
+                .service(web::resource("/rosters/{id}").get(rosters::show))
+                .service(
+                    web::resource("/rosters/{id}/edit")
+                        .get(rosters::editor)
+                        .post(rosters::apply_edit),
+                )
+                .service(web::resource("/rosters/{id}/duplicate").post(rosters::duplicate))
+                .service(
+                    web::resource("/rosters/{id}/delete")
+                        .get(rosters::confirm_delete)
+                        .post(rosters::delete),
+                )
+                .service(web::resource("/rosters/{id}/share").post(rosters::share))
+                .service(web::resource("/rosters/{id}/unshare").post(rosters::unshare))
+                .service(web::resource("/rosters/{id}/export.json").get(rosters::export_json))
+                .service(web::resource("/rosters/{id}/export.txt").get(rosters::export_text))
+                .service(web::resource("/shared/{token}").get(rosters::shared))
                 .service(web::resource("/static/{name}").get(assets::serve))
                 .default_service(web::to(not_found))
                 // Outermost last: the log sees the final status; headers go on every response.

@@ -6,9 +6,11 @@ pub mod assets;
 pub mod auth;
 pub mod csrf;
 pub mod error;
+pub mod lotf;
 pub mod middleware;
 pub mod page;
 pub mod pages;
+pub mod rosters;
 pub mod state;
 pub mod throttle;
 

@@ -3,3 +3,4 @@
 pub mod accounts;
 pub mod admin;
 pub mod home;
+pub mod rosters;

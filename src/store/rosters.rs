@@ -1,0 +1,171 @@
+//! Rosters: each stored as its rule system's document (JSON text) plus summary columns that
+//! lists and filters need. Storage never interprets the document; the rules core does.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::schema::rosters;
+use super::DbConnection;
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = rosters)]
+pub struct RosterRow {
+    pub id: i64,
+    pub owner_id: i64,
+    pub rule_system: String,
+    pub name: String,
+    pub war: String,
+    pub nation: String,
+    pub points: i32,
+    pub points_limit: Option<i32>,
+    pub legal: bool,
+    pub error_count: i32,
+    pub warning_count: i32,
+    pub catalogue_version: String,
+    pub document: String,
+    pub version: i32,
+    pub share_token: Option<String>,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// What a rule system reports about a document, stored beside it.
+#[derive(Debug, Clone, AsChangeset, Insertable)]
+#[diesel(table_name = rosters)]
+pub struct RosterContent {
+    pub rule_system: String,
+    pub name: String,
+    pub war: String,
+    pub nation: String,
+    pub points: i32,
+    pub points_limit: Option<i32>,
+    pub legal: bool,
+    pub error_count: i32,
+    pub warning_count: i32,
+    pub catalogue_version: String,
+    pub document: String,
+}
+
+#[derive(Insertable)]
+#[diesel(table_name = rosters)]
+struct NewRosterRow {
+    owner_id: i64,
+    #[diesel(embed)]
+    content: RosterContent,
+    version: i32,
+    created_at: NaiveDateTime,
+    updated_at: NaiveDateTime,
+}
+
+fn now() -> NaiveDateTime {
+    chrono::Utc::now().naive_utc()
+}
+
+/// Inserts a roster at version 1 and returns it.
+pub fn create(
+    conn: &mut DbConnection,
+    owner_id: i64,
+    content: &RosterContent,
+) -> QueryResult<RosterRow> {
+    let at = now();
+    conn.transaction(|conn| {
+        diesel::insert_into(rosters::table)
+            .values(&NewRosterRow {
+                owner_id,
+                content: content.clone(),
+                version: 1,
+                created_at: at,
+                updated_at: at,
+            })
+            .execute(conn)?;
+        // The newest roster of this owner is the one just inserted (ids only grow).
+        rosters::table
+            .filter(rosters::owner_id.eq(owner_id))
+            .order(rosters::id.desc())
+            .select(RosterRow::as_select())
+            .first(conn)
+    })
+}
+
+pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<RosterRow>> {
+    rosters::table
+        .find(id)
+        .select(RosterRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+pub fn find_by_share_token(conn: &mut DbConnection, token: &str) -> QueryResult<Option<RosterRow>> {
+    rosters::table
+        .filter(rosters::share_token.eq(token))
+        .select(RosterRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// The owner's rosters, most recently changed first, optionally of one war.
+pub fn list_for_owner(
+    conn: &mut DbConnection,
+    owner_id: i64,
+    war: Option<&str>,
+) -> QueryResult<Vec<RosterRow>> {
+    let mut query = rosters::table
+        .filter(rosters::owner_id.eq(owner_id))
+        .into_boxed();
+    if let Some(war) = war {
+        query = query.filter(rosters::war.eq(war.to_string()));
+    }
+    query
+        .order((rosters::updated_at.desc(), rosters::id.desc()))
+        .select(RosterRow::as_select())
+        .load(conn)
+}
+
+pub enum UpdateOutcome {
+    Updated(RosterRow),
+    /// Someone saved first: the stored roster is newer than the version the edit was based on.
+    Stale(RosterRow),
+    NotFound,
+}
+
+/// Saves new content only if the stored version is still `based_on`; the version goes up by one.
+pub fn update(
+    conn: &mut DbConnection,
+    id: i64,
+    based_on: i32,
+    content: &RosterContent,
+) -> QueryResult<UpdateOutcome> {
+    conn.transaction(|conn| {
+        let changed = diesel::update(
+            rosters::table
+                .find(id)
+                .filter(rosters::version.eq(based_on)),
+        )
+        .set((
+            content,
+            rosters::version.eq(based_on + 1),
+            rosters::updated_at.eq(now()),
+        ))
+        .execute(conn)?;
+        let row = find(conn, id)?;
+        Ok(match (changed, row) {
+            (_, None) => UpdateOutcome::NotFound,
+            (0, Some(current)) => UpdateOutcome::Stale(current),
+            (_, Some(updated)) => UpdateOutcome::Updated(updated),
+        })
+    })
+}
+
+pub fn delete(conn: &mut DbConnection, id: i64) -> QueryResult<usize> {
+    diesel::delete(rosters::table.find(id)).execute(conn)
+}
+
+pub fn set_share_token(
+    conn: &mut DbConnection,
+    id: i64,
+    token: Option<&str>,
+) -> QueryResult<usize> {
+    diesel::update(rosters::table.find(id))
+        .set(rosters::share_token.eq(token))
+        .execute(conn)
+}

@@ -1,0 +1,173 @@
+//! Rosters as the web layer handles them: loading with an ownership check, saving with a
+//! version check, and the summary a rule system gives of a document. Pages and the API both
+//! go through here.
+
+use actix_web::web;
+
+use crate::rules::lotf::{self, Catalogue, Report, RosterDoc, Severity};
+use crate::store::rosters::{self, RosterContent, RosterRow, UpdateOutcome};
+use crate::web::auth::SignedInUser;
+use crate::web::state::{with_conn, AppState};
+use crate::web::AppError;
+
+/// The rule system every roster so far belongs to. Other systems add their own id.
+pub const LOTF: &str = "lotf";
+
+/// A stored roster read back through its rule system.
+pub struct LoadedRoster {
+    pub row: RosterRow,
+    pub doc: RosterDoc,
+}
+
+/// Prices and checks a document and makes the columns stored beside it. The document records
+/// the catalogue version it was last saved with.
+pub fn content_for(cat: &Catalogue, doc: &mut RosterDoc) -> (RosterContent, Report) {
+    doc.catalogue_version = Some(cat.version().to_string());
+    doc.assign_missing_ids();
+    let report = lotf::validate(cat, doc);
+    let errors = report
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    let content = RosterContent {
+        rule_system: LOTF.to_string(),
+        name: doc.name.clone(),
+        war: doc.war.id().to_string(),
+        nation: doc.nation.id().to_string(),
+        points: i32::try_from(report.points.total).unwrap_or(i32::MAX),
+        points_limit: report
+            .points
+            .limit
+            .map(|l| i32::try_from(l).unwrap_or(i32::MAX)),
+        legal: report.legal,
+        error_count: errors as i32,
+        warning_count: (report.findings.len() - errors) as i32,
+        catalogue_version: cat.version().to_string(),
+        document: doc.to_json_pretty(),
+    };
+    (content, report)
+}
+
+/// Reads a stored document. Documents are written by this code, so a failure means the data
+/// was changed behind Muster's back or by an incompatible version.
+pub fn parse_stored(row: &RosterRow) -> Result<RosterDoc, AppError> {
+    if row.rule_system != LOTF {
+        return Err(AppError::Conflict(format!(
+            "This roster belongs to the rule system '{}', which this version of Muster does not know.",
+            row.rule_system
+        )));
+    }
+    lotf::parse_roster(&row.document)
+        .map_err(|e| AppError::internal(format!("stored roster {} does not parse: {e}", row.id)))
+}
+
+/// The roster if `user` owns it. Someone else's roster is "not found", so ids leak nothing.
+pub async fn load_owned(
+    state: &web::Data<AppState>,
+    user: &SignedInUser,
+    id: i64,
+) -> Result<LoadedRoster, AppError> {
+    let owner = user.id;
+    let row = with_conn(state, move |conn| Ok(rosters::find(conn, id)?)).await?;
+    let row = row
+        .filter(|r| r.owner_id == owner)
+        .ok_or(AppError::NotFound)?;
+    let doc = parse_stored(&row)?;
+    Ok(LoadedRoster { row, doc })
+}
+
+pub async fn load_shared(
+    state: &web::Data<AppState>,
+    token: String,
+) -> Result<LoadedRoster, AppError> {
+    if token.len() < 16 {
+        return Err(AppError::NotFound);
+    }
+    let row = with_conn(state, move |conn| {
+        Ok(rosters::find_by_share_token(conn, &token)?)
+    })
+    .await?;
+    let row = row.ok_or(AppError::NotFound)?;
+    let doc = parse_stored(&row)?;
+    Ok(LoadedRoster { row, doc })
+}
+
+pub async fn create(
+    state: &web::Data<AppState>,
+    owner: i64,
+    mut doc: RosterDoc,
+) -> Result<RosterRow, AppError> {
+    let (content, _) = content_for(&state.rules.lotf, &mut doc);
+    with_conn(state, move |conn| {
+        Ok(rosters::create(conn, owner, &content)?)
+    })
+    .await
+}
+
+pub enum Saved {
+    Ok(RosterRow),
+    /// Not saved: the stored roster changed since `based_on`. Holds the current one.
+    Stale(Box<LoadedRoster>),
+}
+
+/// Saves `doc` over roster `id` if it is still at version `based_on`.
+pub async fn save(
+    state: &web::Data<AppState>,
+    id: i64,
+    based_on: i32,
+    mut doc: RosterDoc,
+) -> Result<Saved, AppError> {
+    let (content, _) = content_for(&state.rules.lotf, &mut doc);
+    let outcome = with_conn(state, move |conn| {
+        Ok(rosters::update(conn, id, based_on, &content)?)
+    })
+    .await?;
+    match outcome {
+        UpdateOutcome::Updated(row) => Ok(Saved::Ok(row)),
+        UpdateOutcome::Stale(row) => {
+            let doc = parse_stored(&row)?;
+            Ok(Saved::Stale(Box::new(LoadedRoster { row, doc })))
+        }
+        UpdateOutcome::NotFound => Err(AppError::NotFound),
+    }
+}
+
+/// A copy of a roster for the same owner, named "… (copy)", without its share link.
+pub async fn duplicate(
+    state: &web::Data<AppState>,
+    loaded: &LoadedRoster,
+) -> Result<RosterRow, AppError> {
+    let mut doc = loaded.doc.clone();
+    doc.name = format!("{} (copy)", doc.name);
+    doc.id = None;
+    create(state, loaded.row.owner_id, doc).await
+}
+
+pub async fn delete(state: &web::Data<AppState>, id: i64) -> Result<(), AppError> {
+    with_conn(state, move |conn| {
+        rosters::delete(conn, id)?;
+        Ok(())
+    })
+    .await
+}
+
+/// Creates (or replaces) the share token; returns it.
+pub async fn share(state: &web::Data<AppState>, id: i64) -> Result<String, AppError> {
+    let token = crate::web::auth::random_token(24);
+    let stored = token.clone();
+    with_conn(state, move |conn| {
+        rosters::set_share_token(conn, id, Some(&stored))?;
+        Ok(())
+    })
+    .await?;
+    Ok(token)
+}
+
+pub async fn unshare(state: &web::Data<AppState>, id: i64) -> Result<(), AppError> {
+    with_conn(state, move |conn| {
+        rosters::set_share_token(conn, id, None)?;
+        Ok(())
+    })
+    .await
+}

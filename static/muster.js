@@ -1,11 +1,102 @@
-// Muster's small progressive enhancements. Every page works without this file.
+// Muster's progressive enhancements. Every page works without this file; the server stays the
+// judge of points and legality, this only spares full page loads.
 "use strict";
 
-document.addEventListener("DOMContentLoaded", () => {
+(function () {
   // Ask before destructive actions marked with data-confirm.
-  for (const form of document.querySelectorAll("form[data-confirm]")) {
-    form.addEventListener("submit", (event) => {
-      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
-    });
+  function wireConfirms(root) {
+    for (const form of root.querySelectorAll("form[data-confirm]")) {
+      form.addEventListener("submit", (event) => {
+        if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+      });
+    }
   }
-});
+
+  // In element forms, offer only the sizes, weapons and upgrades the chosen type and size allow.
+  // The options carry data-types / data-sizes from the catalogue; the server checks again.
+  function filterOptions(form) {
+    const type = form.querySelector("[data-role=type]");
+    const size = form.querySelector("[data-role=size]");
+    if (!type) return;
+    for (const select of form.querySelectorAll("select[data-filter]")) {
+      let selectedHidden = false;
+      for (const option of select.options) {
+        const types = option.dataset.types ? option.dataset.types.split(" ") : null;
+        const sizes = option.dataset.sizes ? option.dataset.sizes.split(" ") : null;
+        const ok = (!types || types.includes(type.value)) &&
+          (!sizes || !size || select === size || sizes.includes(size.value));
+        option.hidden = !ok;
+        option.disabled = !ok;
+        if (!ok && option.selected) selectedHidden = true;
+      }
+      if (selectedHidden) {
+        const first = Array.from(select.options).find((o) => !o.disabled);
+        if (first) select.value = first.value;
+      }
+    }
+  }
+
+  function wireElementForms(root) {
+    for (const form of root.querySelectorAll("form[data-element-form]")) {
+      filterOptions(form);
+      form.addEventListener("change", (event) => {
+        if (event.target.matches("[data-role=type], [data-role=size]")) filterOptions(form);
+      });
+    }
+  }
+
+  // The live editor: forms post in the background and the editor is replaced by the page the
+  // server answers with (points, findings and any form errors included).
+  function wireLiveEditor(editor) {
+    editor.addEventListener("submit", async (event) => {
+      const form = event.target;
+      if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "post") return;
+      if (event.defaultPrevented) return;
+      event.preventDefault();
+      const focusedId = document.activeElement && document.activeElement.id;
+      editor.classList.add("is-busy");
+      try {
+        const response = await fetch(form.action, {
+          method: "POST",
+          body: new URLSearchParams(new FormData(form)),
+          credentials: "same-origin",
+          redirect: "follow",
+        });
+        const html = await response.text();
+        const doc = new DOMParser().parseFromString(html, "text/html");
+        const fresh = doc.getElementById("editor");
+        if (!fresh) {
+          // Not an editor page (for example the conflict page): show it as it is.
+          document.open();
+          document.write(html);
+          document.close();
+          return;
+        }
+        editor.replaceWith(fresh);
+        document.title = doc.title;
+        const url = new URL(response.url);
+        history.replaceState(null, "", url.pathname + url.search);
+        setUp(document);
+        const anchor = url.hash || (response.redirected ? "" : "");
+        const again = (focusedId && document.getElementById(focusedId)) || (anchor && document.querySelector(anchor));
+        if (again) again.focus({ preventScroll: false });
+      } catch (err) {
+        // Network trouble: fall back to a normal submit so nothing is lost.
+        editor.classList.remove("is-busy");
+        form.submit();
+      }
+    }, { once: false });
+  }
+
+  function setUp(root) {
+    wireConfirms(root);
+    wireElementForms(root);
+    const editor = root.getElementById ? root.getElementById("editor") : null;
+    if (editor && !editor.dataset.wired) {
+      editor.dataset.wired = "1";
+      wireLiveEditor(editor);
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => setUp(document));
+})();

@@ -106,7 +106,7 @@ pub async fn create(
 }
 
 pub enum Saved {
-    Ok(RosterRow),
+    Ok(Box<RosterRow>),
     /// Not saved: the stored roster changed since `based_on`. Holds the current one.
     Stale(Box<LoadedRoster>),
 }
@@ -124,7 +124,7 @@ pub async fn save(
     })
     .await?;
     match outcome {
-        UpdateOutcome::Updated(row) => Ok(Saved::Ok(row)),
+        UpdateOutcome::Updated(row) => Ok(Saved::Ok(Box::new(row))),
         UpdateOutcome::Stale(row) => {
             let doc = parse_stored(&row)?;
             Ok(Saved::Stale(Box::new(LoadedRoster { row, doc })))

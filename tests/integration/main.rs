@@ -10,4 +10,5 @@ mod lotf;
 mod migrations;
 mod openapi;
 mod purity;
+mod rosters;
 mod security;

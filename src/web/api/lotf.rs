@@ -47,7 +47,7 @@ pub struct FindingSchema {
 
 /// Turns a roster that cannot be read into the API's error: 400 with the position for broken
 /// JSON, 422 naming the field for JSON that is not a roster.
-fn parse_error(e: lotf::RosterParseError, prefix: &str) -> AppError {
+pub fn parse_error(e: lotf::RosterParseError, prefix: &str) -> AppError {
     let field = e
         .path
         .clone()

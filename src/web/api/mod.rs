@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod admin;
 pub mod health;
 pub mod lotf;
+pub mod rosters;
 
 use actix_web::web;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
@@ -66,7 +67,15 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(lotf::validate)
             .service(lotf::catalog)
             .service(lotf::historical_list)
-            .service(lotf::historical_one),
+            .service(lotf::historical_one)
+            .service(rosters::list)
+            .service(rosters::import)
+            .service(rosters::create)
+            .service(rosters::get_one)
+            .service(rosters::replace)
+            .service(rosters::remove)
+            .service(rosters::duplicate)
+            .service(rosters::export),
     );
 }
 

@@ -186,6 +186,11 @@ pub fn upgrade_value(upgrades: &[Upgrade]) -> String {
         .join("+")
 }
 
+/// A valid element choice: type, size, weapon (None = the type's standard one), upgrades.
+pub type ElementChoice = (ElementType, Size, Option<Weapon>, Vec<Upgrade>);
+/// Problems with a choice: (field, message).
+pub type ChoiceErrors = Vec<(&'static str, String)>;
+
 /// Reads a type, size, weapon and upgrade choice, refusing what the catalogue does not allow
 /// for that type and size. Points, caps and organisation are left to the validator.
 pub fn check_element_choice(
@@ -195,7 +200,7 @@ pub fn check_element_choice(
     size_id: &str,
     weapon_id: &str,
     upgrade_value: &str,
-) -> Result<(ElementType, Size, Option<Weapon>, Vec<Upgrade>), Vec<(&'static str, String)>> {
+) -> Result<ElementChoice, ChoiceErrors> {
     let mut errors = Vec::new();
     let element_type = ElementType::from_id(type_id);
     if element_type.is_none() {

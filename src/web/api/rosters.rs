@@ -1,0 +1,349 @@
+//! Rosters over the API. Every route is owner-only: another user's roster is "not found".
+
+use actix_web::http::header;
+use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::rules::lotf;
+use crate::store::rosters::RosterRow;
+use crate::web::api::lotf::{parse_error, ReportSchema};
+use crate::web::auth::ApiUser;
+use crate::web::error::{ErrorBody, ErrorDetail};
+use crate::web::lotf::{text, view};
+use crate::web::pages::rosters::file_stem;
+use crate::web::rosters::{self, Saved};
+use crate::web::state::{with_conn, AppState};
+use crate::web::AppError;
+
+#[derive(Serialize, ToSchema)]
+pub struct RosterSummaryJson {
+    id: i64,
+    /// Goes up by one with every save; send it back with a change.
+    version: i32,
+    /// The rule system's id, `lotf` for Land of the Free.
+    rule_system: String,
+    name: String,
+    war: String,
+    nation: String,
+    points: i32,
+    points_limit: Option<i32>,
+    legal: bool,
+    errors: i32,
+    warnings: i32,
+    /// The catalogue version the roster was last saved with.
+    catalogue_version: String,
+    updated_at: String,
+    /// The read-only share link, when the roster is shared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    share_url: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RosterJson {
+    #[serde(flatten)]
+    summary: RosterSummaryJson,
+    /// The `muster.lotf.roster/1` document.
+    document: serde_json::Value,
+    /// Points and findings under the current catalogue.
+    report: ReportSchema,
+}
+
+fn summary(state: &AppState, row: &RosterRow) -> RosterSummaryJson {
+    RosterSummaryJson {
+        id: row.id,
+        version: row.version,
+        rule_system: row.rule_system.clone(),
+        name: row.name.clone(),
+        war: row.war.clone(),
+        nation: row.nation.clone(),
+        points: row.points,
+        points_limit: row.points_limit,
+        legal: row.legal,
+        errors: row.error_count,
+        warnings: row.warning_count,
+        catalogue_version: row.catalogue_version.clone(),
+        updated_at: row
+            .updated_at
+            .and_utc()
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        share_url: row
+            .share_token
+            .as_ref()
+            .map(|t| format!("{}/shared/{t}", state.base_url)),
+    }
+}
+
+fn full(state: &AppState, row: &RosterRow, doc: &lotf::RosterDoc) -> serde_json::Value {
+    let report = lotf::validate(&state.rules.lotf, doc);
+    let mut value = serde_json::to_value(summary(state, row)).unwrap_or_default();
+    if let serde_json::Value::Object(map) = &mut value {
+        map.insert(
+            "document".into(),
+            serde_json::to_value(doc).unwrap_or_default(),
+        );
+        map.insert(
+            "report".into(),
+            serde_json::to_value(report).unwrap_or_default(),
+        );
+    }
+    value
+}
+
+fn with_etag(mut res: HttpResponse, version: i32) -> HttpResponse {
+    if let Ok(value) = header::HeaderValue::from_str(&format!("\"{version}\"")) {
+        res.headers_mut().insert(header::ETAG, value);
+    }
+    res
+}
+
+fn parse_document(body: &[u8]) -> Result<lotf::RosterDoc, AppError> {
+    let text = std::str::from_utf8(body)
+        .map_err(|_| AppError::bad_request("The body is not UTF-8 text."))?;
+    lotf::parse_roster(text).map_err(|e| parse_error(e, ""))
+}
+
+/// List your rosters
+///
+/// Every roster of the caller, most recently changed first, with points, legality and version.
+#[utoipa::path(tag = "rosters", security(("bearer" = [])), responses(
+    (status = 200, description = "The caller's rosters", body = [RosterSummaryJson]),
+    (status = 401, description = "Not logged in", body = ErrorBody)
+))]
+#[get("/rosters")]
+pub async fn list(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+) -> Result<HttpResponse, AppError> {
+    let rows = with_conn(&state, move |conn| {
+        Ok(crate::store::rosters::list_for_owner(conn, user.id, None)?)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(rows.iter().map(|r| summary(&state, r)).collect::<Vec<_>>()))
+}
+
+/// Create a roster
+///
+/// Stores a `muster.lotf.roster/1` document (illegal drafts included) and returns it with its
+/// id, version and report. Broken JSON is refused with its position; a document that is not a
+/// roster is refused naming the field.
+#[utoipa::path(tag = "rosters", security(("bearer" = [])), request_body(content = serde_json::Value, description = "A roster document"), responses(
+    (status = 201, description = "The stored roster", body = RosterJson),
+    (status = 400, description = "Not JSON", body = ErrorBody),
+    (status = 422, description = "Not a roster", body = ErrorBody)
+))]
+#[post("/rosters")]
+pub async fn create(
+    state: web::Data<AppState>,
+    user: ApiUser,
+    body: web::Bytes,
+) -> Result<HttpResponse, AppError> {
+    store_new(state, user, body).await
+}
+
+async fn store_new(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    body: web::Bytes,
+) -> Result<HttpResponse, AppError> {
+    let doc = parse_document(&body)?;
+    let row = rosters::create(&state, user.id, doc).await?;
+    let doc = rosters::parse_stored(&row)?;
+    Ok(with_etag(
+        HttpResponse::Created().json(full(&state, &row, &doc)),
+        row.version,
+    ))
+}
+
+/// Import a roster
+///
+/// Like creating one, for a document exported from Muster or elsewhere: element and group ids
+/// are kept where they are unique. A document that cannot be read changes nothing.
+#[utoipa::path(tag = "rosters", security(("bearer" = [])), request_body(content = serde_json::Value, description = "A roster document"), responses(
+    (status = 201, description = "The imported roster", body = RosterJson),
+    (status = 400, description = "Not JSON", body = ErrorBody),
+    (status = 422, description = "Not a roster", body = ErrorBody)
+))]
+#[post("/rosters/import")]
+pub async fn import(
+    state: web::Data<AppState>,
+    user: ApiUser,
+    body: web::Bytes,
+) -> Result<HttpResponse, AppError> {
+    store_new(state, user, body).await
+}
+
+/// Get a roster
+///
+/// The roster with its document and report. The `ETag` header carries its version.
+#[utoipa::path(tag = "rosters", security(("bearer" = [])), params(("id" = i64, Path, description = "Roster id")), responses(
+    (status = 200, description = "The roster", body = RosterJson),
+    (status = 404, description = "No such roster of yours", body = ErrorBody)
+))]
+#[get("/rosters/{id}")]
+pub async fn get_one(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
+    Ok(with_etag(
+        HttpResponse::Ok().json(full(&state, &loaded.row, &loaded.doc)),
+        loaded.row.version,
+    ))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RosterUpdate {
+    /// The version the change is based on (or send it as `If-Match: "3"`).
+    version: Option<i32>,
+    /// The whole new `muster.lotf.roster/1` document.
+    document: serde_json::Value,
+}
+
+/// Replace a roster
+///
+/// Saves a new document over the roster if it is still at the version the change was based on
+/// (`version` in the body or an `If-Match` header). A stale version gets 409 and changes nothing:
+/// fetch the roster again, merge, and retry.
+#[utoipa::path(tag = "rosters", security(("bearer" = [])), params(("id" = i64, Path, description = "Roster id")), request_body = RosterUpdate, responses(
+    (status = 200, description = "Saved; the new version is in the body and the ETag", body = RosterJson),
+    (status = 409, description = "The roster changed since that version", body = ErrorBody),
+    (status = 422, description = "Not a roster, or no version given", body = ErrorBody)
+))]
+#[put("/rosters/{id}")]
+pub async fn replace(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    body: web::Bytes,
+) -> Result<HttpResponse, AppError> {
+    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
+    let update: RosterUpdate = serde_json::from_slice(&body).map_err(|e| AppError::Validation {
+        message: format!(
+            "Send {{\"version\": n, \"document\": {{...}}}}: {e} (line {}, column {}).",
+            e.line(),
+            e.column()
+        ),
+        details: vec![],
+    })?;
+    let if_match = req
+        .headers()
+        .get(header::IF_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| {
+            v.trim()
+                .trim_start_matches("W/")
+                .trim_matches('"')
+                .parse::<i32>()
+                .ok()
+        });
+    let based_on = update.version.or(if_match).ok_or_else(|| AppError::Validation {
+        message: "Say which version the change is based on: a \"version\" field or an If-Match header.".into(),
+        details: vec![ErrorDetail { field: Some("version".into()), message: "required".into() }],
+    })?;
+    let doc = lotf::parse_roster(&update.document.to_string())
+        .map_err(|e| parse_error(e, "document."))?;
+    match rosters::save(&state, loaded.row.id, based_on, doc).await? {
+        Saved::Ok(row) => {
+            let doc = rosters::parse_stored(&row)?;
+            Ok(with_etag(HttpResponse::Ok().json(full(&state, &row, &doc)), row.version))
+        }
+        Saved::Stale(current) => Err(AppError::Conflict(format!(
+            "The roster changed since version {based_on}; it is now at version {}. Nothing was saved.",
+            current.row.version
+        ))),
+    }
+}
+
+/// Delete a roster
+///
+/// Deletes the roster and its share link for good.
+#[utoipa::path(tag = "rosters", security(("bearer" = [])), params(("id" = i64, Path, description = "Roster id")), responses(
+    (status = 204, description = "Deleted"),
+    (status = 404, description = "No such roster of yours", body = ErrorBody)
+))]
+#[delete("/rosters/{id}")]
+pub async fn remove(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
+    rosters::delete(&state, loaded.row.id).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Duplicate a roster
+///
+/// A copy named "… (copy)", at version 1, without a share link.
+#[utoipa::path(tag = "rosters", security(("bearer" = [])), params(("id" = i64, Path, description = "Roster id")), responses(
+    (status = 201, description = "The copy", body = RosterJson),
+    (status = 404, description = "No such roster of yours", body = ErrorBody)
+))]
+#[post("/rosters/{id}/duplicate")]
+pub async fn duplicate(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
+    let row = rosters::duplicate(&state, &loaded).await?;
+    let doc = rosters::parse_stored(&row)?;
+    Ok(with_etag(
+        HttpResponse::Created().json(full(&state, &row, &doc)),
+        row.version,
+    ))
+}
+
+#[derive(Deserialize)]
+pub struct ExportQuery {
+    format: Option<String>,
+}
+
+/// Export a roster
+///
+/// The `muster.lotf.roster/1` document as a file, or with `?format=text` the plain-text version
+/// for forums and e-mail (force, groups, elements with points, total, legality).
+#[utoipa::path(tag = "rosters", security(("bearer" = [])), params(
+    ("id" = i64, Path, description = "Roster id"),
+    ("format" = Option<String>, Query, description = "`json` (default) or `text`")
+), responses(
+    (status = 200, description = "The document or the text", body = serde_json::Value),
+    (status = 404, description = "No such roster of yours", body = ErrorBody)
+))]
+#[get("/rosters/{id}/export")]
+pub async fn export(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    query: web::Query<ExportQuery>,
+) -> Result<HttpResponse, AppError> {
+    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
+    let stem = file_stem(&loaded.doc.name);
+    match query.format.as_deref() {
+        Some("text") | Some("txt") => {
+            let report = lotf::validate(&state.rules.lotf, &loaded.doc);
+            let body = text::render(&view::build(&state.rules.lotf, &loaded.doc, &report));
+            Ok(HttpResponse::Ok()
+                .content_type("text/plain; charset=utf-8")
+                .insert_header((
+                    header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"{stem}.txt\""),
+                ))
+                .body(body))
+        }
+        None | Some("json") => Ok(HttpResponse::Ok()
+            .content_type("application/json")
+            .insert_header((
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{stem}.json\""),
+            ))
+            .body(loaded.doc.to_json_pretty())),
+        Some(other) => Err(AppError::bad_request(format!(
+            "Unknown export format '{other}'; use json or text."
+        ))),
+    }
+}

@@ -50,13 +50,14 @@
   function wireLiveEditor(editor) {
     editor.addEventListener("submit", async (event) => {
       const form = event.target;
-      if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== "post") return;
+      // getAttribute: editor forms have an input named "action", which shadows form.action.
+      if (!(form instanceof HTMLFormElement) || (form.getAttribute("method") || "").toLowerCase() !== "post") return;
       if (event.defaultPrevented) return;
       event.preventDefault();
       const focusedId = document.activeElement && document.activeElement.id;
       editor.classList.add("is-busy");
       try {
-        const response = await fetch(form.action, {
+        const response = await fetch(form.getAttribute("action") || window.location.pathname, {
           method: "POST",
           body: new URLSearchParams(new FormData(form)),
           credentials: "same-origin",

@@ -59,7 +59,7 @@ pub fn prepare_state(config: &Config, rules: RuleSystems) -> Result<AppState, St
         backend,
         keys: Keys::from_secret(&secret),
         secure_cookies: config.secure_cookies(),
-        base_url: config.base_url(),
+        public_url: config.public_url.clone(),
         trusted_proxy: config.trusted_proxy,
         throttle: LoginThrottle::default(),
     })

@@ -18,9 +18,24 @@ pub struct AppState {
     pub backend: Backend,
     pub keys: Keys,
     pub secure_cookies: bool,
-    pub base_url: String,
+    /// `MUSTER_PUBLIC_URL`, without a trailing slash.
+    pub public_url: Option<String>,
     pub trusted_proxy: Option<IpAddr>,
     pub throttle: LoginThrottle,
+}
+
+impl AppState {
+    /// An absolute link to `path` for sharing: under `MUSTER_PUBLIC_URL` when it is set,
+    /// otherwise under the address the request came in on.
+    pub fn absolute_url(&self, req: &actix_web::HttpRequest, path: &str) -> String {
+        match &self.public_url {
+            Some(base) => format!("{base}{path}"),
+            None => {
+                let info = req.connection_info();
+                format!("{}://{}{path}", info.scheme(), info.host())
+            }
+        }
+    }
 }
 
 /// Keys derived from the one server secret, each for one purpose.

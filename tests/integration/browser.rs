@@ -28,6 +28,11 @@ fn find(candidates: &[&str], env: &str) -> Option<PathBuf> {
 impl Browser {
     /// Starts chromedriver and a headless Chromium, or returns `None` (and says so loudly).
     pub async fn start(test: &str) -> Option<Browser> {
+        Self::start_with(test, true).await
+    }
+
+    /// Like `start`, optionally with JavaScript switched off for the pages.
+    pub async fn start_with(test: &str, javascript: bool) -> Option<Browser> {
         let driver_bin = find(
             &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"],
             "MUSTER_CHROMEDRIVER",
@@ -55,8 +60,14 @@ impl Browser {
             .spawn()
             .expect("chromedriver starts");
         let profile = TempDir::new("chromium");
+        let prefs = if javascript {
+            json!({})
+        } else {
+            json!({"profile.managed_default_content_settings.javascript": 2})
+        };
         let caps = json!({
             "goog:chromeOptions": {
+                "prefs": prefs,
                 "binary": chrome_bin,
                 "args": [
                     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -145,6 +156,58 @@ impl Browser {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         panic!("expected to arrive at {expected}, but the browser is at {seen}");
+    }
+
+    /// Chooses an option of a `<select>` by its value.
+    pub async fn select(&self, css: &str, value: &str) {
+        let el = self.find(css).await;
+        el.select_by_value(value)
+            .await
+            .unwrap_or_else(|e| panic!("select {value} in {css}: {e}"));
+    }
+
+    /// Waits (up to 10 s) until the element's text satisfies `ok`; returns the text.
+    pub async fn wait_for_text(&self, css: &str, ok: impl Fn(&str) -> bool) -> String {
+        let mut seen = String::new();
+        for _ in 0..100 {
+            if let Ok(el) = self.client.find(Locator::Css(css)).await {
+                seen = el.text().await.unwrap_or_default();
+                if ok(&seen) {
+                    return seen;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let url = self
+            .client
+            .current_url()
+            .await
+            .map(|u| u.to_string())
+            .unwrap_or_default();
+        let body = self.client.find(Locator::Css("main")).await.ok();
+        let text = match body {
+            Some(b) => b.text().await.unwrap_or_default(),
+            None => String::new(),
+        };
+        panic!("{css} never showed the expected text; last seen: {seen:?}\nat {url}:\n{text}");
+    }
+
+    /// Screenshots the page at desktop (1280 px) and phone (390 px) widths into `dir`.
+    pub async fn shoot_both(&self, dir: &Path, step: &str) {
+        for (width, height) in [(1280u32, 900u32), (390, 844)] {
+            self.client
+                .set_window_size(width, height)
+                .await
+                .expect("resize");
+            let png = self
+                .screenshot(&dir.join(format!("{step}-{width}.png")))
+                .await;
+            assert!(png.starts_with(b"\x89PNG"));
+        }
+        self.client
+            .set_window_size(1280, 900)
+            .await
+            .expect("resize");
     }
 
     /// A PNG of the viewport.

@@ -49,7 +49,7 @@ pub struct RosterJson {
     report: ReportSchema,
 }
 
-fn summary(state: &AppState, row: &RosterRow) -> RosterSummaryJson {
+fn summary(state: &AppState, req: &HttpRequest, row: &RosterRow) -> RosterSummaryJson {
     RosterSummaryJson {
         id: row.id,
         version: row.version,
@@ -70,13 +70,18 @@ fn summary(state: &AppState, row: &RosterRow) -> RosterSummaryJson {
         share_url: row
             .share_token
             .as_ref()
-            .map(|t| format!("{}/shared/{t}", state.base_url)),
+            .map(|t| state.absolute_url(req, &format!("/shared/{t}"))),
     }
 }
 
-fn full(state: &AppState, row: &RosterRow, doc: &lotf::RosterDoc) -> serde_json::Value {
+fn full(
+    state: &AppState,
+    req: &HttpRequest,
+    row: &RosterRow,
+    doc: &lotf::RosterDoc,
+) -> serde_json::Value {
     let report = lotf::validate(&state.rules.lotf, doc);
-    let mut value = serde_json::to_value(summary(state, row)).unwrap_or_default();
+    let mut value = serde_json::to_value(summary(state, req, row)).unwrap_or_default();
     if let serde_json::Value::Object(map) = &mut value {
         map.insert(
             "document".into(),
@@ -112,6 +117,7 @@ fn parse_document(body: &[u8]) -> Result<lotf::RosterDoc, AppError> {
 ))]
 #[get("/rosters")]
 pub async fn list(
+    req: HttpRequest,
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
 ) -> Result<HttpResponse, AppError> {
@@ -119,7 +125,11 @@ pub async fn list(
         Ok(crate::store::rosters::list_for_owner(conn, user.id, None)?)
     })
     .await?;
-    Ok(HttpResponse::Ok().json(rows.iter().map(|r| summary(&state, r)).collect::<Vec<_>>()))
+    Ok(HttpResponse::Ok().json(
+        rows.iter()
+            .map(|r| summary(&state, &req, r))
+            .collect::<Vec<_>>(),
+    ))
 }
 
 /// Create a roster
@@ -134,14 +144,16 @@ pub async fn list(
 ))]
 #[post("/rosters")]
 pub async fn create(
+    req: HttpRequest,
     state: web::Data<AppState>,
     user: ApiUser,
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
-    store_new(state, user, body).await
+    store_new(req, state, user, body).await
 }
 
 async fn store_new(
+    req: HttpRequest,
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
     body: web::Bytes,
@@ -150,7 +162,7 @@ async fn store_new(
     let row = rosters::create(&state, user.id, doc).await?;
     let doc = rosters::parse_stored(&row)?;
     Ok(with_etag(
-        HttpResponse::Created().json(full(&state, &row, &doc)),
+        HttpResponse::Created().json(full(&state, &req, &row, &doc)),
         row.version,
     ))
 }
@@ -166,11 +178,12 @@ async fn store_new(
 ))]
 #[post("/rosters/import")]
 pub async fn import(
+    req: HttpRequest,
     state: web::Data<AppState>,
     user: ApiUser,
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
-    store_new(state, user, body).await
+    store_new(req, state, user, body).await
 }
 
 /// Get a roster
@@ -182,13 +195,14 @@ pub async fn import(
 ))]
 #[get("/rosters/{id}")]
 pub async fn get_one(
+    req: HttpRequest,
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
     Ok(with_etag(
-        HttpResponse::Ok().json(full(&state, &loaded.row, &loaded.doc)),
+        HttpResponse::Ok().json(full(&state, &req, &loaded.row, &loaded.doc)),
         loaded.row.version,
     ))
 }
@@ -249,7 +263,7 @@ pub async fn replace(
     match rosters::save(&state, loaded.row.id, based_on, doc).await? {
         Saved::Ok(row) => {
             let doc = rosters::parse_stored(&row)?;
-            Ok(with_etag(HttpResponse::Ok().json(full(&state, &row, &doc)), row.version))
+            Ok(with_etag(HttpResponse::Ok().json(full(&state, &req, &row, &doc)), row.version))
         }
         Saved::Stale(current) => Err(AppError::Conflict(format!(
             "The roster changed since version {based_on}; it is now at version {}. Nothing was saved.",
@@ -285,6 +299,7 @@ pub async fn remove(
 ))]
 #[post("/rosters/{id}/duplicate")]
 pub async fn duplicate(
+    req: HttpRequest,
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
@@ -293,7 +308,7 @@ pub async fn duplicate(
     let row = rosters::duplicate(&state, &loaded).await?;
     let doc = rosters::parse_stored(&row)?;
     Ok(with_etag(
-        HttpResponse::Created().json(full(&state, &row, &doc)),
+        HttpResponse::Created().json(full(&state, &req, &row, &doc)),
         row.version,
     ))
 }

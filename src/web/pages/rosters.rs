@@ -376,6 +376,7 @@ pub struct DoneQuery {
 }
 
 pub async fn show(
+    req: HttpRequest,
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
@@ -399,7 +400,7 @@ pub async fn show(
             .row
             .share_token
             .as_ref()
-            .map(|t| format!("{}/shared/{t}", state.base_url)),
+            .map(|t| state.absolute_url(&req, &format!("/shared/{t}"))),
         updated: date(loaded.row.updated_at),
         notice,
     })

@@ -1,0 +1,202 @@
+//! The roster builder in headless Chromium, with and without JavaScript: register, build a
+//! legal 150-point force of 2 groups and 8 elements, break the Elite cap, fix it, share it and
+//! open the share link logged out. Screenshots of every step at 1280 and 390 px wide go to
+//! `target/browser-shots/`.
+
+use std::path::PathBuf;
+
+use crate::browser::Browser;
+use crate::helpers::{spawn_app, PASSWORD};
+
+fn shots_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("target/browser-shots")
+        .join(name);
+    std::fs::create_dir_all(&dir).expect("screenshot directory");
+    dir
+}
+
+fn group(n: usize) -> String {
+    format!("#groups > section.group-panel:nth-of-type({n})")
+}
+
+async fn add_element(b: &Browser, g: usize, name: &str, upgrade: &str, expected_total: u32) {
+    let form = format!("{} form.add-form", group(g));
+    b.fill(&format!("{form} input[name=el_name]"), name).await;
+    b.select(&format!("{form} select[name=el_type]"), "infantry")
+        .await;
+    b.select(&format!("{form} select[name=el_size]"), "small")
+        .await;
+    b.select(&format!("{form} select[name=el_upgrade]"), upgrade)
+        .await;
+    b.click(&format!("{form} button[type=submit]")).await;
+    let want = expected_total.to_string();
+    b.wait_for_text("#total-points", |t| t == want).await;
+}
+
+async fn set_upgrade(b: &Browser, element: &str, upgrade: &str, expected_total: u32) {
+    b.click(&format!("a[aria-label='Edit {element}']")).await;
+    b.select(".editing-row select[name=el_upgrade]", upgrade)
+        .await;
+    b.click(".editing-row button[type=submit]").await;
+    let want = expected_total.to_string();
+    b.wait_for_text("#total-points", |t| t == want).await;
+}
+
+/// How many pixels the page is wider than a 390 px phone screen (needs JavaScript to measure).
+async fn phone_overflow(b: &Browser) -> i64 {
+    b.client.set_window_size(390, 844).await.expect("resize");
+    let overflow = b
+        .client
+        .execute(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth;",
+            vec![],
+        )
+        .await
+        .expect("measure");
+    b.client.set_window_size(1280, 900).await.expect("resize");
+    overflow.as_i64().unwrap_or(-1)
+}
+
+async fn build_share_and_view(javascript: bool) {
+    let name = if javascript {
+        "roster-flow-js"
+    } else {
+        "roster-flow-no-js"
+    };
+    let Some(b) = Browser::start_with(name, javascript).await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let shots = shots_dir(name);
+
+    // Register.
+    b.open(&app.url("/register")).await;
+    b.fill("#email", "steuben@example.org").await;
+    b.fill("#display_name", "Steuben").await;
+    b.fill("#password", PASSWORD).await;
+    b.click("form.stacked-form button[type=submit]").await;
+    b.wait_for_path("/account?done=welcome").await;
+
+    // An empty 150-point American Revolution roster.
+    b.click("a[href='/rosters']").await;
+    b.wait_for_path("/rosters").await;
+    b.fill("#new-name", "Valley Forge brigade").await;
+    b.select("#new-war", "american_revolution").await;
+    b.select("#new-nation", "american").await;
+    b.fill("#new-limit", "150").await;
+    b.click("#create-roster button[type=submit]").await;
+    b.wait_for_text("#total-points", |t| t == "0").await;
+    b.shoot_both(&shots, "01-empty-roster").await;
+
+    // Two groups.
+    for commander in ["Wayne", "Muhlenberg"] {
+        b.fill("#new-group-commander", commander).await;
+        b.click("#groups-end button[type=submit]").await;
+        b.wait_for_text("#summary .group-totals", |t| t.contains(commander))
+            .await;
+    }
+
+    // Eight small infantry, one of them Elite; the total climbs as they are added.
+    let mut total = 0;
+    for (g, names) in [
+        (
+            1,
+            [
+                "1st Pennsylvania",
+                "2nd Pennsylvania",
+                "4th Pennsylvania",
+                "7th Pennsylvania",
+            ],
+        ),
+        (2, ["Virginia A", "Virginia B", "Virginia C", "Virginia D"]),
+    ] {
+        for name in names {
+            let upgrade = if name == "1st Pennsylvania" {
+                "elite"
+            } else {
+                ""
+            };
+            total += if upgrade.is_empty() { 15 } else { 20 };
+            add_element(&b, g, name, upgrade, total).await;
+        }
+    }
+    assert_eq!(total, 125);
+    b.wait_for_text("#summary", |t| t.contains("Legal")).await;
+    b.shoot_both(&shots, "02-legal-8-elements").await;
+
+    // A second and a third Elite: the third breaks the cap of 2 for 8 elements.
+    set_upgrade(&b, "Virginia A", "elite", 130).await;
+    set_upgrade(&b, "Virginia B", "elite", 135).await;
+    let summary = b.wait_for_text("#summary", |t| t.contains("Illegal")).await;
+    assert!(
+        summary.contains("3 elements have Elite; a force of 8 elements allows 2"),
+        "{summary}"
+    );
+    let row = b.text("tr#e-e7, tr[id^='e-']:nth-of-type(2)").await;
+    assert!(!row.is_empty());
+    b.shoot_both(&shots, "03-elite-cap-broken").await;
+    if javascript {
+        assert_eq!(
+            phone_overflow(&b).await,
+            0,
+            "the editor fits a phone without sideways scrolling"
+        );
+    }
+
+    // Fix it.
+    set_upgrade(&b, "Virginia B", "", 130).await;
+    b.wait_for_text("#summary", |t| t.contains("Legal") && !t.contains("Elite;"))
+        .await;
+    b.shoot_both(&shots, "04-fixed").await;
+
+    // Share it and open the link logged out.
+    b.click("a[href$='/edit'] ~ a, .page-head a.button-secondary")
+        .await;
+    b.wait_for_text("h1", |t| t.contains("Valley Forge brigade"))
+        .await;
+    b.click(".share-box button[type=submit]").await;
+    let link = b
+        .wait_for_text(".share-link", |t| t.contains("/shared/"))
+        .await;
+    b.shoot_both(&shots, "05-shared").await;
+    b.click(".site-nav .link-button").await; // log out
+    b.wait_for_path("/login?done=logged_out").await;
+    b.open(&link).await;
+    let sheet = b
+        .wait_for_text(".roster-sheet", |t| t.contains("Valley Forge brigade"))
+        .await;
+    // The stamp is upper-cased by the stylesheet.
+    let stamp = sheet.to_uppercase();
+    assert!(
+        sheet.contains("130 / 150 pts") && stamp.contains("LEGAL") && !stamp.contains("ILLEGAL"),
+        "{sheet}"
+    );
+    assert!(sheet.contains("Virginia D"));
+    b.shoot_both(&shots, "06-share-link-logged-out").await;
+
+    if javascript {
+        b.client.set_window_size(390, 844).await.expect("resize");
+        let overflow = b
+            .client
+            .execute("return document.documentElement.scrollWidth - document.documentElement.clientWidth;", vec![])
+            .await
+            .expect("measure");
+        assert_eq!(
+            overflow.as_i64(),
+            Some(0),
+            "the shared roster fits a phone without sideways scrolling"
+        );
+    }
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn build_a_legal_force_share_it_and_view_it_with_javascript() {
+    build_share_and_view(true).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn build_a_legal_force_share_it_and_view_it_without_javascript() {
+    build_share_and_view(false).await;
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Measures pages with wrk on the SQLite default: the roster editor of a 6-group x 6-element
+# roster (logged in) beside /healthz, on one release build. Usage: bash benches/wrk-pages.sh
+# Needs wrk (Debian package `wrk`). Prints requests/second and latency percentiles.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION="${DURATION:-20s}"
+THREADS="${THREADS:-2}"
+CONNECTIONS="${CONNECTIONS:-16}"
+PORT="${PORT:-18099}"
+
+cargo build --release --quiet
+BIN=target/release/muster
+DATA=$(mktemp -d)
+trap 'kill $SERVER 2>/dev/null || true; rm -rf "$DATA"' EXIT
+export MUSTER_DATA_DIR="$DATA" MUSTER_BIND="127.0.0.1:$PORT" MUSTER_LOG=warn
+printf 'benchmark password\n' | $BIN user create --email bench@example.org >/dev/null
+$BIN serve & SERVER=$!
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
+
+TOKEN=$(curl -sf -X POST "http://127.0.0.1:$PORT/api/v1/auth/token" -H 'content-type: application/json' \
+  -d '{"email":"bench@example.org","password":"benchmark password"}' | sed 's/.*"token":"\([^"]*\)".*/\1/')
+ROSTER=$(python3 - <<'PY'
+import json
+kinds = [("infantry","large",[]),("infantry","medium",["elite"]),("infantry","medium",["grenadiers"]),
+         ("cavalry","medium",["light_dragoons"]),("artillery","large",[]),("infantry","small",["militia"])]
+groups = [{"commander": {"name": f"Colonel {g}"}, "elements": [
+    {"name": f"Element {g}.{i}", "type": t, "size": s, "upgrades": u} for i, (t, s, u) in enumerate(kinds)]}
+    for g in range(1, 7)]
+print(json.dumps({"format": "muster.lotf.roster/1", "name": "Bench 6x6", "war": "american_revolution",
+                  "nation": "british", "points_limit": 1500, "force_commander": {"name": "Howe"}, "groups": groups}))
+PY
+)
+ID=$(curl -sf -X POST "http://127.0.0.1:$PORT/api/v1/rosters" -H "Authorization: Bearer $TOKEN" \
+  -H 'content-type: application/json' -d "$ROSTER" | sed 's/^{"id":\([0-9]*\).*/\1/')
+# A browser session for the page: the session cookie is the same JWT as the API token.
+COOKIE="muster_session=$TOKEN"
+curl -sf -o /dev/null -H "Cookie: $COOKIE" "http://127.0.0.1:$PORT/rosters/$ID/edit" || { echo "editor page not reachable"; exit 1; }
+
+echo "== /rosters/$ID/edit (6 groups x 6 elements, logged in), $THREADS threads, $CONNECTIONS connections, $DURATION"
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency -H "Cookie: $COOKIE" "http://127.0.0.1:$PORT/rosters/$ID/edit"
+echo "== /healthz"
+wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" --latency "http://127.0.0.1:$PORT/healthz"

@@ -694,3 +694,46 @@ async fn the_roster_api_creates_lists_exports_and_deletes() {
         404
     );
 }
+
+#[tokio::test]
+async fn a_roster_saved_with_an_older_catalogue_opens_and_says_so() {
+    use diesel::prelude::*;
+    use muster::store::schema::rosters;
+
+    let app = spawn_app().await;
+    app.register("old@example.org", "Old", PASSWORD).await;
+    let id = new_roster(&app, "Old force", "150").await;
+    {
+        // As if saved by an earlier Muster with an earlier catalogue.
+        let pool = app.pool();
+        let mut conn = pool.get().unwrap();
+        let doc: String = rosters::table
+            .find(id)
+            .select(rosters::document)
+            .first(&mut conn)
+            .unwrap();
+        let current = muster::rules::lotf::Catalogue::builtin()
+            .unwrap()
+            .version()
+            .to_string();
+        let old = doc.replace(&current, "lotf-2025.9");
+        assert_ne!(doc, old, "the document records its catalogue version");
+        diesel::update(rosters::table.find(id))
+            .set(rosters::document.eq(old))
+            .execute(&mut conn)
+            .unwrap();
+    }
+    let editor = app.get_html(&format!("/rosters/{id}/edit")).await;
+    assert!(
+        editor.contains("saved with catalogue lotf-2025.9"),
+        "{editor}"
+    );
+    let view = app.get_html(&format!("/rosters/{id}")).await;
+    assert!(view.contains("(saved with lotf-2025.9)"));
+    // Saving records the new version.
+    edit(&app, id, &[("action", "add_group"), ("commander", "Knox")]).await;
+    assert!(!app
+        .get_html(&format!("/rosters/{id}/edit"))
+        .await
+        .contains("lotf-2025.9"));
+}

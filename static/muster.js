@@ -3,6 +3,14 @@
 "use strict";
 
 (function () {
+  document.documentElement.classList.add("js");
+
+  function wirePrintButtons(root) {
+    for (const button of root.querySelectorAll("[data-print]")) {
+      button.addEventListener("click", () => window.print());
+    }
+  }
+
   // Ask before destructive actions marked with data-confirm.
   function wireConfirms(root) {
     for (const form of root.querySelectorAll("form[data-confirm]")) {
@@ -91,6 +99,7 @@
 
   function setUp(root) {
     wireConfirms(root);
+    wirePrintButtons(root);
     wireElementForms(root);
     const editor = root.getElementById ? root.getElementById("editor") : null;
     if (editor && !editor.dataset.wired) {

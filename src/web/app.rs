@@ -13,7 +13,7 @@ use crate::store::{self, settings, DbPool};
 use crate::web::api::{self, ApiDoc};
 use crate::web::auth::random_token;
 use crate::web::middleware::{log_request, render_errors, security_headers};
-use crate::web::pages::{accounts, admin, home, rosters};
+use crate::web::pages::{accounts, admin, home, print, rosters};
 use crate::web::state::{AppState, Keys};
 use crate::web::throttle::LoginThrottle;
 use crate::web::{assets, csrf, AppError};
@@ -150,7 +150,12 @@ impl Application {
                 .service(web::resource("/rosters/{id}/unshare").post(rosters::unshare))
                 .service(web::resource("/rosters/{id}/export.json").get(rosters::export_json))
                 .service(web::resource("/rosters/{id}/export.txt").get(rosters::export_text))
+                .service(web::resource("/rosters/{id}/print/cards").get(print::roster_cards))
+                .service(web::resource("/rosters/{id}/print/sheet").get(print::roster_sheet))
                 .service(web::resource("/shared/{token}").get(rosters::shared))
+                .service(web::resource("/shared/{token}/print/cards").get(print::shared_cards))
+                .service(web::resource("/shared/{token}/print/sheet").get(print::shared_sheet))
+                .service(web::resource("/reference/lotf").get(print::lotf_reference))
                 .service(web::resource("/static/{name}").get(assets::serve))
                 .default_service(web::to(not_found))
                 // Outermost last: the log sees the final status; headers go on every response.

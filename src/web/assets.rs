@@ -31,6 +31,21 @@ const ASSETS: &[Asset] = &[
         content_type: "image/svg+xml",
         body: include_bytes!("../../static/favicon.svg"),
     },
+    Asset {
+        name: "print.css",
+        content_type: "text/css; charset=utf-8",
+        body: include_bytes!("../../static/print.css"),
+    },
+    Asset {
+        name: "paper-a4.css",
+        content_type: "text/css; charset=utf-8",
+        body: include_bytes!("../../static/paper-a4.css"),
+    },
+    Asset {
+        name: "paper-letter.css",
+        content_type: "text/css; charset=utf-8",
+        body: include_bytes!("../../static/paper-letter.css"),
+    },
 ];
 
 fn hashes() -> &'static Vec<String> {

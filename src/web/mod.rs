@@ -10,6 +10,7 @@ pub mod lotf;
 pub mod middleware;
 pub mod page;
 pub mod pages;
+pub mod print;
 pub mod rosters;
 pub mod state;
 pub mod throttle;

@@ -4,6 +4,7 @@ mod accounts;
 mod admin;
 mod api;
 mod browser;
+mod browser_print;
 mod browser_rosters;
 mod cli;
 mod helpers;

@@ -3,4 +3,5 @@
 pub mod accounts;
 pub mod admin;
 pub mod home;
+pub mod print;
 pub mod rosters;

@@ -366,6 +366,8 @@ struct ViewPage {
     /// Owner's view (with actions) or a visitor's through a share link.
     owner: bool,
     share_url: Option<String>,
+    /// Where the print pages of this view live (`/rosters/{id}` or `/shared/{token}`).
+    print_base: String,
     updated: String,
     notice: Option<&'static str>,
 }
@@ -396,6 +398,7 @@ pub async fn show(
         id: loaded.row.id,
         view: view::build(cat, &loaded.doc, &report),
         owner: true,
+        print_base: format!("/rosters/{}", loaded.row.id),
         share_url: loaded
             .row
             .share_token
@@ -411,10 +414,13 @@ pub async fn shared(
     ctx: PageCtx,
     token: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_shared(&state, token.into_inner()).await?;
+    let token = token.into_inner();
+    let print_base = format!("/shared/{token}");
+    let loaded = rosters::load_shared(&state, token).await?;
     let cat = &state.rules.lotf;
     let report = lotf::validate(cat, &loaded.doc);
     render(&ViewPage {
+        print_base,
         ctx,
         id: loaded.row.id,
         view: view::build(cat, &loaded.doc, &report),

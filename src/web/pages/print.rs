@@ -1,0 +1,187 @@
+//! Print pages: unit cards and roster sheets of a roster (its owner, or anyone with its share
+//! link) and the public quick-reference sheet.
+
+use actix_web::{web, HttpResponse};
+use askama::Template;
+
+use crate::rules::lotf::catalogue::{Commanders, Tables};
+use crate::web::auth::SignedIn;
+use crate::web::page::{render, PageCtx};
+use crate::web::print::cards::{self, Card, SkillLine};
+use crate::web::print::reference::{self, Reference};
+use crate::web::print::sheet::{self, Sheet};
+use crate::web::print::{CardSize, ForceState, PrintQuery};
+use crate::web::rosters::{self, LoadedRoster};
+use crate::web::state::AppState;
+use crate::web::{assets, AppError};
+
+#[derive(Template)]
+#[template(path = "print/cards.html")]
+pub struct CardsPage {
+    pub ctx: PageCtx,
+    pub title: String,
+    pub action: String,
+    pub paper: &'static str,
+    pub size: &'static str,
+    pub each: bool,
+    pub large: bool,
+    pub pages: Vec<Vec<Card>>,
+    pub glossary: Vec<SkillLine>,
+    pub total_cards: usize,
+    pub version: String,
+    pub print_css: String,
+    pub paper_css: String,
+}
+
+impl CardsPage {
+    /// Cards of a roster, optionally as it stands after battles.
+    pub fn new(
+        state: &AppState,
+        ctx: PageCtx,
+        loaded: &LoadedRoster,
+        force: Option<&ForceState>,
+        query: &PrintQuery,
+        action: String,
+    ) -> Self {
+        let cat = &state.rules.lotf;
+        let (paper, size) = (query.paper(), query.card_size());
+        let set = cards::build(
+            cat,
+            &loaded.doc,
+            force,
+            size,
+            paper,
+            query.one_per_element(),
+        );
+        let title = match force.and_then(|f| f.label.clone()) {
+            Some(label) => format!("{} ({label})", loaded.doc.name),
+            None => loaded.doc.name.clone(),
+        };
+        CardsPage {
+            ctx,
+            title,
+            action,
+            paper: paper.id(),
+            size: size.id(),
+            each: query.one_per_element(),
+            large: size == CardSize::Large,
+            pages: set.pages,
+            glossary: set.glossary,
+            total_cards: set.total_cards,
+            version: cat.version().to_string(),
+            print_css: assets::url("print.css"),
+            paper_css: paper.css_url(),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "print/sheet.html")]
+pub struct SheetPage {
+    pub ctx: PageCtx,
+    pub action: String,
+    pub paper: &'static str,
+    pub s: Sheet,
+    pub print_css: String,
+    pub paper_css: String,
+}
+
+impl SheetPage {
+    pub fn new(
+        state: &AppState,
+        ctx: PageCtx,
+        loaded: &LoadedRoster,
+        force: Option<&ForceState>,
+        query: &PrintQuery,
+        action: String,
+    ) -> Self {
+        let today = chrono::Utc::now().format("%Y-%m-%d").to_string();
+        let paper = query.paper();
+        SheetPage {
+            ctx,
+            action,
+            paper: paper.id(),
+            s: sheet::build(&state.rules.lotf, &loaded.doc, force, &today),
+            print_css: assets::url("print.css"),
+            paper_css: paper.css_url(),
+        }
+    }
+}
+
+pub async fn roster_cards(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+    id: web::Path<i64>,
+    query: web::Query<PrintQuery>,
+) -> Result<HttpResponse, AppError> {
+    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
+    let action = format!("/rosters/{}/print/cards", loaded.row.id);
+    render(&CardsPage::new(&state, ctx, &loaded, None, &query, action))
+}
+
+pub async fn roster_sheet(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+    id: web::Path<i64>,
+    query: web::Query<PrintQuery>,
+) -> Result<HttpResponse, AppError> {
+    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
+    let action = format!("/rosters/{}/print/sheet", loaded.row.id);
+    render(&SheetPage::new(&state, ctx, &loaded, None, &query, action))
+}
+
+pub async fn shared_cards(
+    state: web::Data<AppState>,
+    ctx: PageCtx,
+    token: web::Path<String>,
+    query: web::Query<PrintQuery>,
+) -> Result<HttpResponse, AppError> {
+    let token = token.into_inner();
+    let action = format!("/shared/{token}/print/cards");
+    let loaded = rosters::load_shared(&state, token).await?;
+    render(&CardsPage::new(&state, ctx, &loaded, None, &query, action))
+}
+
+pub async fn shared_sheet(
+    state: web::Data<AppState>,
+    ctx: PageCtx,
+    token: web::Path<String>,
+    query: web::Query<PrintQuery>,
+) -> Result<HttpResponse, AppError> {
+    let token = token.into_inner();
+    let action = format!("/shared/{token}/print/sheet");
+    let loaded = rosters::load_shared(&state, token).await?;
+    render(&SheetPage::new(&state, ctx, &loaded, None, &query, action))
+}
+
+#[derive(Template)]
+#[template(path = "print/reference.html")]
+struct ReferencePage<'a> {
+    ctx: PageCtx,
+    paper: &'static str,
+    r: Reference,
+    t: &'a Tables,
+    cmd: &'a Commanders,
+    print_css: String,
+    paper_css: String,
+}
+
+pub async fn lotf_reference(
+    state: web::Data<AppState>,
+    ctx: PageCtx,
+    query: web::Query<PrintQuery>,
+) -> Result<HttpResponse, AppError> {
+    let cat = &state.rules.lotf;
+    let paper = query.paper();
+    render(&ReferencePage {
+        ctx,
+        paper: paper.id(),
+        r: reference::build(cat),
+        t: cat.tables(),
+        cmd: cat.commanders(),
+        print_css: assets::url("print.css"),
+        paper_css: paper.css_url(),
+    })
+}

@@ -1,0 +1,289 @@
+//! Unit cards: one card per distinct profile with a count and the element names, or one per
+//! element on request. Standard cards list skill names and print the summaries in a glossary
+//! after the cards; large cards carry the summaries themselves.
+
+use std::collections::BTreeMap;
+
+use super::{CardSize, ForceState, Paper};
+use crate::rules::lotf::{profile, Catalogue, DisciplineLevel, RosterDoc};
+
+#[derive(Debug, Clone)]
+pub struct SkillLine {
+    pub name: String,
+    pub summary: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Card {
+    pub names: Vec<String>,
+    pub count: usize,
+    pub type_label: String,
+    pub size_label: String,
+    pub weapon: String,
+    pub upgrades: String,
+    pub range: String,
+    pub threat_zone: u8,
+    pub maneuver: u8,
+    pub combat: u8,
+    pub discipline: u8,
+    pub morale: u8,
+    pub action: u8,
+    pub formations: String,
+    pub starting: String,
+    pub points: u32,
+    pub skills: Vec<SkillLine>,
+    /// One box per point of Discipline.
+    pub hit_boxes: Vec<u8>,
+    pub disorder_boxes: Vec<u8>,
+    /// Discipline track: (level, is the starting level).
+    pub track: Vec<(String, bool)>,
+    /// What happened to these elements in earlier battles.
+    pub history: Vec<String>,
+}
+
+impl Card {
+    pub fn names_text(&self) -> String {
+        self.names.join(", ")
+    }
+}
+
+/// Boxes for Disorder Markers on a card. The book sets no upper limit; four is more than an
+/// element usually carries before it is in serious trouble (M-70).
+pub const DISORDER_BOXES: u8 = 4;
+
+pub struct CardSet {
+    pub pages: Vec<Vec<Card>>,
+    pub glossary: Vec<SkillLine>,
+    pub total_cards: usize,
+}
+
+fn level_name(cat: &Catalogue, level: DisciplineLevel) -> String {
+    cat.tables()
+        .discipline_levels
+        .iter()
+        .find(|d| d.id == level)
+        .map(|d| d.name.clone())
+        .unwrap_or_else(|| level.label().to_string())
+}
+
+pub fn build(
+    cat: &Catalogue,
+    doc: &RosterDoc,
+    state: Option<&ForceState>,
+    size: CardSize,
+    paper: Paper,
+    one_per_element: bool,
+) -> CardSet {
+    let doc = state.map(|s| s.apply(doc)).unwrap_or_else(|| doc.clone());
+    // Profiles keyed by what makes them differ, in the order they first appear.
+    let mut order: Vec<String> = Vec::new();
+    let mut cards: BTreeMap<String, Card> = BTreeMap::new();
+    let mut glossary: BTreeMap<String, SkillLine> = BTreeMap::new();
+    for (gi, group) in doc.groups.iter().enumerate() {
+        for (ei, e) in group.elements.iter().enumerate() {
+            let p = profile(cat, e);
+            let mut upgrades: Vec<&str> = p.upgrades.iter().map(|u| u.id()).collect();
+            upgrades.sort_unstable();
+            let key = if one_per_element {
+                format!("{gi:03}-{ei:03}")
+            } else {
+                format!(
+                    "{}|{}|{}|{}",
+                    p.element_type.id(),
+                    p.size.id(),
+                    p.weapon.id(),
+                    upgrades.join("+")
+                )
+            };
+            let history = state
+                .and_then(|s| s.element(e.id.as_ref()))
+                .map(|s| s.history.clone())
+                .unwrap_or_default();
+            let name = if e.name.is_empty() {
+                format!(
+                    "{} {}",
+                    p.size.label(),
+                    p.element_type.label().to_lowercase()
+                )
+            } else {
+                e.name.clone()
+            };
+            if let Some(card) = cards.get_mut(&key) {
+                card.count += 1;
+                card.names.push(name);
+                card.history.extend(history);
+                continue;
+            }
+            for s in &p.skills {
+                glossary.entry(s.name.clone()).or_insert_with(|| SkillLine {
+                    name: s.name.clone(),
+                    summary: s.summary.clone(),
+                });
+            }
+            let range = match p.range.min {
+                Some(min) => format!("{min}–{}\"", p.range.max),
+                None => format!("{}\"", p.range.max),
+            };
+            let weapon = cat
+                .weapon(p.weapon)
+                .map(|w| w.name.clone())
+                .unwrap_or_else(|| p.weapon.label().to_string());
+            let upgrade_names: Vec<String> = p
+                .upgrades
+                .iter()
+                .map(|u| {
+                    cat.upgrade(*u)
+                        .map(|d| d.name.clone())
+                        .unwrap_or_else(|| u.label().into())
+                })
+                .collect();
+            let formations: Vec<String> = p
+                .formations
+                .iter()
+                .map(|f| {
+                    cat.formations()
+                        .iter()
+                        .find(|d| d.id == *f)
+                        .map(|d| d.name.clone())
+                        .unwrap_or_else(|| f.label().into())
+                })
+                .collect();
+            let track = [
+                DisciplineLevel::Fit,
+                DisciplineLevel::Shaken,
+                DisciplineLevel::Exhausted,
+                DisciplineLevel::Shattered,
+            ]
+            .iter()
+            .map(|l| (level_name(cat, *l), *l == p.starting_discipline))
+            .collect();
+            order.push(key.clone());
+            cards.insert(
+                key,
+                Card {
+                    names: vec![name],
+                    count: 1,
+                    type_label: p.element_type.label().to_string(),
+                    size_label: p.size.label().to_string(),
+                    weapon,
+                    upgrades: upgrade_names.join(" + "),
+                    range,
+                    threat_zone: p.threat_zone,
+                    maneuver: p.maneuver,
+                    combat: p.combat,
+                    discipline: p.discipline,
+                    morale: p.morale,
+                    action: p.action,
+                    formations: formations.join(", "),
+                    starting: level_name(cat, p.starting_discipline),
+                    points: p.points,
+                    skills: p
+                        .skills
+                        .iter()
+                        .map(|s| SkillLine {
+                            name: s.name.clone(),
+                            summary: s.summary.clone(),
+                        })
+                        .collect(),
+                    hit_boxes: (1..=p.discipline).collect(),
+                    disorder_boxes: (1..=DISORDER_BOXES).collect(),
+                    track,
+                    history,
+                },
+            );
+        }
+    }
+    let ordered: Vec<Card> = order.iter().filter_map(|k| cards.remove(k)).collect();
+    let total_cards = ordered.len();
+    let pages = ordered
+        .chunks(size.per_page(paper))
+        .map(|c| c.to_vec())
+        .collect();
+    CardSet {
+        pages,
+        glossary: glossary.into_values().collect(),
+        total_cards,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::lotf::{ElementDoc, ElementType, GroupDoc, Nation, Size, Upgrade, War};
+
+    fn doc() -> RosterDoc {
+        let mut d = RosterDoc::new("Cards", War::AmericanRevolution, Nation::British, Some(300));
+        let mut g = GroupDoc::default();
+        for name in ["1st", "2nd", "3rd"] {
+            g.elements
+                .push(ElementDoc::new(name, ElementType::Infantry, Size::Medium));
+        }
+        let mut grenadiers = ElementDoc::new("Grenadiers", ElementType::Infantry, Size::Medium);
+        grenadiers.upgrades = vec![Upgrade::Grenadiers];
+        g.elements.push(grenadiers);
+        d.groups.push(g);
+        d
+    }
+
+    #[test]
+    fn identical_profiles_share_one_card_with_a_count_and_the_names() {
+        let cat = Catalogue::builtin().unwrap();
+        let set = build(&cat, &doc(), None, CardSize::Standard, Paper::A4, false);
+        assert_eq!(set.total_cards, 2);
+        let first = &set.pages[0][0];
+        assert_eq!(first.count, 3);
+        assert_eq!(first.names_text(), "1st, 2nd, 3rd");
+        assert_eq!(
+            first.hit_boxes.len(),
+            first.discipline as usize,
+            "one hit box per point of Discipline"
+        );
+        assert!(
+            !set.glossary.is_empty(),
+            "grenadiers bring a skill to explain"
+        );
+    }
+
+    #[test]
+    fn one_card_per_element_on_request() {
+        let cat = Catalogue::builtin().unwrap();
+        let set = build(&cat, &doc(), None, CardSize::Standard, Paper::A4, true);
+        assert_eq!(set.total_cards, 4);
+    }
+
+    #[test]
+    fn a_reduced_element_prints_at_its_new_size_with_its_history() {
+        let cat = Catalogue::builtin().unwrap();
+        let mut d = doc();
+        d.assign_missing_ids();
+        let id = d.groups[0].elements[0].id.clone().unwrap();
+        let mut state = ForceState::default();
+        state.elements.insert(
+            id,
+            super::super::ElementState {
+                size: Some(Size::Small),
+                removed: false,
+                history: vec!["reduced to small after Brandywine".into()],
+            },
+        );
+        let set = build(&cat, &d, Some(&state), CardSize::Standard, Paper::A4, false);
+        assert_eq!(
+            set.total_cards, 3,
+            "the reduced element now has a profile of its own"
+        );
+        let small = set.pages[0]
+            .iter()
+            .find(|c| c.size_label == "Small")
+            .expect("a small card");
+        assert_eq!(small.history, ["reduced to small after Brandywine"]);
+    }
+
+    #[test]
+    fn large_cards_fit_four_to_an_a4_page_and_two_to_letter() {
+        let cat = Catalogue::builtin().unwrap();
+        let set = build(&cat, &doc(), None, CardSize::Large, Paper::A4, true);
+        assert_eq!(set.pages.len(), 1);
+        let set = build(&cat, &doc(), None, CardSize::Large, Paper::Letter, true);
+        assert_eq!(set.pages.len(), 2);
+    }
+}

@@ -1,0 +1,157 @@
+//! Printouts: unit cards, roster sheets and the quick-reference sheet. Every number comes from
+//! the catalogue. The page structs take an optional `ForceState` so battles and campaigns can
+//! print a force as it stands (reduced sizes, rolled commander ratings, history).
+
+pub mod cards;
+pub mod reference;
+pub mod sheet;
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+
+use crate::rules::lotf::{RosterDoc, Size};
+
+/// Paper the printout is laid out for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Paper {
+    A4,
+    Letter,
+}
+
+impl Paper {
+    pub fn id(self) -> &'static str {
+        match self {
+            Paper::A4 => "a4",
+            Paper::Letter => "letter",
+        }
+    }
+    /// The stylesheet with this paper's `@page` rule.
+    pub fn css_url(self) -> String {
+        crate::web::assets::url(match self {
+            Paper::A4 => "paper-a4.css",
+            Paper::Letter => "paper-letter.css",
+        })
+    }
+}
+
+/// Card size: standard playing card (63 × 88 mm) or A6 (105 × 148 mm).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardSize {
+    Standard,
+    Large,
+}
+
+impl CardSize {
+    pub fn id(self) -> &'static str {
+        match self {
+            CardSize::Standard => "standard",
+            CardSize::Large => "large",
+        }
+    }
+    /// Cards per page: 3 × 3 standard cards on either paper; A6 cards 2 × 2 on A4 but only
+    /// side by side on Letter, which is 17 mm too short for two rows of 148 mm.
+    pub fn per_page(self, paper: Paper) -> usize {
+        match (self, paper) {
+            (CardSize::Standard, _) => 9,
+            (CardSize::Large, Paper::A4) => 4,
+            (CardSize::Large, Paper::Letter) => 2,
+        }
+    }
+}
+
+/// The print options of the query string: `?paper=a4|letter&size=standard|large&each=1`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct PrintQuery {
+    pub paper: String,
+    pub size: String,
+    /// One card per element instead of one per distinct profile.
+    pub each: String,
+}
+
+impl PrintQuery {
+    pub fn paper(&self) -> Paper {
+        if self.paper.eq_ignore_ascii_case("letter") {
+            Paper::Letter
+        } else {
+            Paper::A4
+        }
+    }
+    pub fn card_size(&self) -> CardSize {
+        if self.size.eq_ignore_ascii_case("large") {
+            CardSize::Large
+        } else {
+            CardSize::Standard
+        }
+    }
+    pub fn one_per_element(&self) -> bool {
+        matches!(self.each.as_str(), "1" | "true" | "on" | "yes")
+    }
+}
+
+/// How one element stands now, when it is not fresh from the roster.
+#[derive(Debug, Clone, Default)]
+pub struct ElementState {
+    /// Its size now (after casualties), if different from the roster.
+    pub size: Option<Size>,
+    /// Lost for good: it gets no card and is struck through on the sheet.
+    pub removed: bool,
+    /// What happened to it, in order ("reduced to small after Brandywine").
+    pub history: Vec<String>,
+}
+
+/// How one commander stands now.
+#[derive(Debug, Clone, Default)]
+pub struct CommanderState {
+    /// Rolled rating, e.g. "Skilled".
+    pub rating: Option<String>,
+    pub morale: Option<u8>,
+    /// Sphere of influence in inches.
+    pub spi: Option<u8>,
+    /// Command-point dice, e.g. "best of 2d3".
+    pub command_points: Option<String>,
+    pub history: Vec<String>,
+}
+
+/// The state of a force for printing, keyed by the roster document's element and commander ids.
+#[derive(Debug, Clone, Default)]
+pub struct ForceState {
+    /// Shown in titles, e.g. "after the battle of Brandywine".
+    pub label: Option<String>,
+    pub elements: HashMap<String, ElementState>,
+    pub commanders: HashMap<String, CommanderState>,
+}
+
+impl ForceState {
+    /// The roster as it stands: sizes replaced, removed elements dropped.
+    pub fn apply(&self, doc: &RosterDoc) -> RosterDoc {
+        let mut out = doc.clone();
+        for group in &mut out.groups {
+            group.elements.retain(|e| {
+                !e.id
+                    .as_ref()
+                    .and_then(|id| self.elements.get(id))
+                    .is_some_and(|s| s.removed)
+            });
+            for e in &mut group.elements {
+                if let Some(size) =
+                    e.id.as_ref()
+                        .and_then(|id| self.elements.get(id))
+                        .and_then(|s| s.size)
+                {
+                    e.size = size;
+                }
+            }
+        }
+        out
+    }
+
+    pub fn element(&self, id: Option<&String>) -> Option<&ElementState> {
+        id.and_then(|id| self.elements.get(id))
+    }
+
+    pub fn commander(&self, id: Option<&String>) -> Option<&CommanderState> {
+        id.and_then(|id| self.commanders.get(id))
+    }
+}

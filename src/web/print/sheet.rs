@@ -1,0 +1,144 @@
+//! The roster sheet: commanders with spaces for their ratings and command points for turns 1–6,
+//! each group's elements with points, the totals and the legality stamp.
+
+use super::ForceState;
+use crate::rules::lotf::{self, Catalogue, RosterDoc};
+use crate::web::lotf::view::{self, FindingView};
+
+#[derive(Debug, Clone)]
+pub struct CommanderLine {
+    pub role: String,
+    pub name: String,
+    /// Filled in when the force's state knows them; blank spaces to write in otherwise.
+    pub rating: String,
+    pub morale: String,
+    pub spi: String,
+    pub command_points: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct SheetElement {
+    pub name: String,
+    pub troops: String,
+    pub upgrades: String,
+    pub points: u32,
+    pub history: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct SheetGroup {
+    pub title: String,
+    pub commander: CommanderLine,
+    pub elements: Vec<SheetElement>,
+    pub points: u32,
+}
+
+pub struct Sheet {
+    pub name: String,
+    pub subtitle: String,
+    pub state_label: String,
+    pub force_commander: CommanderLine,
+    pub groups: Vec<SheetGroup>,
+    pub total: u32,
+    pub limit_text: String,
+    pub legal: bool,
+    pub findings: Vec<FindingView>,
+    pub element_count: usize,
+    pub catalogue_version: String,
+    pub printed_on: String,
+    /// Turn numbers for the command-point boxes.
+    pub turns: Vec<u8>,
+}
+
+fn commander_line(
+    role: String,
+    name: &str,
+    state: Option<&super::CommanderState>,
+) -> CommanderLine {
+    let s = state.cloned().unwrap_or_default();
+    CommanderLine {
+        role,
+        name: name.to_string(),
+        rating: s.rating.unwrap_or_default(),
+        morale: s.morale.map(|m| m.to_string()).unwrap_or_default(),
+        spi: s.spi.map(|m| format!("{m}\"")).unwrap_or_default(),
+        command_points: s.command_points.unwrap_or_default(),
+    }
+}
+
+pub fn build(
+    cat: &Catalogue,
+    original: &RosterDoc,
+    state: Option<&ForceState>,
+    today: &str,
+) -> Sheet {
+    let doc = state
+        .map(|s| s.apply(original))
+        .unwrap_or_else(|| original.clone());
+    let report = lotf::validate(cat, &doc);
+    let v = view::build(cat, &doc, &report);
+    let fc = doc.force_commander.clone().unwrap_or_default();
+    let groups = doc
+        .groups
+        .iter()
+        .zip(&v.groups)
+        .map(|(g, gv)| {
+            let c = g.commander.clone().unwrap_or_default();
+            SheetGroup {
+                title: if gv.name.is_empty() {
+                    format!("Group {}", gv.number)
+                } else {
+                    gv.name.clone()
+                },
+                commander: commander_line(
+                    format!("Group {}", gv.number),
+                    &c.name,
+                    state.and_then(|s| s.commander(c.id.as_ref())),
+                ),
+                elements: g
+                    .elements
+                    .iter()
+                    .zip(&gv.elements)
+                    .map(|(e, ev)| SheetElement {
+                        name: ev.name.clone(),
+                        troops: format!(
+                            "{} {}, {}",
+                            ev.size_label,
+                            ev.type_label.to_lowercase(),
+                            ev.weapon_label
+                        ),
+                        upgrades: ev.upgrades_label.clone(),
+                        points: ev.points,
+                        history: state
+                            .and_then(|s| s.element(e.id.as_ref()))
+                            .map(|s| s.history.join("; "))
+                            .unwrap_or_default(),
+                    })
+                    .collect(),
+                points: gv.points,
+            }
+        })
+        .collect();
+    Sheet {
+        name: v.name.clone(),
+        subtitle: format!(
+            "{} · {} · {} mode",
+            v.war_label, v.nation_label, v.mode_label
+        ),
+        state_label: state.and_then(|s| s.label.clone()).unwrap_or_default(),
+        force_commander: commander_line(
+            "Force Commander".into(),
+            &fc.name,
+            state.and_then(|s| s.commander(fc.id.as_ref())),
+        ),
+        groups,
+        total: v.total,
+        limit_text: v.limit_text(),
+        legal: v.legal,
+        findings: v.findings.clone(),
+        element_count: v.element_count,
+        catalogue_version: cat.version().to_string(),
+        printed_on: today.to_string(),
+        turns: (1..=cat.tables().game_length_turns).collect(),
+    }
+}

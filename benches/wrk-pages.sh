@@ -19,7 +19,7 @@ $BIN serve & SERVER=$!
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
 
 TOKEN=$(curl -sf -X POST "http://127.0.0.1:$PORT/api/v1/auth/token" -H 'content-type: application/json' \
-  -d '{"email":"bench@example.org","password":"benchmark password"}' | sed 's/.*"token":"\([^"]*\)".*/\1/')
+  -d '{"email":"bench@example.org","password":"benchmark password"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
 ROSTER=$(python3 - <<'PY'
 import json
 kinds = [("infantry","large",[]),("infantry","medium",["elite"]),("infantry","medium",["grenadiers"]),
@@ -32,7 +32,7 @@ print(json.dumps({"format": "muster.lotf.roster/1", "name": "Bench 6x6", "war": 
 PY
 )
 ID=$(curl -sf -X POST "http://127.0.0.1:$PORT/api/v1/rosters" -H "Authorization: Bearer $TOKEN" \
-  -H 'content-type: application/json' -d "$ROSTER" | sed 's/^{"id":\([0-9]*\).*/\1/')
+  -H 'content-type: application/json' -d "$ROSTER" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 # A browser session for the page: the session cookie is the same JWT as the API token.
 COOKIE="muster_session=$TOKEN"
 curl -sf -o /dev/null -H "Cookie: $COOKIE" "http://127.0.0.1:$PORT/rosters/$ID/edit" || { echo "editor page not reachable"; exit 1; }

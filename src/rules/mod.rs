@@ -2,6 +2,7 @@
 //! seeded generator passed in. Each rule system lives in its own module (`lotf` for Land of
 //! the Free); web and storage only carry what this module decides.
 
+pub mod dice;
 pub mod lotf;
 
 /// The catalogues of the rule systems this build serves, loaded once at start-up.

@@ -375,6 +375,10 @@ pub struct ScenarioRoll {
 #[serde(deny_unknown_fields)]
 pub struct Tables {
     pub game_length_turns: u8,
+    /// Single numbers the combat rules use (ranges, thresholds, dice).
+    pub numbers: TableNumbers,
+    /// Inches per Maneuver Order by type and formation (heavy guns apart).
+    pub movement: Vec<MovementRow>,
     pub shooting: ShootingTable,
     pub melee: MeleeTable,
     pub charge_reactions: Vec<NamedEffect>,
@@ -386,6 +390,75 @@ pub struct Tables {
     pub victory_points: VictoryTable,
     pub scenarios: Vec<ScenarioData>,
     pub scenario_table: Vec<ScenarioRoll>,
+}
+
+/// The game's single numbers, as data so that code never repeats them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableNumbers {
+    pub point_blank_inches: u8,
+    pub long_range_over_inches: u8,
+    pub grapeshot_max_inches: u8,
+    /// A pool of zero or fewer rolls one die hitting only on this (R-14).
+    pub zero_pool_to_hit: u8,
+    /// Two or more 1s (ragged) or 6s (punishing) (R-16).
+    pub volley_doubles: u8,
+    /// Solid-shot penetration face, and the raking-fire face (R-17).
+    pub penetration_face: u8,
+    pub raking_penetration_face: u8,
+    pub max_supporters: u8,
+    pub support_inches: u8,
+    pub close_support_inches: u8,
+    /// 2d6 + hits at or above this kills an attached commander (R-13).
+    pub commander_casualty_target: u8,
+    pub morale_roll: String,
+    pub commander_casualty_roll: String,
+    pub initiative_roll: String,
+    pub scout_initiative_bonus: u8,
+    /// Withdrawal after a failed Discipline Test from shooting (R-30).
+    pub shooting_withdrawal: String,
+    /// Withdrawal in rout step after a failed test after melee or in a broken group (R-30).
+    pub rout_withdrawal: String,
+    pub withdraw_reaction_fit_bonus: u8,
+    pub withdraw_reaction_without_commander: String,
+    pub morale_support_inches: u8,
+    pub objective_inches: u8,
+    pub reserves_default_turn: u8,
+    pub deployment_inches: u8,
+    pub infantry_counter_charge_inches: u8,
+    pub cavalry_counter_charge_inches: u8,
+}
+
+impl TableNumbers {
+    /// The dice expressions named in the table, with their field names.
+    pub fn dice_fields(&self) -> [(&'static str, &str); 6] {
+        [
+            ("morale_roll", &self.morale_roll),
+            ("commander_casualty_roll", &self.commander_casualty_roll),
+            ("initiative_roll", &self.initiative_roll),
+            ("shooting_withdrawal", &self.shooting_withdrawal),
+            ("rout_withdrawal", &self.rout_withdrawal),
+            (
+                "withdraw_reaction_without_commander",
+                &self.withdraw_reaction_without_commander,
+            ),
+        ]
+    }
+}
+
+/// Inches moved per Maneuver Order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MovementRow {
+    #[serde(rename = "type")]
+    pub element_type: ElementType,
+    pub formation: Formation,
+    /// Only for this gun class (heavy guns move 1" unlimbered).
+    pub weapon: Option<Weapon>,
+    pub advance: u8,
+    pub back: u8,
+    /// Full charge reach (two halves); 0 when the formation cannot charge.
+    pub charge: u8,
 }
 
 /// A nation's name.
@@ -460,6 +533,67 @@ pub struct Catalogue {
     nations: Vec<NationData>,
     wars: Vec<WarData>,
     historical_notes: Vec<String>,
+}
+
+fn find_dice(list: &[DiceModifier], id: &str) -> i32 {
+    list.iter()
+        .find(|m| m.id == id)
+        .map(|m| i32::from(m.dice))
+        .unwrap_or(0)
+}
+
+fn find_value(list: &[ValueModifier], id: &str) -> i32 {
+    list.iter()
+        .find(|m| m.id == id)
+        .map(|m| i32::from(m.value))
+        .unwrap_or(0)
+}
+
+/// Modifier ids the combat code looks up; the consistency check requires them.
+pub mod modifier_ids {
+    pub const SHOOTING: &[&str] = &[
+        "cover",
+        "open_order",
+        "long_range",
+        "point_blank",
+        "flank",
+        "disorder",
+        "grapeshot",
+        "exhausted",
+    ];
+    pub const MELEE_DICE: &[&str] = &[
+        "initiated",
+        "battle_line",
+        "flank",
+        "counter_charged",
+        "disorder",
+        "exhausted",
+    ];
+    pub const MELEE_RESOLUTION: &[&str] = &[
+        "vs_unlimbered_or_column",
+        "line_vs_open",
+        "hits",
+        "flank_attack",
+        "fit_vs_exhausted",
+        "fit_vs_shaken",
+        "in_spi",
+        "commander_attached",
+        "defenses",
+        "high_ground",
+    ];
+    pub const MORALE: &[&str] = &[
+        "march_column",
+        "forced_order",
+        "excess_hits",
+        "shaken_or_exhausted",
+        "disordered",
+        "group_broken",
+        "supported",
+        "battle_line",
+        "commander_attached",
+        "cover",
+        "defenses",
+    ];
 }
 
 fn parse_file<T: for<'de> Deserialize<'de>>(file: &str, text: &str) -> Result<T, CatalogueError> {
@@ -629,6 +763,45 @@ impl Catalogue {
     /// The game's tables.
     pub fn tables(&self) -> &Tables {
         &self.tables
+    }
+
+    /// Movement of a type in a formation, for a gun class where it matters.
+    pub fn movement(&self, t: ElementType, f: Formation, w: Weapon) -> Option<&MovementRow> {
+        let rows = || {
+            self.tables
+                .movement
+                .iter()
+                .filter(move |r| r.element_type == t && r.formation == f)
+        };
+        rows()
+            .find(|r| r.weapon == Some(w))
+            .or_else(|| rows().find(|r| r.weapon.is_none()))
+    }
+
+    /// A shooting dice modifier by id (0 when absent; the check makes sure
+    /// every id the rules code uses is present).
+    pub fn shooting_modifier(&self, id: &str) -> i32 {
+        find_dice(&self.tables.shooting.modifiers, id)
+    }
+
+    /// A melee dice modifier by id.
+    pub fn melee_dice_modifier(&self, id: &str) -> i32 {
+        find_dice(&self.tables.melee.dice_modifiers, id)
+    }
+
+    /// A melee resolution modifier by id.
+    pub fn melee_resolution_modifier(&self, id: &str) -> i32 {
+        find_value(&self.tables.melee.resolution_modifiers, id)
+    }
+
+    /// A Morale Test modifier by id.
+    pub fn morale_modifier(&self, id: &str) -> i32 {
+        find_value(&self.tables.morale.modifiers, id)
+    }
+
+    /// The single numbers of the combat rules.
+    pub fn numbers(&self) -> &TableNumbers {
+        &self.tables.numbers
     }
 
     /// The scenario for a 2d6 roll.
@@ -965,6 +1138,74 @@ impl Catalogue {
         }
         if t.shooting.modifiers.is_empty() || t.melee.dice_modifiers.is_empty() {
             p.push("shooting or melee dice modifiers are missing".into());
+        }
+        for id in modifier_ids::SHOOTING {
+            if !t.shooting.modifiers.iter().any(|m| m.id == *id) {
+                p.push(format!(
+                    "shooting modifier {id}, which the combat code uses, is missing"
+                ));
+            }
+        }
+        for id in modifier_ids::MELEE_DICE {
+            if !t.melee.dice_modifiers.iter().any(|m| m.id == *id) {
+                p.push(format!(
+                    "melee dice modifier {id}, which the combat code uses, is missing"
+                ));
+            }
+        }
+        for id in modifier_ids::MELEE_RESOLUTION {
+            if !t.melee.resolution_modifiers.iter().any(|m| m.id == *id) {
+                p.push(format!(
+                    "melee resolution modifier {id}, which the combat code uses, is missing"
+                ));
+            }
+        }
+        for id in modifier_ids::MORALE {
+            if !t.morale.modifiers.iter().any(|m| m.id == *id) {
+                p.push(format!(
+                    "morale modifier {id}, which the combat code uses, is missing"
+                ));
+            }
+        }
+        for (field, text) in t.numbers.dice_fields() {
+            if crate::rules::dice::DiceExpr::parse(text).is_none() {
+                p.push(format!(
+                    "numbers.{field}: `{text}` is not a dice expression"
+                ));
+            }
+        }
+        for r in &self.commanders.ratings {
+            if crate::rules::dice::DiceExpr::parse(&r.command_points).is_none() {
+                p.push(format!(
+                    "commander rating {}: `{}` is not a dice expression",
+                    r.id, r.command_points
+                ));
+            }
+        }
+        for ty in ElementType::ALL {
+            let forms = self
+                .element_type(*ty)
+                .map(|d| d.formations.clone())
+                .unwrap_or_default();
+            for f in forms {
+                if !t
+                    .movement
+                    .iter()
+                    .any(|m| m.element_type == *ty && m.formation == f && m.weapon.is_none())
+                {
+                    p.push(format!("movement for {ty} in {f} is missing"));
+                }
+            }
+        }
+        let n = &t.numbers;
+        if !(1..=6).contains(&n.zero_pool_to_hit)
+            || !(1..=6).contains(&n.penetration_face)
+            || !(1..=6).contains(&n.raking_penetration_face)
+        {
+            p.push("a die face in the numbers table is not 1-6".into());
+        }
+        if n.volley_doubles < 2 {
+            p.push("volley_doubles must be at least 2".into());
         }
         if t.melee.resolution_modifiers.is_empty() {
             p.push("melee resolution modifiers are missing".into());

@@ -3,22 +3,42 @@
 //!
 //! Everything here is pure: no I/O, deterministic, and safe on any input.
 
+pub mod battle;
 pub mod catalogue;
+pub mod combat;
 pub mod historical;
+pub mod montecarlo;
+pub mod odds;
 pub mod profile;
 pub mod roster;
+pub mod sim;
 pub mod types;
 pub mod validate;
 
+pub use battle::{
+    parse_battle, serialize_battle, BattleError, BattleSetup, CommanderState, ElementState,
+    ForceSetup, ScenarioId, BATTLE_FORMAT, ENGINE_VERSION,
+};
 pub use catalogue::{Catalogue, CatalogueError};
+pub use combat::Side;
 pub use historical::{
     historical_battle, historical_battles, historical_battles_checked, historical_ids,
     HistoricalBattle, HistoricalError, HistoricalSide, HistoricalSummary, Role,
+};
+pub use montecarlo::{
+    battle_seed, monte_carlo, run_range, Estimate, LostElement, OddsSummary, OddsTally,
+};
+pub use odds::{
+    melee_odds, morale_odds, shooting_odds, MeleeOdds, MeleeRequest, MoraleOdds, MoraleRequest,
+    OddsError, ShootingOdds, ShootingRequest,
 };
 pub use profile::{profile, ElementProfile, RangeProfile, SkillRef};
 pub use roster::{
     parse_roster, CommanderDoc, ElementDoc, GroupDoc, RosterDoc, RosterParseError,
     RosterParseErrorKind, ROSTER_FORMAT,
+};
+pub use sim::{
+    simulate, simulate_with, BattleOutcome, LogKind, LogLine, Policy, SimError, StandardPolicy,
 };
 pub use types::{
     DisciplineLevel, ElementType, Formation, Mode, Nation, Size, Upgrade, War, Weapon,

@@ -4,10 +4,13 @@
 mod support;
 
 mod catalogue_tests;
+mod combat_tests;
 mod historical_tests;
+mod odds_tests;
 mod profile_tests;
 mod proptests;
 mod roster_tests;
+mod sim_tests;
 mod validate_tests;
 
 // Purity of the rules core is checked by tests/integration/purity.rs, which scans every file.

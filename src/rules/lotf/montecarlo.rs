@@ -1,0 +1,240 @@
+//! Monte Carlo odds for two forces: battle `i` is fought with the seed
+//! [`battle_seed`]`(base, i)`, so the result does not depend on how the runs
+//! are split between threads. A parallel driver (outside the rules core)
+//! runs [`run_range`] on slices and combines the parts with
+//! [`OddsSummary::merge`].
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::battle::BattleSetup;
+use super::catalogue::Catalogue;
+use super::combat::{Side, VictoryLevel};
+use super::sim::{simulate_with, BattleOutcome, SimError, StandardPolicy};
+
+/// The seed of battle `i` of a run with base seed `base`: SplitMix64 of
+/// `base` and `i` mixed, so neighbouring bases and indices give unrelated
+/// dice.
+pub fn battle_seed(base: u64, i: u32) -> u64 {
+    let mut z = base ^ u64::from(i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A probability with its 95 % interval (Wilson score).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    pub p: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Estimate {
+    /// From `k` successes in `n` trials.
+    pub fn wilson(k: u64, n: u64) -> Estimate {
+        if n == 0 {
+            return Estimate {
+                p: 0.0,
+                low: 0.0,
+                high: 1.0,
+            };
+        }
+        let z = 1.959_963_984_540_054_f64;
+        let nf = n as f64;
+        let p = k as f64 / nf;
+        let denom = 1.0 + z * z / nf;
+        let centre = (p + z * z / (2.0 * nf)) / denom;
+        let half = z * (p * (1.0 - p) / nf + z * z / (4.0 * nf * nf)).sqrt() / denom;
+        Estimate {
+            p,
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
+        }
+    }
+}
+
+/// Counts from a set of battles; merge parts in any order.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct OddsTally {
+    pub runs: u64,
+    pub attacker_wins: u64,
+    pub draws: u64,
+    pub defender_wins: u64,
+    /// `"attacker_major"`, `"defender_minor"`, `"tie"`, … → count.
+    pub levels: BTreeMap<String, u64>,
+    pub attacker_points_lost: u64,
+    pub defender_points_lost: u64,
+    /// Element id (prefixed by side) → battles in which it was lost.
+    pub lost_elements: BTreeMap<String, u64>,
+    /// Element id (prefixed by side) → name.
+    pub element_names: BTreeMap<String, String>,
+}
+
+impl OddsTally {
+    /// Add one battle.
+    pub fn add(&mut self, o: &BattleOutcome) {
+        self.runs += 1;
+        match o.winner {
+            Some(Side::Attacker) => self.attacker_wins += 1,
+            Some(Side::Defender) => self.defender_wins += 1,
+            None => self.draws += 1,
+        }
+        let key = match (o.winner, o.victory_level) {
+            (None, _) | (_, VictoryLevel::Tie) => "tie".to_string(),
+            (Some(s), l) => format!("{}_{}", s.id(), l.id()),
+        };
+        *self.levels.entry(key).or_insert(0) += 1;
+        self.attacker_points_lost += u64::from(o.attacker_points_lost);
+        self.defender_points_lost += u64::from(o.defender_points_lost);
+        for e in &o.elements {
+            let k = format!("{}:{}", e.side.id(), e.id);
+            if e.lost {
+                *self.lost_elements.entry(k.clone()).or_insert(0) += 1;
+            }
+            self.element_names
+                .entry(k)
+                .or_insert_with(|| e.name.clone());
+        }
+    }
+
+    /// Combine two parts.
+    pub fn merge(&mut self, other: &OddsTally) {
+        self.runs += other.runs;
+        self.attacker_wins += other.attacker_wins;
+        self.draws += other.draws;
+        self.defender_wins += other.defender_wins;
+        for (k, v) in &other.levels {
+            *self.levels.entry(k.clone()).or_insert(0) += v;
+        }
+        self.attacker_points_lost += other.attacker_points_lost;
+        self.defender_points_lost += other.defender_points_lost;
+        for (k, v) in &other.lost_elements {
+            *self.lost_elements.entry(k.clone()).or_insert(0) += v;
+        }
+        for (k, v) in &other.element_names {
+            self.element_names
+                .entry(k.clone())
+                .or_insert_with(|| v.clone());
+        }
+    }
+}
+
+/// An element often lost.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LostElement {
+    pub side: Side,
+    pub id: String,
+    pub name: String,
+    /// Share of battles in which it was lost.
+    pub p_lost: f64,
+}
+
+/// The report of a Monte Carlo run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OddsSummary {
+    pub runs: u64,
+    pub base_seed: u64,
+    pub attacker_win: Estimate,
+    pub draw: Estimate,
+    pub defender_win: Estimate,
+    /// Share of battles by side and level (`attacker_major`, …, `tie`).
+    pub victory_levels: BTreeMap<String, f64>,
+    pub avg_attacker_points_lost: f64,
+    pub avg_defender_points_lost: f64,
+    /// The ten elements most often lost.
+    pub most_often_lost: Vec<LostElement>,
+    /// The raw counts, for merging.
+    pub tally: OddsTally,
+}
+
+impl OddsSummary {
+    /// The report of a tally.
+    pub fn from_tally(base_seed: u64, tally: OddsTally) -> OddsSummary {
+        let n = tally.runs;
+        let nf = n.max(1) as f64;
+        let mut lost: Vec<LostElement> = tally
+            .lost_elements
+            .iter()
+            .map(|(k, c)| {
+                let (side, id) = k.split_once(':').unwrap_or(("attacker", k));
+                LostElement {
+                    side: if side == "defender" {
+                        Side::Defender
+                    } else {
+                        Side::Attacker
+                    },
+                    id: id.to_string(),
+                    name: tally.element_names.get(k).cloned().unwrap_or_default(),
+                    p_lost: *c as f64 / nf,
+                }
+            })
+            .collect();
+        lost.sort_by(|a, b| {
+            b.p_lost
+                .partial_cmp(&a.p_lost)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        lost.truncate(10);
+        OddsSummary {
+            runs: n,
+            base_seed,
+            attacker_win: Estimate::wilson(tally.attacker_wins, n),
+            draw: Estimate::wilson(tally.draws, n),
+            defender_win: Estimate::wilson(tally.defender_wins, n),
+            victory_levels: tally
+                .levels
+                .iter()
+                .map(|(k, v)| (k.clone(), *v as f64 / nf))
+                .collect(),
+            avg_attacker_points_lost: tally.attacker_points_lost as f64 / nf,
+            avg_defender_points_lost: tally.defender_points_lost as f64 / nf,
+            most_often_lost: lost,
+            tally,
+        }
+    }
+
+    /// Combine the summaries of two slices of the same run.
+    pub fn merge(&self, other: &OddsSummary) -> OddsSummary {
+        let mut t = self.tally.clone();
+        t.merge(&other.tally);
+        OddsSummary::from_tally(self.base_seed, t)
+    }
+}
+
+/// Fight battles `start..end` of a run (seed of battle `i` =
+/// `battle_seed(setup.seed, i)`), without narration.
+pub fn run_range(
+    cat: &Catalogue,
+    setup: &BattleSetup,
+    start: u32,
+    end: u32,
+    progress: &mut dyn FnMut(u32),
+) -> Result<OddsTally, SimError> {
+    setup.check()?;
+    let mut policy = StandardPolicy::new();
+    let mut tally = OddsTally::default();
+    let mut s = setup.clone();
+    for i in start..end {
+        s.seed = battle_seed(setup.seed, i);
+        let o = simulate_with(cat, &s, false, &mut policy)?;
+        tally.add(&o);
+        progress(i - start + 1);
+    }
+    Ok(tally)
+}
+
+/// Fight `runs` battles in sequence and report the odds. `progress` is
+/// called after each battle with the number done.
+pub fn monte_carlo(
+    cat: &Catalogue,
+    setup: &BattleSetup,
+    runs: u32,
+    progress: &mut dyn FnMut(u32),
+) -> Result<OddsSummary, SimError> {
+    let tally = run_range(cat, setup, 0, runs, progress)?;
+    Ok(OddsSummary::from_tally(setup.seed, tally))
+}

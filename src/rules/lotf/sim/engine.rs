@@ -1,0 +1,1893 @@
+//! The battle engine: an abstract battlefield of three sectors across the
+//! table and a depth axis between the two table edges (see
+//! `docs/simulator.md`). It applies the rules; a [`Policy`] makes the
+//! choices.
+
+use super::log::{LogKind, LogLine};
+use super::policy::{Action, Policy, Reaction};
+use crate::rules::dice::{Dice, DiceExpr};
+use crate::rules::lotf::battle::{BattleSetup, ScenarioId};
+use crate::rules::lotf::catalogue::{skill_ids, Catalogue};
+use crate::rules::lotf::combat::{
+    charge_permission, combat_orders, commander_killed, counter_charge_allowed, degrade,
+    element_counts_as_broken, group_is_broken, morale_modifier, resolve_melee, roll_command_points,
+    roll_morale, roll_rating, roll_volley, shooting_pool, take_hits, withdraw_reaction_expr,
+    MeleeOutcome, MeleeSide, MoraleSituation, MoraleTest, Rating, ShooterState, ShotSituation,
+    ShotSpec, Side, Supporter, TestKind,
+};
+use crate::rules::lotf::odds::has_skill;
+use crate::rules::lotf::profile::profile;
+use crate::rules::lotf::types::{DisciplineLevel, ElementType, Formation, Size, Weapon};
+use crate::rules::lotf::validate::price_element;
+
+/// Depth of the table between the two edges, in inches (a 4' table).
+pub const TABLE_DEPTH: f64 = 48.0;
+/// Sectors across the table.
+pub const SECTORS: i32 = 3;
+/// Extra distance for each sector between two elements (M-19).
+pub const SECTOR_GAP: f64 = 12.0;
+
+/// How a side plays a scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Posture {
+    /// Move on the enemy and the objectives.
+    Advance,
+    /// Stay on the objectives or behind the defences and shoot.
+    Hold,
+}
+
+/// One element in the battle.
+#[derive(Debug, Clone)]
+pub struct Unit {
+    pub id: String,
+    pub name: String,
+    pub side: Side,
+    pub group: usize,
+    pub et: ElementType,
+    pub size: Size,
+    pub weapon: Weapon,
+    pub maneuver: u8,
+    pub combat_base: u8,
+    pub discipline: u8,
+    pub morale: u8,
+    pub action: u8,
+    pub extra: u8,
+    pub range: u8,
+    pub min_range: u8,
+    pub marksmen: bool,
+    pub german_ranks: bool,
+    pub esprit: bool,
+    pub preserve: bool,
+    pub self_pres: bool,
+    pub fear: bool,
+    pub inspirational: bool,
+    pub vanguard: bool,
+    pub carry_on: bool,
+    pub scouts: bool,
+    pub fight_formation: Formation,
+    pub points: u32,
+    pub level: DisciplineLevel,
+    pub hits: u32,
+    pub dm: u32,
+    pub resilient_left: u32,
+    pub removed: bool,
+    pub left_field: bool,
+    pub on_table: bool,
+    pub formation: Formation,
+    pub loaded: bool,
+    pub sector: i32,
+    pub y: f64,
+    pub start_y: f64,
+    pub engaged: Option<usize>,
+    pub defenses: bool,
+    pub cover: bool,
+    pub flank_turn: u32,
+    pub inspired: bool,
+    pub shots_this_activation: u32,
+    pub no_orders_turn: u32,
+    pub rallied_turn: u32,
+}
+
+impl Unit {
+    /// A key unique in the battle: `attacker:e3`.
+    pub fn key(&self) -> String {
+        format!("{}:{}", self.side.id(), self.id)
+    }
+
+    /// In play: on the table and not removed.
+    pub fn active(&self) -> bool {
+        self.on_table && !self.removed
+    }
+    pub fn is_cavalry(&self) -> bool {
+        self.et == ElementType::Cavalry
+    }
+    pub fn inspiring(&self) -> bool {
+        self.inspirational
+    }
+    /// In March Column and able to form up.
+    pub fn needs_deploy(&self) -> bool {
+        self.formation == Formation::MarchColumn
+    }
+    /// Limbered artillery must withdraw from a charge.
+    pub fn must_withdraw_from_charge(&self) -> bool {
+        self.formation == Formation::Limbered
+    }
+    fn forward(&self) -> f64 {
+        match self.side {
+            Side::Attacker => 1.0,
+            Side::Defender => -1.0,
+        }
+    }
+    fn edge(&self) -> f64 {
+        match self.side {
+            Side::Attacker => 0.0,
+            Side::Defender => TABLE_DEPTH,
+        }
+    }
+}
+
+/// A commander.
+#[derive(Debug, Clone)]
+pub struct Cmd {
+    pub id: String,
+    pub name: String,
+    pub side: Side,
+    /// `None` for the Force Commander.
+    pub group: Option<usize>,
+    pub rating: Rating,
+    pub alive: bool,
+    pub killed_turn: Option<u32>,
+    pub promoted: bool,
+    pub cp: u32,
+    pub attached_to: Option<usize>,
+    pub on_table: bool,
+}
+
+/// A group.
+#[derive(Debug, Clone)]
+pub struct Group {
+    pub side: Side,
+    pub name: String,
+    pub commander: Option<usize>,
+    pub units: Vec<usize>,
+    pub arrives_turn: u32,
+    pub entry_sector: i32,
+    pub entry_y: Option<f64>,
+    pub flank_entry: bool,
+}
+
+/// The battle state the policy may read.
+#[derive(Debug, Clone)]
+pub struct View {
+    pub scenario: ScenarioId,
+    pub turn: u32,
+    pub units: Vec<Unit>,
+    pub cmds: Vec<Cmd>,
+    pub groups: Vec<Group>,
+    pub objectives: Vec<(i32, f64)>,
+    pub postures: [Posture; 2],
+    pub force_commander: [Option<usize>; 2],
+}
+
+fn sidx(s: Side) -> usize {
+    match s {
+        Side::Attacker => 0,
+        Side::Defender => 1,
+    }
+}
+
+impl View {
+    pub fn element(&self, i: usize) -> &Unit {
+        &self.units[i]
+    }
+
+    /// Distance between two elements (M-19).
+    pub fn distance(&self, a: usize, b: usize) -> f64 {
+        let (x, y) = (&self.units[a], &self.units[b]);
+        (x.y - y.y).abs() + SECTOR_GAP * f64::from((x.sector - y.sector).abs())
+    }
+
+    fn enemies(&self, me: usize) -> impl Iterator<Item = usize> + '_ {
+        let side = self.units[me].side;
+        (0..self.units.len()).filter(move |&i| self.units[i].side != side && self.units[i].active())
+    }
+
+    pub fn nearest_enemy(&self, me: usize) -> Option<usize> {
+        self.enemies(me).min_by(|&a, &b| {
+            self.distance(me, a)
+                .partial_cmp(&self.distance(me, b))
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(a.cmp(&b))
+        })
+    }
+
+    pub fn nearest_enemy_distance(&self, me: usize) -> f64 {
+        self.nearest_enemy(me)
+            .map(|e| self.distance(me, e))
+            .unwrap_or(f64::INFINITY)
+    }
+
+    /// Charge reach of the element's formation (0: cannot charge).
+    pub fn charge_reach(&self, cat: &Catalogue, me: usize) -> f64 {
+        let u = &self.units[me];
+        cat.movement(u.et, u.formation, u.weapon)
+            .map(|m| f64::from(m.charge))
+            .unwrap_or(0.0)
+    }
+
+    fn advance_rate(&self, cat: &Catalogue, me: usize) -> f64 {
+        let u = &self.units[me];
+        cat.movement(u.et, u.formation, u.weapon)
+            .map(|m| f64::from(m.advance))
+            .unwrap_or(0.0)
+    }
+
+    /// The enemy this element could charge now, if any: the nearest in its
+    /// sector, within reach, not already fighting, and of a size it may charge
+    /// (R-28).
+    pub fn charge_target(&self, cat: &Catalogue, me: usize) -> Option<usize> {
+        let u = &self.units[me];
+        if u.engaged.is_some() {
+            return None;
+        }
+        let reach = self.charge_reach(cat, me);
+        if reach <= 0.0 {
+            return None;
+        }
+        let t = self
+            .enemies(me)
+            .filter(|&t| self.units[t].sector == u.sector && self.units[t].engaged.is_none())
+            .min_by(|&a, &b| {
+                self.distance(me, a)
+                    .partial_cmp(&self.distance(me, b))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })?;
+        if self.distance(me, t) > reach {
+            return None;
+        }
+        let flank = u.flank_turn == self.turn;
+        charge_permission(
+            u.et,
+            u.size,
+            u.formation,
+            u.level,
+            u.fear,
+            self.units[t].size,
+            flank,
+        )
+        .ok()
+        .map(|_| t)
+    }
+
+    /// The target a shot must take: the nearest enemy in range that is not
+    /// locked in a melee.
+    pub fn shoot_target(&self, me: usize) -> Option<usize> {
+        let u = &self.units[me];
+        if !u.loaded
+            || u.engaged.is_some()
+            || u.formation == Formation::MarchColumn
+            || u.formation == Formation::Limbered
+        {
+            return None;
+        }
+        self.enemies(me)
+            .filter(|&t| self.units[t].engaged.is_none())
+            .filter(|&t| {
+                let d = self.distance(me, t);
+                d <= f64::from(u.range) && d >= f64::from(u.min_range)
+            })
+            .min_by(|&a, &b| {
+                self.distance(me, a)
+                    .partial_cmp(&self.distance(me, b))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+    }
+
+    /// Worth spending a Maneuver on reloading: unloaded, and an enemy within
+    /// reach of its weapon or closing.
+    pub fn can_reload(&self, me: usize) -> bool {
+        let u = &self.units[me];
+        !u.loaded
+            && u.formation != Formation::Limbered
+            && self.nearest_enemy_distance(me) <= f64::from(u.range) + 12.0
+    }
+
+    /// Whether the element should stay where it is.
+    pub fn should_hold_ground(&self, me: usize) -> bool {
+        let u = &self.units[me];
+        if self.postures[sidx(u.side)] == Posture::Hold {
+            return true;
+        }
+        if u.et == ElementType::Artillery {
+            return self.nearest_enemy_distance(me) <= f64::from(u.range);
+        }
+        // Riflemen and others that fear cold steel keep their distance.
+        u.fear && self.nearest_enemy_distance(me) <= f64::from(u.range)
+    }
+
+    /// Shift sector when no enemy is in this one but some are elsewhere.
+    pub fn shift_direction(&self, me: usize) -> Option<i8> {
+        let u = &self.units[me];
+        if self.enemies(me).any(|t| self.units[t].sector == u.sector) {
+            return None;
+        }
+        // An objective still to take in this sector comes first.
+        if self.objective_goal(me).is_some() {
+            return None;
+        }
+        let t = self.nearest_enemy(me)?;
+        let ts = self.units[t].sector;
+        if ts > u.sector {
+            Some(1)
+        } else if ts < u.sector {
+            Some(-1)
+        } else {
+            None
+        }
+    }
+
+    fn objective_goal(&self, me: usize) -> Option<f64> {
+        let u = &self.units[me];
+        if !self.scenario.uses_objectives() {
+            return None;
+        }
+        self.objectives
+            .iter()
+            .filter(|(s, y)| *s == u.sector && (u.y - y).abs() > 3.0)
+            .map(|(_, y)| *y)
+            .min_by(|a, b| {
+                (u.y - a)
+                    .abs()
+                    .partial_cmp(&(u.y - b).abs())
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+    }
+
+    /// Whether a forward move is possible and useful.
+    pub fn can_advance(&self, me: usize) -> bool {
+        let u = &self.units[me];
+        if u.engaged.is_some() || self.advance_rate_raw(me) <= 0.0 {
+            return false;
+        }
+        let gap = self.gap_ahead(me);
+        if gap <= 1.0 {
+            return false;
+        }
+        // Exhausted elements inside a Threat Zone may not close (R-19 table).
+        if u.level == DisciplineLevel::Exhausted && self.nearest_enemy_distance(me) <= 12.0 {
+            return false;
+        }
+        self.goal_y(me)
+            .map(|g| (g - u.y).abs() > 0.5)
+            .unwrap_or(false)
+    }
+
+    fn advance_rate_raw(&self, me: usize) -> f64 {
+        let u = &self.units[me];
+        if u.et == ElementType::Artillery && u.formation == Formation::Unlimbered {
+            return 0.0; // guns stay in battery in this abstraction (M-19)
+        }
+        1.0
+    }
+
+    /// Free ground ahead before touching an enemy in the sector.
+    fn gap_ahead(&self, me: usize) -> f64 {
+        let u = &self.units[me];
+        self.enemies(me)
+            .filter(|&t| self.units[t].sector == u.sector)
+            .map(|t| (self.units[t].y - u.y) * u.forward())
+            .filter(|d| *d >= 0.0)
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    fn goal_y(&self, me: usize) -> Option<f64> {
+        let u = &self.units[me];
+        let in_sector = self
+            .enemies(me)
+            .filter(|&t| self.units[t].sector == u.sector)
+            .min_by(|&a, &b| {
+                self.distance(me, a)
+                    .partial_cmp(&self.distance(me, b))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+        if let Some(t) = in_sector {
+            return Some(self.units[t].y);
+        }
+        if let Some(y) = self.objective_goal(me) {
+            return Some(y);
+        }
+        None
+    }
+
+    /// Both sides of a melee between `a` (charging when `a_charges`) and `b`.
+    pub fn melee_sides(
+        &self,
+        cat: &Catalogue,
+        a: usize,
+        b: usize,
+        a_charges: bool,
+    ) -> (MeleeSide, MeleeSide) {
+        let mut sa = self.melee_side(cat, a, b);
+        let mut sb = self.melee_side(cat, b, a);
+        sa.initiated = a_charges;
+        if a_charges {
+            sa.reroll_misses = self.units[a].inspired || self.units[a].inspirational;
+        } else {
+            sa.counter_charged = true;
+        }
+        sb.initiated = false;
+        (sa, sb)
+    }
+
+    fn melee_side(&self, cat: &Catalogue, me: usize, foe: usize) -> MeleeSide {
+        let u = &self.units[me];
+        let n = cat.numbers();
+        let mut supporters: Vec<Supporter> = (0..self.units.len())
+            .filter(|&i| i != me && self.units[i].side == u.side && self.units[i].active())
+            .filter(|&i| self.units[i].engaged.is_none() && self.units[i].sector == u.sector)
+            .filter(|&i| (self.units[i].y - u.y).abs() <= f64::from(n.support_inches))
+            .map(|i| {
+                let s = &self.units[i];
+                Supporter {
+                    action: s.action,
+                    extra_dice: s.extra,
+                    disorder_markers: s.dm,
+                    close: (s.y - self.units[foe].y).abs() <= f64::from(n.close_support_inches),
+                    level: s.level,
+                    formation: s.formation,
+                }
+            })
+            .filter(|s| s.eligible())
+            .collect();
+        supporters.sort_by_key(|s| std::cmp::Reverse(s.dice()));
+        supporters.truncate(usize::from(n.max_supporters));
+        MeleeSide {
+            element_type: u.et,
+            action: u.action,
+            extra_dice: u.extra,
+            level: u.level,
+            formation: u.formation,
+            disorder_markers: u.dm,
+            initiated: false,
+            flank: u.flank_turn == self.turn,
+            counter_charged: false,
+            supporters,
+            in_spi: self.in_spi(me),
+            commander_attached: self.attached_commander(me).is_some(),
+            defenses: u.defenses && (u.y - u.start_y).abs() < 0.01,
+            high_ground: false,
+            self_preservation: u.self_pres,
+            in_building: false,
+            reroll_misses: false,
+        }
+    }
+
+    pub fn attached_commander(&self, me: usize) -> Option<usize> {
+        self.cmds
+            .iter()
+            .position(|c| c.alive && c.attached_to == Some(me))
+    }
+
+    /// The group commander's position: the middle of the group's elements
+    /// on the table (M-19).
+    fn group_centre(&self, g: usize) -> Option<(i32, f64)> {
+        let mut ys: Vec<(i32, f64)> = self.groups[g]
+            .units
+            .iter()
+            .filter(|&&i| self.units[i].active())
+            .map(|&i| (self.units[i].sector, self.units[i].y))
+            .collect();
+        if ys.is_empty() {
+            return None;
+        }
+        ys.sort_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal));
+        Some(ys[ys.len() / 2])
+    }
+
+    /// Inside its Group Commander's sphere of influence.
+    pub fn in_spi(&self, me: usize) -> bool {
+        let u = &self.units[me];
+        let Some(c) = self.groups[u.group].commander else {
+            return false;
+        };
+        let cmd = &self.cmds[c];
+        if !cmd.alive {
+            return false;
+        }
+        if let Some(a) = cmd.attached_to {
+            return a == me;
+        }
+        match self.group_centre(u.group) {
+            Some((s, y)) => {
+                (u.y - y).abs() + SECTOR_GAP * f64::from((u.sector - s).abs())
+                    <= f64::from(cmd.rating.spi)
+            }
+            None => false,
+        }
+    }
+
+    pub fn may_counter_charge(&self, cat: &Catalogue, target: usize, charger: usize) -> bool {
+        let t = &self.units[target];
+        let c = &self.units[charger];
+        counter_charge_allowed(t.et, c.et)
+            && self.charge_reach(cat, target) > 0.0
+            && charge_permission(t.et, t.size, t.formation, t.level, t.fear, c.size, false)
+                .map(|p| !p.disorder_test && !p.morale_test)
+                .unwrap_or(false)
+    }
+
+    pub fn can_closing_fire(&self, target: usize, charger: usize) -> bool {
+        let t = &self.units[target];
+        t.loaded
+            && !matches!(t.formation, Formation::MarchColumn | Formation::Limbered)
+            && self.distance(target, charger) <= f64::from(t.range)
+            && self.distance(target, charger) >= f64::from(t.min_range)
+    }
+
+    pub fn may_withdraw(&self, target: usize) -> bool {
+        let t = &self.units[target];
+        !(t.et == ElementType::Artillery && t.formation == Formation::Unlimbered)
+    }
+
+    pub fn worth_rallying(&self, me: usize) -> bool {
+        let u = &self.units[me];
+        (u.level == DisciplineLevel::Exhausted && u.hits == 0)
+            || (u.discipline > 1 && u.hits + 1 >= u.discipline.into())
+            || u.dm >= 2
+    }
+
+    /// Whether an element is broken for its group (R-23).
+    fn unit_broken(&self, i: usize) -> bool {
+        let u = &self.units[i];
+        element_counts_as_broken(u.level, u.removed)
+    }
+
+    /// R-23: broken elements outnumber the rest (reserves count).
+    pub fn group_broken(&self, g: usize) -> bool {
+        let total = self.groups[g].units.len();
+        let broken = self.groups[g]
+            .units
+            .iter()
+            .filter(|&&i| self.unit_broken(i))
+            .count();
+        group_is_broken(broken, total)
+    }
+
+    /// R-23: more broken groups than unbroken ones.
+    pub fn force_broken(&self, side: Side) -> bool {
+        let gs: Vec<usize> = (0..self.groups.len())
+            .filter(|&g| self.groups[g].side == side)
+            .collect();
+        let broken = gs.iter().filter(|&&g| self.group_broken(g)).count();
+        broken > gs.len() - broken
+    }
+
+    /// Points lost so far (R-31).
+    pub fn points_lost(&self, side: Side) -> u32 {
+        self.units
+            .iter()
+            .filter(|u| u.side == side && element_counts_as_broken(u.level, u.removed))
+            .map(|u| u.points)
+            .sum()
+    }
+
+    /// Objectives held: an element Fit or Shaken within 6" in the sector, and none of the enemy's.
+    pub fn objectives_held(&self, cat: &Catalogue, side: Side) -> u32 {
+        let r = f64::from(cat.numbers().objective_inches);
+        let near = |s: Side, o: &(i32, f64)| {
+            self.units.iter().any(|u| {
+                u.side == s
+                    && u.active()
+                    && matches!(u.level, DisciplineLevel::Fit | DisciplineLevel::Shaken)
+                    && u.sector == o.0
+                    && (u.y - o.1).abs() <= r
+            })
+        };
+        self.objectives
+            .iter()
+            .filter(|o| near(side, o) && !near(side.other(), o))
+            .count() as u32
+    }
+}
+
+/// The engine: state, dice and log.
+pub struct Engine<'c> {
+    pub cat: &'c Catalogue,
+    pub v: View,
+    pub dice: Dice,
+    pub narrate: bool,
+    pub log: Vec<LogLine>,
+    pub turn_points: Vec<(u32, u32, u32)>,
+    pub ended_by_break: Option<(Side, u32)>,
+}
+
+macro_rules! say {
+    ($eng:expr, $kind:expr, $el:expr, $($arg:tt)*) => {
+        if $eng.narrate {
+            let el: Option<usize> = $el;
+            let line = LogLine {
+                turn: $eng.v.turn,
+                kind: $kind,
+                element: el.map(|i| $eng.v.units[i].key()),
+                level: None,
+                text: format!($($arg)*),
+            };
+            $eng.log.push(line);
+        }
+    };
+}
+
+/// Why a battle could not be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize)]
+pub enum SimError {
+    #[error("the set-up document is invalid: {0}")]
+    Setup(#[from] crate::rules::lotf::battle::BattleError),
+    #[error("{0}")]
+    Force(String),
+}
+
+impl<'c> Engine<'c> {
+    /// Build the battle from a checked set-up.
+    pub fn new(
+        cat: &'c Catalogue,
+        setup: &BattleSetup,
+        narrate: bool,
+    ) -> Result<Engine<'c>, SimError> {
+        setup.check()?;
+        let mut dice = Dice::from_seed(setup.seed);
+        let scenario = setup.scenario;
+        let mut v = View {
+            scenario,
+            turn: 0,
+            units: Vec::new(),
+            cmds: Vec::new(),
+            groups: Vec::new(),
+            objectives: Vec::new(),
+            postures: [Posture::Advance, Posture::Advance],
+            force_commander: [None, None],
+        };
+        for (side, force) in [
+            (Side::Attacker, &setup.attacker),
+            (Side::Defender, &setup.defender),
+        ] {
+            let r = &force.roster;
+            let fc_doc = r.force_commander.clone().unwrap_or_default();
+            let fc = Self::make_cmd(
+                cat,
+                &mut dice,
+                force,
+                &fc_doc,
+                side,
+                None,
+                "Force Commander",
+            )?;
+            v.force_commander[sidx(side)] = Some(v.cmds.len());
+            v.cmds.push(fc);
+            let ngroups = r.groups.len();
+            for (gi, g) in r.groups.iter().enumerate() {
+                let gidx = v.groups.len();
+                let cmd = match &g.commander {
+                    Some(cd) => {
+                        let c = Self::make_cmd(
+                            cat,
+                            &mut dice,
+                            force,
+                            cd,
+                            side,
+                            Some(gidx),
+                            "Group Commander",
+                        )?;
+                        v.cmds.push(c);
+                        Some(v.cmds.len() - 1)
+                    }
+                    None => None,
+                };
+                let sector = sector_for(gi, ngroups);
+                let mut units = Vec::new();
+                for e in &g.elements {
+                    let mut doc = e.clone();
+                    let st =
+                        e.id.as_ref()
+                            .and_then(|id| force.elements.get(id))
+                            .cloned()
+                            .unwrap_or_default();
+                    if let Some(s) = st.size {
+                        doc.size = s;
+                    }
+                    if cat.stats(doc.element_type, doc.size).is_none() {
+                        return Err(SimError::Force(format!(
+                            "{}: element `{}` is a {} {}, which does not exist (R-2)",
+                            side.id(),
+                            doc.name,
+                            doc.size,
+                            doc.element_type
+                        )));
+                    }
+                    let p = profile(cat, &doc);
+                    let fight = if p.formations.contains(&Formation::BattleLine) {
+                        Formation::BattleLine
+                    } else if p.formations.contains(&Formation::OpenOrder) {
+                        Formation::OpenOrder
+                    } else {
+                        Formation::Unlimbered
+                    };
+                    let level = st.discipline_level.unwrap_or(p.starting_discipline);
+                    let u = Unit {
+                        id: e.id.clone().unwrap_or_default(),
+                        name: if e.name.is_empty() {
+                            format!("{} {}", doc.size.label(), doc.element_type.label())
+                        } else {
+                            e.name.clone()
+                        },
+                        side,
+                        group: gidx,
+                        et: doc.element_type,
+                        size: doc.size,
+                        weapon: p.weapon,
+                        maneuver: p.maneuver,
+                        combat_base: p.combat,
+                        discipline: p.discipline,
+                        morale: p.morale,
+                        action: p.action,
+                        extra: p.extra_dice,
+                        range: p.range.max,
+                        min_range: p.range.min.unwrap_or(0),
+                        marksmen: has_skill(&p, "marksmen"),
+                        german_ranks: has_skill(&p, skill_ids::GERMAN_RANKS),
+                        esprit: has_skill(&p, "esprit_de_corps"),
+                        preserve: has_skill(&p, "preserve_the_nation"),
+                        self_pres: has_skill(&p, skill_ids::SELF_PRESERVATION),
+                        fear: has_skill(&p, "fear_of_cold_steel"),
+                        inspirational: has_skill(&p, "inspirational_charge"),
+                        vanguard: has_skill(&p, "vanguard"),
+                        carry_on: has_skill(&p, "carry_on"),
+                        scouts: has_skill(&p, skill_ids::SCOUTS),
+                        fight_formation: fight,
+                        points: price_element(cat, &doc),
+                        level,
+                        hits: st.hits.min(u32::from(p.discipline.saturating_sub(1))),
+                        dm: st.disorder_markers,
+                        resilient_left: u32::from(p.ignores_first_hits),
+                        removed: level == DisciplineLevel::Shattered,
+                        left_field: false,
+                        on_table: false,
+                        formation: fight,
+                        loaded: true,
+                        sector,
+                        y: 0.0,
+                        start_y: 0.0,
+                        engaged: None,
+                        defenses: false,
+                        cover: false,
+                        flank_turn: 0,
+                        inspired: false,
+                        shots_this_activation: 0,
+                        no_orders_turn: 0,
+                        rallied_turn: 0,
+                    };
+                    units.push(v.units.len());
+                    v.units.push(u);
+                }
+                v.groups.push(super::engine::Group {
+                    side,
+                    name: if g.name.is_empty() {
+                        format!("group {}", gi + 1)
+                    } else {
+                        g.name.clone()
+                    },
+                    commander: cmd,
+                    units,
+                    arrives_turn: 0,
+                    entry_sector: sector,
+                    entry_y: None,
+                    flank_entry: false,
+                });
+            }
+        }
+        super::scenario::deploy(cat, &mut v, &mut dice);
+        Ok(Engine {
+            cat,
+            v,
+            dice,
+            narrate,
+            log: Vec::new(),
+            turn_points: Vec::new(),
+            ended_by_break: None,
+        })
+    }
+
+    fn make_cmd(
+        cat: &Catalogue,
+        dice: &mut Dice,
+        force: &crate::rules::lotf::battle::ForceSetup,
+        doc: &crate::rules::lotf::roster::CommanderDoc,
+        side: Side,
+        group: Option<usize>,
+        role: &str,
+    ) -> Result<Cmd, SimError> {
+        let preset = doc
+            .id
+            .as_ref()
+            .and_then(|id| force.commanders.get(id))
+            .map(|c| c.rating_roll);
+        let rating = match preset {
+            Some(r) => crate::rules::lotf::combat::rating_for_roll(cat, r),
+            None => roll_rating(cat, dice, false),
+        }
+        .ok_or_else(|| SimError::Force("the commander rating table is incomplete".into()))?;
+        Ok(Cmd {
+            id: doc.id.clone().unwrap_or_default(),
+            name: if doc.name.is_empty() {
+                format!("{} {}", side.id(), role)
+            } else {
+                doc.name.clone()
+            },
+            side,
+            group,
+            rating,
+            alive: true,
+            killed_turn: None,
+            promoted: false,
+            cp: 0,
+            attached_to: None,
+            on_table: true,
+        })
+    }
+
+    fn set_level(&mut self, i: usize, level: DisciplineLevel) {
+        let before = self.v.units[i].level;
+        if before == level {
+            return;
+        }
+        self.v.units[i].level = level;
+        if self.narrate {
+            let u = &self.v.units[i];
+            self.log.push(LogLine {
+                turn: self.v.turn,
+                kind: LogKind::Discipline,
+                element: Some(u.key()),
+                level: Some(level),
+                text: format!("{} ({}) is now {}.", u.name, u.side.id(), level.label()),
+            });
+        }
+        if level == DisciplineLevel::Shattered {
+            self.remove(i, false);
+        }
+    }
+
+    fn remove(&mut self, i: usize, left_field: bool) {
+        if self.v.units[i].removed {
+            return;
+        }
+        let foe = self.v.units[i].engaged.take();
+        if let Some(f) = foe {
+            self.v.units[f].engaged = None;
+        }
+        self.v.units[i].removed = true;
+        self.v.units[i].left_field = left_field;
+        say!(
+            self,
+            LogKind::Removed,
+            Some(i),
+            "{} ({}) {}.",
+            self.v.units[i].name,
+            self.v.units[i].side.id(),
+            if left_field {
+                "leaves the field"
+            } else {
+                "is broken and out of the fight"
+            }
+        );
+        if let Some(c) = self.v.attached_commander(i) {
+            self.kill_commander(c, "falls with the men he led");
+        }
+    }
+
+    fn kill_commander(&mut self, c: usize, why: &str) {
+        self.v.cmds[c].alive = false;
+        self.v.cmds[c].attached_to = None;
+        self.v.cmds[c].killed_turn = Some(self.v.turn);
+        self.v.cmds[c].cp = 0;
+        say!(
+            self,
+            LogKind::Commander,
+            None,
+            "{} ({}) {}.",
+            self.v.cmds[c].name,
+            self.v.cmds[c].side.id(),
+            why
+        );
+    }
+
+    fn morale_target(&self, i: usize) -> i32 {
+        match self.v.attached_commander(i) {
+            Some(c) => i32::from(self.v.cmds[c].rating.morale),
+            None => i32::from(self.v.units[i].morale),
+        }
+    }
+
+    fn situation(&self, i: usize) -> MoraleSituation {
+        let u = &self.v.units[i];
+        let supported = self.v.units.iter().enumerate().any(|(j, o)| {
+            j != i
+                && o.side == u.side
+                && o.active()
+                && o.level == DisciplineLevel::Fit
+                && o.sector == u.sector
+                && (o.y - u.y).abs() <= f64::from(self.cat.numbers().morale_support_inches)
+        });
+        MoraleSituation {
+            march_column: u.formation == Formation::MarchColumn,
+            forced_orders: 0,
+            excess_hits: 0,
+            shaken_or_exhausted: matches!(
+                u.level,
+                DisciplineLevel::Shaken | DisciplineLevel::Exhausted
+            ),
+            disordered: u.dm > 0,
+            group_broken: self.v.group_broken(u.group),
+            supported,
+            battle_line: u.formation == Formation::BattleLine,
+            commander_attached: self.v.attached_commander(i).is_some(),
+            in_cover: u.cover && (u.y - u.start_y).abs() < 0.01,
+            in_defenses: u.defenses && (u.y - u.start_y).abs() < 0.01,
+            preserve_the_nation: u.preserve,
+        }
+    }
+
+    /// Take a test for element `i`; returns whether it passed.
+    fn test(&mut self, i: usize, kind: TestKind, excess: u32, what: &str) -> bool {
+        let mut s = self.situation(i);
+        s.excess_hits = excess;
+        let (m, _) = morale_modifier(self.cat, &s, kind);
+        let u = &self.v.units[i];
+        let t = MoraleTest {
+            target: self.morale_target(i),
+            modifier: m,
+            esprit_de_corps: u.esprit,
+            encouraging_words: false,
+            automatic_pass: kind == TestKind::Discipline
+                && u.et == ElementType::Artillery
+                && u.formation == Formation::Unlimbered,
+        };
+        let r = roll_morale(&t, &mut self.dice);
+        if t.automatic_pass {
+            say!(
+                self,
+                LogKind::Test,
+                Some(i),
+                "{} stands by its guns whatever happens.",
+                self.v.units[i].name
+            );
+            return true;
+        }
+        say!(
+            self,
+            LogKind::Test,
+            Some(i),
+            "{} tests for {what}: rolls {} and {} with {:+}, needing {} — {}.",
+            self.v.units[i].name,
+            r.dice[0],
+            r.dice[1],
+            m,
+            t.target,
+            if r.passed { "steady" } else { "it wavers" }
+        );
+        r.passed
+    }
+
+    /// Move an element back toward its own edge; handles leaving the table.
+    fn fall_back(&mut self, i: usize, maneuvers: i32, rout: bool) {
+        if maneuvers <= 0 || self.v.units[i].removed {
+            return;
+        }
+        let u = &self.v.units[i];
+        if u.et == ElementType::Artillery && u.formation == Formation::Unlimbered {
+            return; // unlimbered guns do not withdraw
+        }
+        let rate = self
+            .cat
+            .movement(u.et, u.formation, u.weapon)
+            .map(|m| f64::from(m.advance))
+            .unwrap_or(3.0);
+        let dist = rate * f64::from(maneuvers);
+        let ny = u.y - u.forward() * dist;
+        if let Some(f) = self.v.units[i].engaged.take() {
+            self.v.units[f].engaged = None;
+        }
+        say!(
+            self,
+            LogKind::Withdraw,
+            Some(i),
+            "{} falls back {:.0}\"{}.",
+            self.v.units[i].name,
+            dist,
+            if rout {
+                " in disorder"
+            } else {
+                " in good order"
+            }
+        );
+        if !(0.0..=TABLE_DEPTH).contains(&ny) {
+            self.v.units[i].y = self.v.units[i].edge();
+            let exhausted = self.v.units[i].level == DisciplineLevel::Exhausted;
+            if exhausted || !self.test(i, TestKind::Morale, 0, "staying on the field") {
+                self.remove(i, true);
+            }
+        } else {
+            self.v.units[i].y = ny;
+        }
+    }
+
+    /// Land hits on element `i`. Returns whether it failed a Discipline Test.
+    fn land_hits(&mut self, i: usize, hits: u32, marksmen: bool, from_shooting: bool) -> bool {
+        if self.v.units[i].removed || hits == 0 {
+            return false;
+        }
+        let u = &self.v.units[i];
+        let r = take_hits(u.hits, u.discipline.into(), u.resilient_left, hits);
+        self.v.units[i].resilient_left = r.resilient_left;
+        self.v.units[i].hits = r.hits_now;
+        if r.suffered > 0 {
+            if let Some(c) = self.v.attached_commander(i) {
+                let (_, killed) = commander_killed(self.cat, r.suffered, marksmen, &mut self.dice);
+                if killed {
+                    self.kill_commander(c, "is struck down");
+                }
+            }
+        }
+        if !r.test_due {
+            return false;
+        }
+        let passed = self.test(i, TestKind::Discipline, r.excess, "its discipline");
+        self.v.units[i].hits = 0;
+        let next = degrade(self.v.units[i].level);
+        self.set_level(i, next);
+        if !passed && !self.v.units[i].removed {
+            if from_shooting {
+                let m = DiceExpr::parse(&self.cat.numbers().shooting_withdrawal)
+                    .unwrap_or(DiceExpr::D3)
+                    .roll(&mut self.dice);
+                self.fall_back(i, m, false);
+            }
+            return true;
+        }
+        false
+    }
+
+    /// Fire one shooting order (or a closing fire) from `s` at `t`.
+    fn shoot(&mut self, p: &mut dyn Policy, s: usize, t: usize, spend_cp: bool) -> bool {
+        let u = &self.v.units[s];
+        let tg = &self.v.units[t];
+        let shooter = ShooterState {
+            element_type: u.et,
+            weapon: u.weapon,
+            action: u.action,
+            extra_dice: u.extra,
+            range: u.range,
+            min_range: u.min_range,
+            exhausted: u.level == DisciplineLevel::Exhausted,
+            disorder_markers: u.dm,
+        };
+        let d = self.v.distance(s, t).round() as u32;
+        let grape = u.et == ElementType::Artillery
+            && d <= u32::from(self.cat.numbers().grapeshot_max_inches)
+            && matches!(u.weapon, Weapon::LightGun | Weapon::HeavyGun);
+        let sit = ShotSituation {
+            range_inches: d,
+            target_in_cover: tg.cover && (tg.y - tg.start_y).abs() < 0.01,
+            target_open_order: matches!(tg.formation, Formation::OpenOrder | Formation::Unlimbered),
+            flank: u.flank_turn == self.v.turn,
+            ammunition: if grape {
+                crate::rules::lotf::combat::Ammunition::Grapeshot
+            } else {
+                crate::rules::lotf::combat::Ammunition::SolidShot
+            },
+        };
+        let Ok((pool, kind)) = shooting_pool(self.cat, &shooter, &sit) else {
+            return false;
+        };
+        let mut spec = ShotSpec::from_pool(&pool, kind, sit.flank);
+        spec.marksmen = u.marksmen;
+        // German Ranks: the first volley of an activation counts as a
+        // Concentrated Volley (R-7); otherwise a commander may order one.
+        let german_first = u.german_ranks && u.shots_this_activation == 0;
+        if spend_cp && (german_first || self.try_special(p, s, SpecialOrder::Volley(pool.dice()))) {
+            spec.reroll_misses = true;
+            spec.ignore_ragged = true;
+        }
+        self.v.units[s].loaded = false;
+        self.v.units[s].shots_this_activation += 1;
+        let r = roll_volley(self.cat, &spec, &mut self.dice);
+        say!(
+            self,
+            LogKind::Shoot,
+            Some(s),
+            "{} ({}) fires at {} from {}\" with {}: {} hit{}{}{}.",
+            self.v.units[s].name,
+            self.v.units[s].side.id(),
+            self.v.units[t].name,
+            d,
+            pool.explanation(),
+            r.effect.hits,
+            if r.effect.hits == 1 { "" } else { "s" },
+            if r.effect.ragged {
+                ", a ragged volley"
+            } else {
+                ""
+            },
+            if r.effect.punishing {
+                ", a punishing volley"
+            } else {
+                ""
+            }
+        );
+        self.v.units[t].dm += r.effect.disorder_markers;
+        self.land_hits(t, r.effect.hits, u_marksmen(&self.v, s), true)
+    }
+
+    /// Spend a Command Point of the ordering commander on a special order
+    /// that attaches him and needs a Morale Test. Returns whether it passed.
+    fn try_special(&mut self, p: &mut dyn Policy, i: usize, order: SpecialOrder) -> bool {
+        let Some(c) = self.ordering_commander(i) else {
+            return false;
+        };
+        if self.v.cmds[c].cp == 0
+            || self.v.cmds[c].attached_to.is_some()
+            || !self.v.in_spi_or_fc(i, c)
+        {
+            return false;
+        }
+        let want = match order {
+            SpecialOrder::Volley(d) => p.concentrated_volley(&self.v, i, d),
+            SpecialOrder::Charge => p.inspirational_charge(&self.v, i),
+        };
+        if !want {
+            return false;
+        }
+        self.v.cmds[c].cp -= 1;
+        self.v.cmds[c].attached_to = Some(i);
+        let what = match order {
+            SpecialOrder::Volley(_) => "a Concentrated Volley",
+            SpecialOrder::Charge => "an Inspirational Charge",
+        };
+        say!(
+            self,
+            LogKind::Commander,
+            Some(i),
+            "{} joins {} for {what}.",
+            self.v.cmds[c].name,
+            self.v.units[i].name
+        );
+        self.test(i, TestKind::Morale, 0, what)
+    }
+
+    fn ordering_commander(&self, i: usize) -> Option<usize> {
+        let g = self.v.units[i].group;
+        match self.v.groups[g].commander {
+            Some(c) if self.v.cmds[c].alive => Some(c),
+            _ => {
+                self.v.force_commander[sidx(self.v.units[i].side)].filter(|&c| self.v.cmds[c].alive)
+            }
+        }
+    }
+
+    /// Resolve a melee round between `a` (the active element) and `d`.
+    /// Returns whether the active element won and stays able to act.
+    fn melee(&mut self, a: usize, d: usize, counter: bool) -> bool {
+        let (mut sa, mut sd) = self.v.melee_sides(self.cat, a, d, true);
+        if counter {
+            sd.counter_charged = true;
+        }
+        sa.initiated = true;
+        sd.initiated = false;
+        let r = resolve_melee(self.cat, &sa, &sd, &mut self.dice);
+        say!(
+            self,
+            LogKind::Melee,
+            Some(a),
+            "Melee: {} ({} dice) against {} ({} dice): {} hits to {}, results {} to {}.",
+            self.v.units[a].name,
+            r.attacker_faces.len(),
+            self.v.units[d].name,
+            r.defender_faces.len(),
+            r.attacker_hits,
+            r.defender_hits,
+            r.attacker_result,
+            r.defender_result
+        );
+        let loser_supporters = |v: &View, who: usize, side: &MeleeSide| -> Vec<usize> {
+            let _ = side;
+            (0..v.units.len())
+                .filter(|&i| {
+                    i != who && v.units[i].side == v.units[who].side && v.units[i].active()
+                })
+                .filter(|&i| {
+                    v.units[i].engaged.is_none() && v.units[i].sector == v.units[who].sector
+                })
+                .filter(|&i| (v.units[i].y - v.units[who].y).abs() <= 6.0)
+                .take(3)
+                .collect()
+        };
+        let (hit_a, hit_d) = (r.defender_hits, r.attacker_hits);
+        match r.outcome {
+            MeleeOutcome::Tie => {
+                self.v.units[a].dm += 1;
+                self.v.units[d].dm += 1;
+                let fa = self.land_hits(a, hit_a, false, false);
+                let fd = self.land_hits(d, hit_d, false, false);
+                let rout =
+                    DiceExpr::parse(&self.cat.numbers().rout_withdrawal).unwrap_or(DiceExpr::D3);
+                if fa {
+                    let m = rout.roll(&mut self.dice);
+                    self.fall_back(a, m, true);
+                }
+                if fd {
+                    let m = rout.roll(&mut self.dice);
+                    self.fall_back(d, m, true);
+                }
+                if !self.v.units[a].removed && !self.v.units[d].removed && !fa && !fd {
+                    self.v.units[a].engaged = Some(d);
+                    self.v.units[d].engaged = Some(a);
+                }
+                false
+            }
+            o => {
+                let (w, l, sl) = if o == MeleeOutcome::AttackerWins {
+                    (a, d, &sd)
+                } else {
+                    (d, a, &sa)
+                };
+                let sups = loser_supporters(&self.v, l, sl);
+                self.v.units[a].engaged = None;
+                self.v.units[d].engaged = None;
+                let lu = &self.v.units[l];
+                if lu.et == ElementType::Artillery {
+                    say!(
+                        self,
+                        LogKind::Melee,
+                        Some(l),
+                        "The guns of {} are overrun.",
+                        self.v.units[l].name
+                    );
+                    self.set_level(l, DisciplineLevel::Shattered);
+                } else {
+                    self.fall_back(l, r.margin.min(50) as i32, true);
+                    for &s in &sups {
+                        self.fall_back(s, r.margin.min(50) as i32, true);
+                    }
+                    self.v.units[l].dm += 1;
+                    let failed =
+                        self.land_hits(l, if l == a { hit_a } else { hit_d }, false, false);
+                    if failed && !self.v.units[l].removed {
+                        let m = DiceExpr::parse(&self.cat.numbers().rout_withdrawal)
+                            .unwrap_or(DiceExpr::D3)
+                            .roll(&mut self.dice);
+                        self.fall_back(l, m, true);
+                    }
+                    if r.margin > u32::from(self.v.units[l].discipline) && !self.v.units[l].removed
+                    {
+                        let next = degrade(self.v.units[l].level);
+                        self.set_level(l, next);
+                    }
+                    for s in sups {
+                        self.land_hits(s, 1, false, false);
+                    }
+                }
+                self.v.units[w].dm += 1;
+                let wf = self.land_hits(w, if w == a { hit_a } else { hit_d }, false, false);
+                if wf && !self.v.units[w].removed {
+                    let m = DiceExpr::parse(&self.cat.numbers().rout_withdrawal)
+                        .unwrap_or(DiceExpr::D3)
+                        .roll(&mut self.dice);
+                    self.fall_back(w, m, true);
+                }
+                w == a && !wf && !self.v.units[a].removed
+            }
+        }
+    }
+
+    /// Run the whole battle.
+    pub fn run(&mut self, p: &mut dyn Policy) {
+        let last = u32::from(self.cat.tables().game_length_turns);
+        for turn in 1..=last {
+            self.v.turn = turn;
+            say!(self, LogKind::Turn, None, "Turn {turn} begins.");
+            // R-23: a broken force concedes before initiative.
+            for side in [Side::Attacker, Side::Defender] {
+                if turn > 1 && self.v.force_broken(side) {
+                    self.ended_by_break = Some((side, turn));
+                    say!(
+                        self,
+                        LogKind::Broken,
+                        None,
+                        "The {} force is broken and gives up the field.",
+                        side.id()
+                    );
+                    return;
+                }
+            }
+            self.promote_force_commanders();
+            let first = self.initiative();
+            self.play_turn(p, first);
+            let a = self.v.points_lost(Side::Attacker);
+            let d = self.v.points_lost(Side::Defender);
+            self.turn_points.push((turn, a, d));
+            for c in self.v.cmds.iter_mut() {
+                c.cp = 0;
+            }
+        }
+    }
+
+    fn promote_force_commanders(&mut self) {
+        for side in [Side::Attacker, Side::Defender] {
+            let Some(fc) = self.v.force_commander[sidx(side)] else {
+                continue;
+            };
+            if self.v.cmds[fc].alive {
+                continue;
+            }
+            // M-20: the first living Group Commander takes over, keeping his rating (R-12).
+            let next = (0..self.v.cmds.len()).find(|&c| {
+                self.v.cmds[c].side == side
+                    && self.v.cmds[c].alive
+                    && self.v.cmds[c].group.is_some()
+            });
+            if let Some(c) = next {
+                if let Some(g) = self.v.cmds[c].group {
+                    self.v.groups[g].commander = None;
+                }
+                self.v.cmds[c].group = None;
+                self.v.cmds[c].promoted = true;
+                self.v.force_commander[sidx(side)] = Some(c);
+                say!(
+                    self,
+                    LogKind::Commander,
+                    None,
+                    "{} takes command of the {} force.",
+                    self.v.cmds[c].name,
+                    side.id()
+                );
+            }
+        }
+    }
+
+    fn initiative(&mut self) -> Side {
+        let roll_expr =
+            DiceExpr::parse(&self.cat.numbers().initiative_roll).unwrap_or(DiceExpr::D6);
+        let mut scouts = [0usize; 2];
+        for u in &self.v.units {
+            if u.active() && u.scouts {
+                scouts[sidx(u.side)] += 1;
+            }
+        }
+        let mut bonus = [0i32; 2];
+        // Hold the Ground: Force Commanders arrive at the end of turn 1 with no points.
+        let no_fc_points = self.v.scenario == ScenarioId::HoldTheGround && self.v.turn == 1;
+        for (s, b) in bonus.iter_mut().enumerate() {
+            if let Some(fc) = self.v.force_commander[s] {
+                let c = &mut self.v.cmds[fc];
+                if c.alive && c.on_table && !no_fc_points {
+                    c.cp = roll_command_points(&c.rating, &mut self.dice);
+                    *b = c.cp as i32;
+                }
+            }
+        }
+        if scouts[0] > scouts[1] {
+            bonus[0] += i32::from(self.cat.numbers().scout_initiative_bonus);
+        } else if scouts[1] > scouts[0] {
+            bonus[1] += i32::from(self.cat.numbers().scout_initiative_bonus);
+        }
+        loop {
+            let a = roll_expr.roll(&mut self.dice) + bonus[0];
+            let d = roll_expr.roll(&mut self.dice) + bonus[1];
+            if a != d {
+                let w = if a > d {
+                    Side::Attacker
+                } else {
+                    Side::Defender
+                };
+                say!(
+                    self,
+                    LogKind::Initiative,
+                    None,
+                    "Initiative: attacker {a}, defender {d}; the {} moves first.",
+                    w.id()
+                );
+                return w;
+            }
+        }
+    }
+
+    fn play_turn(&mut self, p: &mut dyn Policy, first: Side) {
+        let mut queue: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        for (g, gr) in self.v.groups.iter().enumerate() {
+            let arrived = gr.arrives_turn <= self.v.turn;
+            let alive = gr.units.iter().any(|&i| !self.v.units[i].removed);
+            if arrived && alive {
+                queue[sidx(gr.side)].push(g);
+            }
+        }
+        // Reserves: at most one new group a side each turn (the book's rule).
+        for q in queue.iter_mut() {
+            let mut entered = false;
+            q.retain(|&g| {
+                let gr = &self.v.groups[g];
+                let waiting = gr
+                    .units
+                    .iter()
+                    .all(|&i| !self.v.units[i].on_table && !self.v.units[i].removed);
+                if waiting {
+                    if entered {
+                        return false;
+                    }
+                    entered = true;
+                }
+                true
+            });
+        }
+        let mut side = first;
+        let mut idx = [0usize; 2];
+        while idx[0] < queue[0].len() || idx[1] < queue[1].len() {
+            let s = sidx(side);
+            if idx[s] < queue[s].len() {
+                let g = queue[s][idx[s]];
+                idx[s] += 1;
+                self.activate_group(p, g);
+            }
+            side = side.other();
+        }
+    }
+
+    fn activate_group(&mut self, p: &mut dyn Policy, g: usize) {
+        let side = self.v.groups[g].side;
+        // Arrival from reserve.
+        let waiting: Vec<usize> = self.v.groups[g]
+            .units
+            .iter()
+            .copied()
+            .filter(|&i| !self.v.units[i].on_table && !self.v.units[i].removed)
+            .collect();
+        if !waiting.is_empty() {
+            let gr = &self.v.groups[g];
+            let y = gr.entry_y.unwrap_or(match side {
+                Side::Attacker => 0.0,
+                Side::Defender => TABLE_DEPTH,
+            });
+            let (sector, flank) = (gr.entry_sector, gr.flank_entry);
+            for &i in &waiting {
+                let u = &mut self.v.units[i];
+                u.on_table = true;
+                u.sector = sector;
+                u.y = y;
+                u.start_y = f64::NAN;
+                if flank {
+                    u.flank_turn = self.v.turn;
+                }
+            }
+            say!(
+                self,
+                LogKind::Arrival,
+                None,
+                "The {} {} marches onto the field{}.",
+                side.id(),
+                self.v.groups[g].name,
+                if flank { " on the enemy's flank" } else { "" }
+            );
+        }
+        // Field promotion (R-12): the Force Commander spends a point.
+        let leaderless = self.v.groups[g]
+            .commander
+            .map(|c| !self.v.cmds[c].alive)
+            .unwrap_or(true);
+        if leaderless {
+            if let Some(fc) = self.v.force_commander[sidx(side)] {
+                if self.v.cmds[fc].alive
+                    && self.v.cmds[fc].cp > 0
+                    && self.v.cmds[fc].attached_to.is_none()
+                {
+                    if let Some(rating) = roll_rating(self.cat, &mut self.dice, true) {
+                        self.v.cmds[fc].cp -= 1;
+                        let n = self.v.cmds.len();
+                        self.v.cmds.push(Cmd {
+                            id: format!("{}-promoted-{n}", side.id()),
+                            name: format!(
+                                "a newly promoted officer of the {}",
+                                self.v.groups[g].name
+                            ),
+                            side,
+                            group: Some(g),
+                            rating,
+                            alive: true,
+                            killed_turn: None,
+                            promoted: true,
+                            cp: 0,
+                            attached_to: None,
+                            on_table: true,
+                        });
+                        self.v.groups[g].commander = Some(n);
+                        say!(
+                            self,
+                            LogKind::Commander,
+                            None,
+                            "A field promotion gives the {} a new commander ({}).",
+                            self.v.groups[g].name,
+                            self.v.cmds[n].rating.name
+                        );
+                    }
+                }
+            }
+        }
+        if let Some(c) = self.v.groups[g].commander {
+            if self.v.cmds[c].alive {
+                let r = self.v.cmds[c].rating.clone();
+                self.v.cmds[c].cp = roll_command_points(&r, &mut self.dice);
+            }
+        }
+        // R-23: a broken group tests every element first.
+        if self.v.group_broken(g) {
+            say!(
+                self,
+                LogKind::Broken,
+                None,
+                "The {} {} is broken.",
+                side.id(),
+                self.v.groups[g].name
+            );
+            let units = self.v.groups[g].units.clone();
+            for i in units {
+                if !self.v.units[i].active() {
+                    continue;
+                }
+                let passed = self.test(i, TestKind::Discipline, 0, "a broken group");
+                self.v.units[i].hits = 0;
+                let next = degrade(self.v.units[i].level);
+                self.set_level(i, next);
+                if !passed && !self.v.units[i].removed {
+                    self.v.units[i].no_orders_turn = self.v.turn;
+                    let m = DiceExpr::parse(&self.cat.numbers().rout_withdrawal)
+                        .unwrap_or(DiceExpr::D3)
+                        .roll(&mut self.dice);
+                    self.fall_back(i, m, true);
+                }
+            }
+        }
+        let units = self.v.groups[g].units.clone();
+        for i in units {
+            if self.v.units[i].active() {
+                self.activate(p, i);
+            }
+        }
+    }
+
+    fn activate(&mut self, p: &mut dyn Policy, i: usize) {
+        // Commanders attached to it step away (they stay until its next activation).
+        for c in self.v.cmds.iter_mut() {
+            if c.attached_to == Some(i) {
+                c.attached_to = None;
+            }
+        }
+        let turn = self.v.turn;
+        self.v.units[i].inspired = false;
+        self.v.units[i].shots_this_activation = 0;
+        if self.v.units[i].no_orders_turn == turn {
+            return;
+        }
+        say!(
+            self,
+            LogKind::Activation,
+            Some(i),
+            "{} ({}) takes its orders.",
+            self.v.units[i].name,
+            self.v.units[i].side.id()
+        );
+        let mut maneuvers = i32::from(self.v.units[i].maneuver);
+        let mut combats = i32::from(combat_orders(
+            self.v.units[i].combat_base,
+            self.v.units[i].level,
+        ));
+        // Rally (before acting): one plain Maneuver and Combat Order after it.
+        if let Some(c) = self.ordering_commander(i) {
+            if self.v.cmds[c].cp > 0
+                && self.v.cmds[c].attached_to.is_none()
+                && self.v.in_spi_or_fc(i, c)
+                && p.rally(&self.v, i)
+            {
+                self.v.cmds[c].cp -= 1;
+                self.v.cmds[c].attached_to = Some(i);
+                maneuvers = 1;
+                combats = 1;
+                let passed = self.test(i, TestKind::Morale, 0, "a rally");
+                if passed {
+                    let u = &self.v.units[i];
+                    if u.level == DisciplineLevel::Exhausted && u.hits == 0 {
+                        if self.narrate {
+                            let u = &self.v.units[i];
+                            self.log.push(LogLine {
+                                turn,
+                                kind: LogKind::Rally,
+                                element: Some(u.key()),
+                                level: Some(DisciplineLevel::Shaken),
+                                text: format!("{} rallies and steadies to Shaken.", u.name),
+                            });
+                        }
+                        self.v.units[i].level = DisciplineLevel::Shaken;
+                        self.v.units[i].rallied_turn = turn;
+                    } else if u.hits > 0 {
+                        self.v.units[i].hits = 0;
+                        say!(
+                            self,
+                            LogKind::Rally,
+                            Some(i),
+                            "{} rallies and shakes off its losses.",
+                            self.v.units[i].name
+                        );
+                    } else {
+                        self.v.units[i].dm = 0;
+                        say!(
+                            self,
+                            LogKind::Rally,
+                            Some(i),
+                            "{} rallies and dresses its ranks.",
+                            self.v.units[i].name
+                        );
+                    }
+                }
+            }
+        }
+        // Leaderless elements without Carry On only tidy their ranks (M-21).
+        let leaderless = self.ordering_commander(i).is_none();
+        let outside = !self.v.in_spi(i) && !self.v.units[i].vanguard && !leaderless;
+        let _ = outside;
+        // Disorder Markers go first.
+        while self.v.units[i].dm > 0 && maneuvers > 0 {
+            self.v.units[i].dm -= 1;
+            maneuvers -= 1;
+        }
+        if leaderless && !self.v.units[i].carry_on {
+            return;
+        }
+        let mut steps = 0;
+        while (maneuvers > 0 || combats > 0) && self.v.units[i].active() && steps < 20 {
+            steps += 1;
+            // Locked in melee: the active element must fight.
+            if let Some(f) = self.v.units[i].engaged {
+                if combats > 0 {
+                    combats -= 1;
+                    let won = self.melee(i, f, false);
+                    if won && maneuvers == 0 {
+                        maneuvers = 1; // the winner's free Maneuver
+                    } else if won {
+                        maneuvers += 1;
+                    }
+                    continue;
+                }
+                break;
+            }
+            let act = p.act(self.cat, &self.v, i);
+            match act {
+                Action::Charge(t) if maneuvers > 0 => {
+                    maneuvers -= 1;
+                    match self.charge(p, i, t, combats > 0) {
+                        ChargeEnd::Fought(won) => {
+                            combats -= 1;
+                            if won {
+                                maneuvers += 1;
+                            }
+                        }
+                        ChargeEnd::Locked | ChargeEnd::Stopped => {}
+                        ChargeEnd::EndActivation => break,
+                    }
+                }
+                Action::Shoot(t) if combats > 0 => {
+                    combats -= 1;
+                    if self.shoot(p, i, t, true) && self.v.units[i].side != self.v.units[t].side {
+                        // the target's fate does not stop the shooter
+                    }
+                }
+                Action::Reload if maneuvers > 0 => {
+                    maneuvers -= 1;
+                    self.v.units[i].loaded = true;
+                }
+                Action::Deploy if maneuvers > 0 => {
+                    maneuvers -= 1;
+                    let f = self.v.units[i].fight_formation;
+                    self.v.units[i].formation = f;
+                    say!(
+                        self,
+                        LogKind::Move,
+                        Some(i),
+                        "{} forms {}.",
+                        self.v.units[i].name,
+                        f.label()
+                    );
+                }
+                Action::Shift(dir) if maneuvers > 0 => {
+                    maneuvers -= 1;
+                    let u = &mut self.v.units[i];
+                    u.sector = (u.sector + i32::from(dir)).clamp(0, SECTORS - 1);
+                    say!(
+                        self,
+                        LogKind::Move,
+                        Some(i),
+                        "{} sidesteps to sector {}.",
+                        self.v.units[i].name,
+                        self.v.units[i].sector + 1
+                    );
+                }
+                Action::Advance if maneuvers > 0 => {
+                    maneuvers -= 1;
+                    self.advance(i);
+                }
+                _ => break,
+            }
+        }
+    }
+
+    fn advance(&mut self, i: usize) {
+        let rate = self.v.advance_rate(self.cat, i);
+        let gap = self.v.gap_ahead(i);
+        let goal = self.v.goal_y(i);
+        let u = &self.v.units[i];
+        let fwd = u.forward();
+        let mut step = rate.min((gap - 1.0).max(0.0));
+        if let Some(g) = goal {
+            step = step.min(((g - u.y) * fwd).abs());
+            if (g - u.y) * fwd < 0.0 {
+                step = -step.min(rate);
+            }
+        }
+        let ny = (u.y + fwd * step).clamp(0.0, TABLE_DEPTH);
+        self.v.units[i].y = ny;
+        say!(
+            self,
+            LogKind::Move,
+            Some(i),
+            "{} advances {:.0}\".",
+            self.v.units[i].name,
+            step.abs()
+        );
+    }
+
+    fn charge(&mut self, p: &mut dyn Policy, i: usize, t: usize, has_combat: bool) -> ChargeEnd {
+        let u = &self.v.units[i];
+        let tg = &self.v.units[t];
+        let flank = u.flank_turn == self.v.turn;
+        let Ok(perm) =
+            charge_permission(u.et, u.size, u.formation, u.level, u.fear, tg.size, flank)
+        else {
+            return ChargeEnd::Stopped;
+        };
+        if perm.morale_test && !self.test(i, TestKind::Morale, 0, "the nerve to charge") {
+            return ChargeEnd::Stopped;
+        }
+        if perm.disorder_test && !self.test(i, TestKind::Disorder, 0, "the will to charge") {
+            self.v.units[i].dm += 1;
+            return ChargeEnd::Stopped;
+        }
+        if self.try_special(p, i, SpecialOrder::Charge) {
+            self.v.units[i].inspired = true;
+        }
+        say!(
+            self,
+            LogKind::Charge,
+            Some(i),
+            "{} ({}) charges {}!",
+            self.v.units[i].name,
+            self.v.units[i].side.id(),
+            self.v.units[t].name
+        );
+        let reach = self.v.charge_reach(self.cat, i);
+        // First half of the charge.
+        let fwd = self.v.units[i].forward();
+        let gap = (self.v.units[t].y - self.v.units[i].y).abs();
+        let first = (reach / 2.0).min((gap - 1.0).max(0.0));
+        self.v.units[i].y += fwd * first;
+        let mut counter = false;
+        let reaction = p.react(self.cat, &self.v, t, i);
+        match reaction {
+            Reaction::Withdraw if self.v.may_withdraw(t) => {
+                let gc = self.v.groups[self.v.units[t].group]
+                    .commander
+                    .filter(|&c| self.v.cmds[c].alive);
+                let rating = gc.map(|c| self.v.cmds[c].rating.clone());
+                let (expr, bonus) =
+                    withdraw_reaction_expr(self.cat, rating.as_ref(), self.v.units[t].level);
+                let m = expr.roll(&mut self.dice) + bonus;
+                say!(
+                    self,
+                    LogKind::Reaction,
+                    Some(t),
+                    "{} pulls back before the charge.",
+                    self.v.units[t].name
+                );
+                self.fall_back(t, m, true);
+                if self.v.units[t].removed || self.v.distance(i, t) > reach / 2.0 {
+                    return ChargeEnd::Stopped;
+                }
+                self.v.units[t].dm += 1;
+            }
+            Reaction::ClosingFire if self.v.can_closing_fire(t, i) => {
+                say!(
+                    self,
+                    LogKind::Reaction,
+                    Some(t),
+                    "{} meets the charge with a volley.",
+                    self.v.units[t].name
+                );
+                let failed = self.shoot(p, t, i, false);
+                if failed || !self.v.units[i].active() {
+                    return ChargeEnd::EndActivation;
+                }
+            }
+            Reaction::CounterCharge if self.v.may_counter_charge(self.cat, t, i) => {
+                say!(
+                    self,
+                    LogKind::Reaction,
+                    Some(t),
+                    "{} counter-charges!",
+                    self.v.units[t].name
+                );
+                counter = true;
+            }
+            _ => {
+                if self.v.units[t].formation == Formation::MarchColumn && self.v.units[t].dm == 0 {
+                    if self.test(t, TestKind::Disorder, 0, "forming up under a charge") {
+                        let f = self.v.units[t].fight_formation;
+                        self.v.units[t].formation = f;
+                    } else {
+                        self.v.units[t].dm += 1;
+                    }
+                }
+            }
+        }
+        if !self.v.units[t].active() || !self.v.units[i].active() {
+            return ChargeEnd::Stopped;
+        }
+        // Contact.
+        self.v.units[i].y = self.v.units[t].y;
+        self.v.units[i].engaged = Some(t);
+        self.v.units[t].engaged = Some(i);
+        if !has_combat {
+            self.v.units[i].dm += 1;
+            return ChargeEnd::Locked;
+        }
+        ChargeEnd::Fought(self.melee(i, t, counter))
+    }
+}
+
+fn u_marksmen(v: &View, s: usize) -> bool {
+    v.units[s].marksmen
+}
+
+#[derive(Debug, Clone, Copy)]
+enum SpecialOrder {
+    Volley(u32),
+    Charge,
+}
+
+enum ChargeEnd {
+    Fought(bool),
+    Locked,
+    Stopped,
+    EndActivation,
+}
+
+impl View {
+    /// The commander may use special orders on the element: it is inside
+    /// his SPI (Group Commander) or he is the Force Commander (M-19).
+    pub fn in_spi_or_fc(&self, i: usize, c: usize) -> bool {
+        if self.cmds[c].group.is_none() {
+            return true;
+        }
+        self.in_spi(i)
+    }
+}
+
+/// Spread groups over the sectors: centre first, then the wings.
+pub fn sector_for(gi: usize, n: usize) -> i32 {
+    if n <= 1 {
+        return 1;
+    }
+    [1, 0, 2][gi % 3]
+}

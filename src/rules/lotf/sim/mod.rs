@@ -1,0 +1,246 @@
+//! The battle simulator: fights a whole battle from a set-up document on an
+//! abstract battlefield, with a narrated log. See `docs/simulator.md`.
+
+pub mod engine;
+pub mod log;
+pub mod policy;
+pub mod scenario;
+
+use serde::{Deserialize, Serialize};
+
+pub use engine::{SimError, TABLE_DEPTH};
+pub use log::{LogKind, LogLine};
+pub use policy::{Action, Policy, Reaction, StandardPolicy};
+
+use super::battle::{BattleSetup, ScenarioId, ENGINE_VERSION};
+use super::catalogue::Catalogue;
+use super::combat::{
+    element_counts_as_broken, victory::victory_by_broken_force, victory_by_objectives,
+    victory_by_points, DecidedBy, Side, VictoryLevel,
+};
+use super::types::DisciplineLevel;
+
+/// Format tag of an outcome document.
+pub const OUTCOME_FORMAT: &str = "muster.lotf.battle-outcome/1";
+
+/// An element at the end of the battle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ElementFinal {
+    pub id: String,
+    pub name: String,
+    pub side: Side,
+    pub group: String,
+    pub points: u32,
+    pub discipline_level: DisciplineLevel,
+    pub hits: u32,
+    pub disorder_markers: u32,
+    /// Shattered or otherwise out of play.
+    pub removed: bool,
+    pub left_the_field: bool,
+    /// Never reached the table (reserves still waiting).
+    pub never_arrived: bool,
+    /// Counts toward its side's points lost.
+    pub lost: bool,
+}
+
+/// A commander at the end.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CommanderFinal {
+    pub id: String,
+    pub name: String,
+    pub side: Side,
+    /// `force` or the group's name.
+    pub role: String,
+    pub rating: String,
+    pub rating_roll: u8,
+    pub killed: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub killed_turn: Option<u32>,
+    /// Raised by field promotion or to Force Commander.
+    pub promoted: bool,
+}
+
+/// Points lost by the end of a turn, for a chart.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TurnPoints {
+    pub turn: u32,
+    pub attacker_lost: u32,
+    pub defender_lost: u32,
+}
+
+/// Objectives at the end.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct ObjectiveCount {
+    pub total: u32,
+    pub attacker: u32,
+    pub defender: u32,
+}
+
+/// The result of one battle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BattleOutcome {
+    pub format: String,
+    pub engine_version: String,
+    pub scenario: ScenarioId,
+    pub seed: u64,
+    pub points_size: u32,
+    pub turns_played: u32,
+    /// `None` for a tie.
+    pub winner: Option<Side>,
+    pub victory_level: VictoryLevel,
+    pub attacker_vp: u8,
+    pub defender_vp: u8,
+    pub decided_by: DecidedBy,
+    /// The victory arithmetic in words.
+    pub arithmetic: String,
+    pub attacker_points_lost: u32,
+    pub defender_points_lost: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objectives: Option<ObjectiveCount>,
+    pub elements: Vec<ElementFinal>,
+    pub commanders: Vec<CommanderFinal>,
+    pub turns: Vec<TurnPoints>,
+    /// Empty when narration is off.
+    pub log: Vec<LogLine>,
+}
+
+/// Fight the battle with the standard policy.
+pub fn simulate(
+    cat: &Catalogue,
+    setup: &BattleSetup,
+    narrate: bool,
+) -> Result<BattleOutcome, SimError> {
+    let mut p = StandardPolicy::new();
+    simulate_with(cat, setup, narrate, &mut p)
+}
+
+/// Fight the battle with a given policy.
+pub fn simulate_with(
+    cat: &Catalogue,
+    setup: &BattleSetup,
+    narrate: bool,
+    policy: &mut dyn Policy,
+) -> Result<BattleOutcome, SimError> {
+    let mut eng = engine::Engine::new(cat, setup, narrate)?;
+    if narrate {
+        eng.log.push(LogLine {
+            turn: 0,
+            kind: LogKind::Turn,
+            element: None,
+            level: None,
+            text: format!(
+                "{} against {} in {} (seed {}).",
+                name_or(&setup.attacker.roster.name, "The attacker"),
+                name_or(&setup.defender.roster.name, "the defender"),
+                setup.scenario.id(),
+                setup.seed
+            ),
+        });
+    }
+    eng.run(policy);
+    let size = setup.points_size(cat);
+    let v = &eng.v;
+    let a_lost = v.points_lost(Side::Attacker);
+    let d_lost = v.points_lost(Side::Defender);
+    let objectives = if setup.scenario.uses_objectives() {
+        Some(ObjectiveCount {
+            total: v.objectives.len() as u32,
+            attacker: v.objectives_held(cat, Side::Attacker),
+            defender: v.objectives_held(cat, Side::Defender),
+        })
+    } else {
+        None
+    };
+    let victory = match (eng.ended_by_break, objectives) {
+        (Some((side, turn)), _) => victory_by_broken_force(cat, side, turn),
+        (None, Some(o)) => {
+            victory_by_objectives(cat, o.attacker, o.defender, o.total, a_lost, d_lost, size)
+        }
+        (None, None) => victory_by_points(cat, a_lost, d_lost, size),
+    };
+    let mut log = std::mem::take(&mut eng.log);
+    if narrate {
+        log.push(LogLine {
+            turn: eng.v.turn,
+            kind: LogKind::Result,
+            element: None,
+            level: None,
+            text: match victory.winner {
+                Some(w) => format!("The {} wins: {}.", w.id(), victory.arithmetic),
+                None => format!("Neither side wins: {}.", victory.arithmetic),
+            },
+        });
+    }
+    let v = &eng.v;
+    Ok(BattleOutcome {
+        format: OUTCOME_FORMAT.to_string(),
+        engine_version: ENGINE_VERSION.to_string(),
+        scenario: setup.scenario,
+        seed: setup.seed,
+        points_size: size,
+        turns_played: v.turn,
+        winner: victory.winner,
+        victory_level: victory.level,
+        attacker_vp: victory.attacker_vp,
+        defender_vp: victory.defender_vp,
+        decided_by: victory.decided_by,
+        arithmetic: victory.arithmetic,
+        attacker_points_lost: a_lost,
+        defender_points_lost: d_lost,
+        objectives,
+        elements: v
+            .units
+            .iter()
+            .map(|u| ElementFinal {
+                id: u.id.clone(),
+                name: u.name.clone(),
+                side: u.side,
+                group: v.groups[u.group].name.clone(),
+                points: u.points,
+                discipline_level: u.level,
+                hits: u.hits,
+                disorder_markers: u.dm,
+                removed: u.removed,
+                left_the_field: u.left_field,
+                never_arrived: !u.on_table && !u.removed,
+                lost: element_counts_as_broken(u.level, u.removed),
+            })
+            .collect(),
+        commanders: v
+            .cmds
+            .iter()
+            .map(|c| CommanderFinal {
+                id: c.id.clone(),
+                name: c.name.clone(),
+                side: c.side,
+                role: match c.group {
+                    Some(g) => v.groups[g].name.clone(),
+                    None => "force".to_string(),
+                },
+                rating: c.rating.name.clone(),
+                rating_roll: c.rating.roll,
+                killed: !c.alive,
+                killed_turn: c.killed_turn,
+                promoted: c.promoted,
+            })
+            .collect(),
+        turns: eng
+            .turn_points
+            .iter()
+            .map(|&(turn, a, d)| TurnPoints {
+                turn,
+                attacker_lost: a,
+                defender_lost: d,
+            })
+            .collect(),
+        log,
+    })
+}
+
+fn name_or<'a>(s: &'a str, d: &'a str) -> &'a str {
+    if s.trim().is_empty() {
+        d
+    } else {
+        s
+    }
+}

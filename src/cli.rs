@@ -47,6 +47,41 @@ pub enum Command {
         #[arg(long)]
         csv: bool,
     },
+    /// Fight a Land of the Free battle with the rules core: two roster files (attacker first) or
+    /// a battle set-up document. Prints the narrated log and the outcome; the same set-up and
+    /// seed always give the same battle. With --runs, fights many battles and prints the odds.
+    /// Needs no database.
+    Simulate {
+        /// The attacker's roster file (muster.lotf.roster/1).
+        #[arg(value_name = "ATTACKER", required_unless_present = "setup")]
+        attacker: Option<std::path::PathBuf>,
+        /// The defender's roster file.
+        #[arg(value_name = "DEFENDER", required_unless_present = "setup")]
+        defender: Option<std::path::PathBuf>,
+        /// A battle set-up document (muster.lotf.battle/1) instead of two rosters.
+        #[arg(long, value_name = "BATTLE.json", conflicts_with_all = ["attacker", "defender", "scenario", "points"])]
+        setup: Option<std::path::PathBuf>,
+        /// Scenario: take_the_field, reconnoiter, hold_the_ground, flank_attack, surrounded,
+        /// ambush, frontal_assault or meeting_engagement.
+        #[arg(long)]
+        scenario: Option<String>,
+        /// Seed of the dice; drawn at random and printed when left out.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// The game's points size (default: the larger of the two points limits).
+        #[arg(long)]
+        points: Option<u32>,
+        /// Print the outcome document as JSON instead of the log and summary.
+        #[arg(long)]
+        json: bool,
+        /// Fight this many battles (seeds derived from the seed) and print the odds, with a
+        /// progress bar on standard error.
+        #[arg(long, value_name = "N")]
+        runs: Option<u32>,
+        /// Write the set-up document that was fought to this file, to replay it with --setup.
+        #[arg(long, value_name = "FILE")]
+        save_setup: Option<std::path::PathBuf>,
+    },
     /// Print the Land of the Free catalogue: element statistics, weapons, upgrades, skills,
     /// commander ratings and tables. Needs no database.
     Catalog {
@@ -88,6 +123,30 @@ pub fn main() -> ExitCode {
             return crate::cli_rules::validate_files(&files, csv)
         }
         Some(Command::Catalog { json }) => return crate::cli_rules::print_catalog(json),
+        Some(Command::Simulate {
+            attacker,
+            defender,
+            setup,
+            scenario,
+            seed,
+            points,
+            json,
+            runs,
+            save_setup,
+        }) => {
+            let args = crate::cli_rules::SimulateArgs {
+                attacker,
+                defender,
+                setup,
+                scenario,
+                seed,
+                points,
+                json,
+                runs,
+                save_setup,
+            };
+            return crate::cli_rules::simulate(args);
+        }
         _ => {}
     }
     let config = match Config::from_env() {
@@ -102,7 +161,7 @@ pub fn main() -> ExitCode {
         Command::Serve => serve(&config),
         Command::Migrate => migrate(&config),
         Command::User { command } => user(&config, command),
-        Command::Validate { .. } | Command::Catalog { .. } => Ok(()),
+        Command::Validate { .. } | Command::Catalog { .. } | Command::Simulate { .. } => Ok(()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -158,3 +158,224 @@ pub fn print_catalog(json: bool) -> ExitCode {
         }
     }
 }
+
+pub struct SimulateArgs {
+    pub attacker: Option<std::path::PathBuf>,
+    pub defender: Option<std::path::PathBuf>,
+    pub setup: Option<std::path::PathBuf>,
+    pub scenario: Option<String>,
+    pub seed: Option<u64>,
+    pub points: Option<u32>,
+    pub json: bool,
+    pub runs: Option<u32>,
+    pub save_setup: Option<std::path::PathBuf>,
+}
+
+fn read_roster_file(path: &Path) -> Result<lotf::RosterDoc, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read the file: {e}", path.display()))?;
+    lotf::parse_roster(&text).map_err(|e| format!("{}: not a roster: {e}", path.display()))
+}
+
+fn build_setup(args: &SimulateArgs) -> Result<lotf::BattleSetup, String> {
+    if let Some(path) = &args.setup {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: cannot read the file: {e}", path.display()))?;
+        let mut setup =
+            lotf::parse_battle(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        if let Some(seed) = args.seed {
+            setup.seed = seed;
+        }
+        return Ok(setup);
+    }
+    let (Some(a), Some(d)) = (&args.attacker, &args.defender) else {
+        return Err("give two roster files (attacker, defender) or --setup BATTLE.json".into());
+    };
+    let scenario = match &args.scenario {
+        None => lotf::ScenarioId::TakeTheField,
+        Some(id) => lotf::ScenarioId::from_id(id).ok_or_else(|| {
+            let all: Vec<&str> = lotf::ScenarioId::ALL.iter().map(|s| s.id()).collect();
+            format!("unknown scenario '{id}'; choose one of {}", all.join(", "))
+        })?,
+    };
+    let seed = args.seed.unwrap_or_else(crate::battle_runner::fresh_seed);
+    let mut setup =
+        lotf::BattleSetup::new(read_roster_file(a)?, read_roster_file(d)?, scenario, seed);
+    setup.points = args.points;
+    setup.check().map_err(|e| e.to_string())?;
+    Ok(setup)
+}
+
+fn percent(p: f64) -> String {
+    format!("{:.1} %", p * 100.0)
+}
+
+/// Fights one battle (or many with --runs) and prints what happened.
+pub fn simulate(args: SimulateArgs) -> ExitCode {
+    match run_simulation(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("muster simulate: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_simulation(args: &SimulateArgs) -> Result<(), String> {
+    let catalogue = Catalogue::builtin()
+        .map_err(|e| format!("the built-in rules data is inconsistent: {e}"))?;
+    let setup = build_setup(args)?;
+    if let Some(path) = &args.save_setup {
+        std::fs::write(path, lotf::serialize_battle(&setup))
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+    }
+    if let Some(runs) = args.runs {
+        if runs == 0 || runs > 1_000_000 {
+            return Err("--runs must be from 1 to 1000000".into());
+        }
+        return print_odds(&catalogue, &setup, runs, args.json);
+    }
+    let outcome = lotf::simulate(&catalogue, &setup, !args.json).map_err(|e| e.to_string())?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&outcome).map_err(|e| e.to_string())?
+        );
+        return Ok(());
+    }
+    let (a, d) = (&setup.attacker.roster.name, &setup.defender.roster.name);
+    println!(
+        "{a} (attacker) against {d} (defender): {}, {} points, seed {}",
+        setup.scenario.id(),
+        outcome.points_size,
+        outcome.seed
+    );
+    let mut turn = u32::MAX;
+    for line in &outcome.log {
+        if line.turn != turn {
+            turn = line.turn;
+            println!("\n-- Turn {turn} --");
+        }
+        println!("{}", line.text);
+    }
+    println!();
+    match outcome.winner {
+        Some(side) => println!(
+            "{} wins: {} ({}:{} victory points)",
+            if side == lotf::Side::Attacker { a } else { d },
+            outcome.victory_level.id(),
+            outcome.attacker_vp.max(outcome.defender_vp),
+            outcome.attacker_vp.min(outcome.defender_vp)
+        ),
+        None => println!(
+            "A tie ({}:{} victory points)",
+            outcome.attacker_vp, outcome.defender_vp
+        ),
+    }
+    println!("{}", outcome.arithmetic);
+    println!(
+        "Points lost: {a} {}, {d} {}",
+        outcome.attacker_points_lost, outcome.defender_points_lost
+    );
+    for c in outcome.commanders.iter().filter(|c| c.killed) {
+        println!(
+            "{} ({}) fell{}.",
+            c.name,
+            c.role,
+            c.killed_turn
+                .map(|t| format!(" in turn {t}"))
+                .unwrap_or_default()
+        );
+    }
+    println!(
+        "Replay: muster simulate ... --seed {} (engine {})",
+        outcome.seed, outcome.engine_version
+    );
+    Ok(())
+}
+
+fn print_odds(
+    catalogue: &Catalogue,
+    setup: &lotf::BattleSetup,
+    runs: u32,
+    json: bool,
+) -> Result<(), String> {
+    use std::io::{IsTerminal, Write};
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+    let done = AtomicU32::new(0);
+    let finished = AtomicBool::new(false);
+    let summary = std::thread::scope(|scope| {
+        let bar = scope.spawn(|| {
+            let tty = std::io::stderr().is_terminal();
+            let mut last_shown = u32::MAX;
+            while !finished.load(Ordering::Relaxed) {
+                let n = done.load(Ordering::Relaxed);
+                if n != last_shown {
+                    let filled = (n as u64 * 30 / runs as u64) as usize;
+                    let line = format!(
+                        "[{}{}] {n}/{runs} battles",
+                        "#".repeat(filled),
+                        "-".repeat(30 - filled)
+                    );
+                    if tty {
+                        eprint!("\r{line}");
+                    } else if n == 0
+                        || n == runs
+                        || filled != (last_shown.min(runs) as u64 * 30 / runs as u64) as usize
+                    {
+                        eprintln!("{line}");
+                    }
+                    let _ = std::io::stderr().flush();
+                    last_shown = n;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+            if tty {
+                eprintln!("\r[{}] {runs}/{runs} battles", "#".repeat(30));
+            } else if last_shown != runs {
+                eprintln!("[{}] {runs}/{runs} battles", "#".repeat(30));
+            }
+        });
+        let result = crate::battle_runner::monte_carlo_parallel(
+            catalogue,
+            setup,
+            runs,
+            crate::battle_runner::default_threads(),
+            &done,
+        );
+        finished.store(true, Ordering::Relaxed);
+        let _ = bar.join();
+        result
+    })
+    .map_err(|e| e.to_string())?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?
+        );
+        return Ok(());
+    }
+    let (a, d) = (&setup.attacker.roster.name, &setup.defender.roster.name);
+    println!(
+        "{runs} battles of {a} (attacker) against {d} (defender), {}, seeds from {}",
+        setup.scenario.id(),
+        setup.seed
+    );
+    for (label, e) in [
+        (format!("{a} wins"), summary.attacker_win),
+        ("Draw".to_string(), summary.draw),
+        (format!("{d} wins"), summary.defender_win),
+    ] {
+        println!(
+            "  {label:<32} {:>7}  (95 % interval {} – {})",
+            percent(e.p),
+            percent(e.low),
+            percent(e.high)
+        );
+    }
+    println!(
+        "  Average points lost: {a} {:.1}, {d} {:.1}",
+        summary.avg_attacker_points_lost, summary.avg_defender_points_lost
+    );
+    Ok(())
+}

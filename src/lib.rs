@@ -3,6 +3,7 @@
 //!
 //! Layers point one way: `web → store → rules` and `web → rules`. `rules` is pure.
 
+pub mod battle_runner;
 pub mod cli;
 mod cli_rules;
 pub mod config;

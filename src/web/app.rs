@@ -62,6 +62,7 @@ pub fn prepare_state(config: &Config, rules: RuleSystems) -> Result<AppState, St
         public_url: config.public_url.clone(),
         trusted_proxy: config.trusted_proxy,
         throttle: LoginThrottle::default(),
+        jobs: Default::default(),
     })
 }
 

@@ -22,6 +22,8 @@ pub struct AppState {
     pub public_url: Option<String>,
     pub trusted_proxy: Option<IpAddr>,
     pub throttle: LoginThrottle,
+    /// Long simulations running in the background.
+    pub jobs: crate::web::jobs::Jobs,
 }
 
 impl AppState {

@@ -3,6 +3,7 @@
 mod accounts;
 mod admin;
 mod api;
+mod battles;
 mod browser;
 mod browser_print;
 mod browser_rosters;

@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod battles;
 pub mod health;
 pub mod lotf;
 pub mod rosters;
@@ -75,7 +76,13 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(rosters::replace)
             .service(rosters::remove)
             .service(rosters::duplicate)
-            .service(rosters::export),
+            .service(rosters::export)
+            .service(battles::shooting)
+            .service(battles::melee)
+            .service(battles::morale)
+            .service(battles::simulate)
+            .service(battles::battle_odds)
+            .service(battles::job_status),
     );
 }
 

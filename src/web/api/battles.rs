@@ -1,0 +1,188 @@
+//! Exact odds, simulated battles and battle odds over the API.
+
+use std::sync::atomic::AtomicU32;
+
+use actix_web::{get, post, web, HttpResponse};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::rules::lotf::{self, OddsError};
+use crate::web::auth::ApiUser;
+use crate::web::battles::{self, DIRECT_RUNS_MAX};
+use crate::web::error::{ErrorBody, ErrorDetail};
+use crate::web::jobs::JobStatus;
+use crate::web::state::AppState;
+use crate::web::AppError;
+
+fn odds_error(e: OddsError) -> AppError {
+    let field = match &e {
+        OddsError::NoSuchElement { field, .. }
+        | OddsError::WeaponNotAllowed { field, .. }
+        | OddsError::TooManySupporters { field, .. }
+        | OddsError::OutOfRange { field, .. } => Some(field.clone()),
+        OddsError::Shot(_) => None,
+    };
+    AppError::Validation {
+        message: "The odds cannot be worked out for that situation.".into(),
+        details: vec![ErrorDetail {
+            field,
+            message: e.to_string(),
+        }],
+    }
+}
+
+/// Exact shooting odds
+///
+/// The probability of each number of hits for one shooting action, expected hits, ragged and
+/// punishing volleys, Disorder Markers, and the chance the target must take and fails a
+/// Discipline Test. Exact (enumeration), with the rulings that decided it and how the pool was
+/// built ("2 base + 4 Action + 1 point blank − 1 cover = 6 dice").
+#[utoipa::path(tag = "land-of-the-free", request_body(content = Object, description = "`{\"shooter\": {...}, \"target\": {...}, \"range_inches\", \"flank\", \"ammunition\", \"concentrated_volley\"}`"), responses(
+    (status = 200, description = "The odds", body = Object),
+    (status = 422, description = "An impossible situation (e.g. out of range)", body = ErrorBody)
+))]
+#[post("/lotf/odds/shooting")]
+pub async fn shooting(
+    state: web::Data<AppState>,
+    body: web::Json<lotf::ShootingRequest>,
+) -> Result<HttpResponse, AppError> {
+    let result = lotf::shooting_odds(&state.rules.lotf, &body).map_err(odds_error)?;
+    Ok(HttpResponse::Ok().json(result))
+}
+
+/// Exact melee odds
+///
+/// Attacker win, tie and defender win, and the probability of each result margin, for two
+/// elements with their situations and up to three supporters each.
+#[utoipa::path(tag = "land-of-the-free", request_body(content = Object, description = "`{\"attacker\": side, \"defender\": side}`"), responses(
+    (status = 200, description = "The odds", body = Object),
+    (status = 422, description = "An impossible situation", body = ErrorBody)
+))]
+#[post("/lotf/odds/melee")]
+pub async fn melee(
+    state: web::Data<AppState>,
+    body: web::Json<lotf::MeleeRequest>,
+) -> Result<HttpResponse, AppError> {
+    let result = lotf::melee_odds(&state.rules.lotf, &body).map_err(odds_error)?;
+    Ok(HttpResponse::Ok().json(result))
+}
+
+/// Exact morale-test odds
+///
+/// The probability of passing a Morale, Disorder or Discipline Test with the given modifiers.
+#[utoipa::path(tag = "land-of-the-free", request_body(content = Object, description = "`{\"element\", \"kind\", \"situation\", ...}`"), responses(
+    (status = 200, description = "The odds", body = Object),
+    (status = 422, description = "An impossible situation", body = ErrorBody)
+))]
+#[post("/lotf/odds/morale")]
+pub async fn morale(
+    state: web::Data<AppState>,
+    body: web::Json<lotf::MoraleRequest>,
+) -> Result<HttpResponse, AppError> {
+    let result = lotf::morale_odds(&state.rules.lotf, &body).map_err(odds_error)?;
+    Ok(HttpResponse::Ok().json(result))
+}
+
+#[derive(Serialize)]
+struct SimulateResponse {
+    /// The set-up that was fought; post it again to replay the battle exactly.
+    setup: lotf::BattleSetup,
+    outcome: lotf::BattleOutcome,
+}
+
+/// Fight a battle
+///
+/// Fights one battle with the rules core: a `muster.lotf.battle/1` set-up document, or the
+/// short form `{"attacker": roster, "defender": roster, "scenario", "seed"}` (roles as given;
+/// without a seed one is drawn and reported). Returns the set-up and the outcome with the
+/// narrated log (`"narrate": false` leaves the log out). The same set-up always gives the same
+/// battle.
+#[utoipa::path(tag = "battles", request_body(content = Object, description = "A set-up document or the short form"), responses(
+    (status = 200, description = "`{\"setup\", \"outcome\"}`", body = Object),
+    (status = 422, description = "Not a valid set-up", body = ErrorBody)
+))]
+#[post("/lotf/battles/simulate")]
+pub async fn simulate(
+    state: web::Data<AppState>,
+    body: web::Json<Value>,
+) -> Result<HttpResponse, AppError> {
+    let setup = battles::read_setup(&body)?;
+    let narrate = body.get("narrate").and_then(Value::as_bool).unwrap_or(true);
+    let rules = state.rules.clone();
+    let fought = setup.clone();
+    let outcome = web::block(move || lotf::simulate(&rules.lotf, &fought, narrate))
+        .await?
+        .map_err(|e| AppError::Validation {
+            message: e.to_string(),
+            details: vec![],
+        })?;
+    Ok(HttpResponse::Ok().json(SimulateResponse { setup, outcome }))
+}
+
+/// Battle odds
+///
+/// Fights the same set-up many times, battle i with a seed derived from (seed, i), and reports
+/// attacker win / draw / defender win with 95 % intervals, the victory levels, average points
+/// lost and the elements most often lost. Logged-in users only. Up to 10 000 runs are answered
+/// directly; up to 100 000 run as a background job (202 with a `status_url` to poll), one per
+/// user at a time.
+#[utoipa::path(tag = "battles", security(("bearer" = [])), request_body(content = Object, description = "A set-up or the short form, plus `runs`"), responses(
+    (status = 200, description = "The odds", body = Object),
+    (status = 202, description = "Started as a background job", body = JobStatus),
+    (status = 401, description = "Not logged in", body = ErrorBody),
+    (status = 409, description = "A job of yours is still running", body = ErrorBody),
+    (status = 422, description = "Not a valid request", body = ErrorBody)
+))]
+#[post("/lotf/battles/odds")]
+pub async fn battle_odds(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    body: web::Json<Value>,
+) -> Result<HttpResponse, AppError> {
+    let setup = battles::read_setup(&body)?;
+    let runs = battles::read_runs(&body)?;
+    let rules = state.rules.clone();
+    if runs <= DIRECT_RUNS_MAX {
+        let summary =
+            web::block(move || battles::odds(&rules.lotf, &setup, runs, &AtomicU32::new(0)))
+                .await?
+                .map_err(|e| AppError::Validation {
+                    message: e,
+                    details: vec![],
+                })?;
+        return Ok(HttpResponse::Ok().json(summary));
+    }
+    let title = format!(
+        "{} vs {}, {} battles",
+        setup.attacker.roster.name, setup.defender.roster.name, runs
+    );
+    let job = state.jobs.start(user.id, runs, title, move |done| {
+        battles::odds(&rules.lotf, &setup, runs, done)
+    })?;
+    let mut status = serde_json::to_value(job.status()).unwrap_or_default();
+    if let Value::Object(map) = &mut status {
+        map.insert(
+            "status_url".into(),
+            Value::String(format!("/api/v1/jobs/{}", job.id)),
+        );
+    }
+    Ok(HttpResponse::Accepted().json(status))
+}
+
+/// A background job
+///
+/// Progress of a long battle-odds job (`done` of `total` battles) and, once finished, its
+/// result. Only the user who started it can see it.
+#[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = String, Path, description = "Job id")), responses(
+    (status = 200, description = "The job", body = JobStatus),
+    (status = 404, description = "No such job of yours", body = ErrorBody)
+))]
+#[get("/jobs/{id}")]
+pub async fn job_status(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let job = state.jobs.get(&id, user.id).ok_or(AppError::NotFound)?;
+    Ok(HttpResponse::Ok().json(job.status()))
+}

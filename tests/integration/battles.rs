@@ -1,0 +1,221 @@
+//! Exact odds, simulated battles and battle odds: API, jobs and the command line.
+
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::helpers::{spawn_app, TempDir, TestApp};
+
+fn force(name: &str, infantry: usize) -> Value {
+    let elements: Vec<Value> = (0..infantry)
+        .map(|i| json!({"name": format!("{name} foot {i}"), "type": "infantry", "size": "medium"}))
+        .collect();
+    let (first, second) = elements.split_at(infantry / 2);
+    json!({"format": "muster.lotf.roster/1", "name": name, "war": "american_revolution", "nation": "british",
+           "points_limit": 25 * infantry, "force_commander": {"name": format!("{name} general")},
+           "groups": [{"commander": {"name": "Left"}, "elements": first}, {"commander": {"name": "Right"}, "elements": second}]})
+}
+
+async fn post(app: &TestApp, path: &str, token: Option<&str>, body: &Value) -> reqwest::Response {
+    let mut req = reqwest::Client::new().post(app.url(path)).json(body);
+    if let Some(t) = token {
+        req = req.bearer_auth(t);
+    }
+    req.send().await.unwrap()
+}
+
+#[tokio::test]
+async fn exact_shooting_odds_explain_the_pool_and_sum_to_one() {
+    let app = spawn_app().await;
+    let req = json!({"shooter": {"type": "infantry", "size": "large"}, "target": {"type": "infantry", "size": "medium", "in_cover": true},
+                     "range_inches": 2});
+    let res = post(&app, "/api/v1/lotf/odds/shooting", None, &req).await;
+    assert_eq!(res.status(), 200);
+    let odds: Value = res.json().await.unwrap();
+    let total: f64 = odds["hits_distribution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_f64().unwrap())
+        .sum();
+    assert!(
+        (total - 1.0).abs() < 1e-9,
+        "distribution sums to 1: {total}"
+    );
+    let explanation = odds["pool_explanation"].as_str().unwrap();
+    assert!(
+        explanation.contains("point blank") && explanation.contains("cover"),
+        "{explanation}"
+    );
+    assert!(odds["rulings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|r| r == "R-15"));
+
+    let res = post(&app, "/api/v1/lotf/odds/shooting", None, &json!({"shooter": {"type": "artillery", "size": "tiny"}, "target": {"type": "infantry", "size": "small"}, "range_inches": 10})).await;
+    assert_eq!(res.status(), 422);
+    let body: Value = res.json().await.unwrap();
+    assert!(
+        body["error"]["details"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("R-2"),
+        "{body}"
+    );
+
+    let res = post(
+        &app,
+        "/api/v1/lotf/odds/morale",
+        None,
+        &json!({"morale": 7, "kind": "discipline"}),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    let morale: Value = res.json().await.unwrap();
+    assert!(
+        (morale["p_pass"].as_f64().unwrap() - 21.0 / 36.0).abs() < 1e-9,
+        "7+ on 2d6 is 21/36: {morale}"
+    );
+}
+
+#[tokio::test]
+async fn a_simulated_battle_replays_exactly_from_its_set_up() {
+    let app = spawn_app().await;
+    let req = json!({"attacker": force("Crown", 6), "defender": force("Congress", 6), "scenario": "hold_the_ground", "seed": 1777});
+    let first: Value = post(&app, "/api/v1/lotf/battles/simulate", None, &req)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let second: Value = post(&app, "/api/v1/lotf/battles/simulate", None, &req)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        first["outcome"], second["outcome"],
+        "same request, same battle"
+    );
+    assert!(
+        !first["outcome"]["log"].as_array().unwrap().is_empty(),
+        "a narrated log"
+    );
+    let replay: Value = post(&app, "/api/v1/lotf/battles/simulate", None, &first["setup"])
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        replay["outcome"], first["outcome"],
+        "the stored set-up reproduces the battle"
+    );
+
+    // The command line fights the same battle from the exported set-up.
+    let dir = TempDir::new("setup");
+    let path = dir.0.join("battle.json");
+    std::fs::write(&path, first["setup"].to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args(["simulate", "--json", "--setup"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in [
+        "winner",
+        "victory_level",
+        "attacker_vp",
+        "defender_vp",
+        "attacker_points_lost",
+        "defender_points_lost",
+        "elements",
+        "commanders",
+    ] {
+        assert_eq!(
+            cli[key], first["outcome"][key],
+            "{key} matches between the API and the command line"
+        );
+    }
+
+    let bad = post(&app, "/api/v1/lotf/battles/simulate", None, &json!({"attacker": force("A", 4), "defender": force("B", 4), "scenario": "siege_of_yorktown"})).await;
+    assert_eq!(bad.status(), 422);
+    assert!(
+        bad.text().await.unwrap().contains("take_the_field"),
+        "names the scenarios"
+    );
+}
+
+#[tokio::test]
+async fn battle_odds_need_a_login_and_long_runs_become_a_job() {
+    let app = spawn_app().await;
+    let req =
+        json!({"attacker": force("Big", 8), "defender": force("Small", 4), "seed": 3, "runs": 400});
+    assert_eq!(
+        post(&app, "/api/v1/lotf/battles/odds", None, &req)
+            .await
+            .status(),
+        401
+    );
+
+    let token = app.api_user("odds@example.org").await;
+    let res = post(&app, "/api/v1/lotf/battles/odds", Some(&token), &req).await;
+    assert_eq!(res.status(), 200);
+    let odds: Value = res.json().await.unwrap();
+    assert_eq!(odds["runs"], 400);
+    let p = odds["attacker_win"]["p"].as_f64().unwrap();
+    assert!(p > 0.85, "8 medium infantry beat 4 most of the time ({p})");
+    assert!(
+        odds["attacker_win"]["low"].as_f64().unwrap() <= p
+            && p <= odds["attacker_win"]["high"].as_f64().unwrap()
+    );
+
+    let long = json!({"attacker": force("Big", 4), "defender": force("Small", 4), "seed": 5, "runs": 12000});
+    let res = post(&app, "/api/v1/lotf/battles/odds", Some(&token), &long).await;
+    assert_eq!(res.status(), 202);
+    let job: Value = res.json().await.unwrap();
+    let url = job["status_url"].as_str().unwrap().to_string();
+    assert_eq!(
+        post(&app, "/api/v1/lotf/battles/odds", Some(&token), &long)
+            .await
+            .status(),
+        409,
+        "one job at a time"
+    );
+
+    let other = app.api_user("nosy@example.org").await;
+    let res = reqwest::Client::new()
+        .get(app.url(&url))
+        .bearer_auth(&other)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 404, "another user cannot see the job");
+
+    let mut last_done = 0;
+    for _ in 0..600 {
+        let status: Value = reqwest::Client::new()
+            .get(app.url(&url))
+            .bearer_auth(&token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let done = status["done"].as_u64().unwrap();
+        assert!(done >= last_done, "progress never goes back");
+        last_done = done;
+        if status["status"] == "done" {
+            assert_eq!(status["result"]["runs"], 12000);
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!("the job did not finish");
+}

@@ -219,3 +219,41 @@ async fn battle_odds_need_a_login_and_long_runs_become_a_job() {
     }
     panic!("the job did not finish");
 }
+
+#[tokio::test]
+async fn the_odds_page_shows_results_charts_and_how_the_pool_was_built() {
+    let app = spawn_app().await;
+    let page = app.get_html("/odds?calc=shooting&s_type=infantry&s_size=large&t_type=infantry&t_size=medium&t_cover=1&range=2").await;
+    assert!(
+        page.contains("point blank") && page.contains("cover"),
+        "the pool explanation is shown"
+    );
+    assert!(
+        page.contains("<svg") && page.contains("Chance of each number of hits"),
+        "with a bar chart"
+    );
+    assert!(page.contains("Expected hits"));
+    let page = app
+        .get_html(
+            "/odds?calc=melee&a_type=cavalry&a_size=large&d_type=infantry&d_size=small&a_support=2",
+        )
+        .await;
+    assert!(page.contains("Attacker wins:") && page.contains("Who wins the melee"));
+    let page = app
+        .get_html("/odds?calc=morale&m_morale=7&m_kind=discipline&m_commander=1")
+        .await;
+    assert!(page.contains("Chance to pass:"));
+    let page = app
+        .get_html("/odds?calc=shooting&s_type=artillery&s_size=tiny")
+        .await;
+    assert!(
+        page.contains("class=\"alert\""),
+        "an impossible element is explained, not a crash"
+    );
+    let res = app.get("/odds?calc=melee&a_size=enormous").await;
+    assert_eq!(
+        res.status(),
+        200,
+        "nonsense input renders the page with a message"
+    );
+}

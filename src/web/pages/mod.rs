@@ -3,5 +3,6 @@
 pub mod accounts;
 pub mod admin;
 pub mod home;
+pub mod odds;
 pub mod print;
 pub mod rosters;

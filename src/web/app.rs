@@ -13,7 +13,7 @@ use crate::store::{self, settings, DbPool};
 use crate::web::api::{self, ApiDoc};
 use crate::web::auth::random_token;
 use crate::web::middleware::{log_request, render_errors, security_headers};
-use crate::web::pages::{accounts, admin, home, odds, print, rosters};
+use crate::web::pages::{accounts, admin, fight, home, odds, print, rosters};
 use crate::web::state::{AppState, Keys};
 use crate::web::throttle::LoginThrottle;
 use crate::web::{assets, csrf, AppError};
@@ -158,6 +158,15 @@ impl Application {
                 .service(web::resource("/shared/{token}/print/sheet").get(print::shared_sheet))
                 .service(web::resource("/reference/lotf").get(print::lotf_reference))
                 .service(web::resource("/odds").get(odds::calculator))
+                .service(web::resource("/fight").get(fight::index))
+                .service(
+                    web::resource("/fight/battle")
+                        .get(fight::battle)
+                        .post(fight::battle_post),
+                )
+                .service(web::resource("/fight/setup.json").get(fight::setup_file))
+                .service(web::resource("/fight/odds").post(fight::start_odds))
+                .service(web::resource("/fight/jobs/{id}").get(fight::job_page))
                 .service(web::resource("/static/{name}").get(assets::serve))
                 .default_service(web::to(not_found))
                 // Outermost last: the log sees the final status; headers go on every response.

@@ -257,3 +257,129 @@ async fn the_odds_page_shows_results_charts_and_how_the_pool_was_built() {
         "nonsense input renders the page with a message"
     );
 }
+
+#[tokio::test]
+async fn fight_it_out_gives_a_report_that_replays_and_odds_that_can_run_in_the_background() {
+    let app = spawn_app().await;
+    assert_eq!(
+        app.get("/fight").await.status(),
+        303,
+        "logged-in users only"
+    );
+    app.register("general@example.org", "General", crate::helpers::PASSWORD)
+        .await;
+    let form = app.get_html("/fight").await;
+    assert!(
+        form.contains("h:cowpens:0:0"),
+        "historical forces are offered"
+    );
+
+    let res = app
+        .post_form(
+            "/fight",
+            "/fight/battle",
+            &[
+                ("attacker", "h:cowpens:0:0"),
+                ("defender", "h:cowpens:1:0"),
+                ("scenario", "take_the_field"),
+                ("seed", ""),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let report_url = crate::helpers::location(&res);
+    assert!(
+        report_url.starts_with("/fight/battle?") && report_url.contains("seed="),
+        "{report_url}"
+    );
+    assert!(!report_url.contains("csrf"), "no token in the address");
+    let report = app.get_html(&report_url).await;
+    assert!(
+        report.contains("outcome-banner") && report.contains("Turn 1"),
+        "a narrated report"
+    );
+    assert!(report.contains("Points lost"));
+    let again = app.get_html(&report_url).await;
+    let log = |html: &str| html[html.find("battle-log").unwrap()..].to_string();
+    assert_eq!(
+        log(&report),
+        log(&again),
+        "the same seed gives the same battle"
+    );
+
+    let res = app
+        .post_form(
+            "/fight",
+            "/fight/odds",
+            &[
+                ("attacker", "h:cowpens:0:0"),
+                ("defender", "h:cowpens:1:0"),
+                ("scenario", "take_the_field"),
+                ("seed", "9"),
+                ("runs", "1000"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let html = res.text().await.unwrap();
+    assert!(
+        html.contains("1000 battles") && html.contains("95 % interval"),
+        "{html}"
+    );
+
+    // Background odds for two small rosters of the user's own (the smallest run that goes to the background).
+    let token = app
+        .api_token("general@example.org", crate::helpers::PASSWORD)
+        .await;
+    let mut ids = Vec::new();
+    for name in ["Light Bobs", "Line"] {
+        let res = reqwest::Client::new()
+            .post(app.url("/api/v1/rosters"))
+            .bearer_auth(&token)
+            .json(&force(name, 4))
+            .send()
+            .await
+            .unwrap();
+        ids.push(res.json::<Value>().await.unwrap()["id"].as_i64().unwrap());
+    }
+    let (a, d) = (format!("r:{}", ids[0]), format!("r:{}", ids[1]));
+    let runs = (battles_limits::DIRECT + 1).to_string();
+    let res = app
+        .post_form(
+            "/fight",
+            "/fight/odds",
+            &[
+                ("attacker", &a),
+                ("defender", &d),
+                ("scenario", "take_the_field"),
+                ("seed", "9"),
+                ("runs", &runs),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let job_url = crate::helpers::location(&res);
+    let page = app.get_html(&job_url).await;
+    assert!(
+        page.contains("<progress") || page.contains(&format!("{runs} battles")),
+        "progress or result shown"
+    );
+    let stranger = app.other_visitor();
+    stranger
+        .register("spy@example.org", "Spy", crate::helpers::PASSWORD)
+        .await;
+    assert_eq!(stranger.get(&job_url).await.status(), 404);
+    for _ in 0..900 {
+        let page = app.get_html(&job_url).await;
+        if !page.contains("<progress") {
+            assert!(page.contains(&format!("{runs} battles")), "{page}");
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!("the background odds did not finish");
+}
+
+mod battles_limits {
+    pub const DIRECT: u32 = muster::web::battles::DIRECT_RUNS_MAX;
+}

@@ -1,0 +1,526 @@
+//! "Fight it out": pick two forces (your rosters or a side of a historical order of battle), a
+//! scenario and a seed, and read the battle report; or ask for the odds over many battles and
+//! watch the progress.
+
+use std::sync::atomic::AtomicU32;
+
+use actix_web::http::header;
+use actix_web::{web, HttpResponse};
+use askama::Template;
+use serde::Deserialize;
+
+use crate::rules::lotf::{
+    self, BattleOutcome, BattleSetup, OddsSummary, RosterDoc, ScenarioId, Side,
+};
+use crate::web::auth::{SignedIn, SignedInUser};
+use crate::web::battles::{self, DIRECT_RUNS_MAX, RUNS_MAX};
+use crate::web::csrf::CsrfForm;
+use crate::web::page::{redirect, render, PageCtx};
+use crate::web::pages::odds::{chart, Chart};
+use crate::web::rosters as roster_store;
+use crate::web::state::{with_conn, AppState};
+use crate::web::AppError;
+
+pub struct ForceChoice {
+    pub value: String,
+    pub label: String,
+}
+
+impl ForceChoice {
+    pub fn selected(&self, current: &str) -> bool {
+        self.value == current
+    }
+}
+
+async fn force_choices(
+    state: &web::Data<AppState>,
+    user: &SignedInUser,
+) -> Result<(Vec<ForceChoice>, Vec<ForceChoice>), AppError> {
+    let owner = user.id;
+    let rows = with_conn(state, move |conn| {
+        Ok(crate::store::rosters::list_for_owner(conn, owner, None)?)
+    })
+    .await?;
+    let mine = rows
+        .iter()
+        .filter(|r| r.rule_system == roster_store::LOTF)
+        .map(|r| ForceChoice {
+            value: format!("r:{}", r.id),
+            label: format!("{} ({} pts)", r.name, r.points),
+        })
+        .collect();
+    let mut historical = Vec::new();
+    for summary in lotf::historical_battles() {
+        if let Some(battle) = lotf::historical_battle(&summary.id) {
+            for (si, side) in battle.sides.iter().enumerate() {
+                for (fi, force) in side.forces.iter().enumerate() {
+                    historical.push(ForceChoice {
+                        value: format!("h:{}:{si}:{fi}", battle.id),
+                        label: force.name.clone(),
+                    });
+                }
+            }
+        }
+    }
+    Ok((mine, historical))
+}
+
+/// A force named by a choice value: one of the user's rosters or a historical force.
+async fn load_force(
+    state: &web::Data<AppState>,
+    user: &SignedInUser,
+    value: &str,
+) -> Result<RosterDoc, AppError> {
+    let mut parts = value.split(':');
+    match parts.next() {
+        Some("r") => {
+            let id: i64 = parts
+                .next()
+                .and_then(|v| v.parse().ok())
+                .ok_or(AppError::NotFound)?;
+            Ok(roster_store::load_owned(state, user, id).await?.doc)
+        }
+        Some("h") => {
+            let battle = parts
+                .next()
+                .and_then(lotf::historical_battle)
+                .ok_or(AppError::NotFound)?;
+            let side: usize = parts
+                .next()
+                .and_then(|v| v.parse().ok())
+                .ok_or(AppError::NotFound)?;
+            let force: usize = parts
+                .next()
+                .and_then(|v| v.parse().ok())
+                .ok_or(AppError::NotFound)?;
+            battle
+                .sides
+                .get(side)
+                .and_then(|s| s.forces.get(force))
+                .cloned()
+                .ok_or(AppError::NotFound)
+        }
+        _ => Err(AppError::bad_request("Choose a force for each side.")),
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct FightForm {
+    pub attacker: String,
+    pub defender: String,
+    pub scenario: String,
+    pub seed: String,
+    pub runs: String,
+}
+
+impl FightForm {
+    fn query(&self, seed: u64) -> String {
+        let enc = |s: &str| -> String {
+            serde_urlencoded::to_string([("v", s)])
+                .unwrap_or_default()
+                .trim_start_matches("v=")
+                .to_string()
+        };
+        format!(
+            "attacker={}&defender={}&scenario={}&seed={seed}",
+            enc(&self.attacker),
+            enc(&self.defender),
+            enc(&self.scenario)
+        )
+    }
+}
+
+async fn build_setup(
+    state: &web::Data<AppState>,
+    user: &SignedInUser,
+    form: &FightForm,
+) -> Result<BattleSetup, AppError> {
+    let scenario = ScenarioId::from_id(if form.scenario.is_empty() {
+        "take_the_field"
+    } else {
+        &form.scenario
+    })
+    .ok_or_else(|| AppError::bad_request("Choose a scenario from the list."))?;
+    let seed = match form.seed.trim() {
+        "" => battles::fresh_seed(),
+        s => s.parse().map_err(|_| {
+            AppError::bad_request("The seed is a whole number from 0 up (or leave it empty).")
+        })?,
+    };
+    let attacker = load_force(state, user, &form.attacker).await?;
+    let defender = load_force(state, user, &form.defender).await?;
+    let setup = BattleSetup::new(attacker, defender, scenario, seed);
+    setup
+        .check()
+        .map_err(|e| AppError::bad_request(e.to_string()))?;
+    Ok(setup)
+}
+
+fn scenarios() -> Vec<ForceChoice> {
+    ScenarioId::ALL
+        .iter()
+        .map(|s| {
+            let label = s.id().replace('_', " ");
+            let mut chars = label.chars();
+            let label = chars
+                .next()
+                .map(|c| c.to_uppercase().collect::<String>() + chars.as_str())
+                .unwrap_or_default();
+            ForceChoice {
+                value: s.id().to_string(),
+                label,
+            }
+        })
+        .collect()
+}
+
+#[derive(Template)]
+#[template(path = "fight/index.html")]
+struct FightPage {
+    ctx: PageCtx,
+    mine: Vec<ForceChoice>,
+    historical: Vec<ForceChoice>,
+    scenarios: Vec<ForceChoice>,
+    f: FightForm,
+}
+
+pub async fn index(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+    form: web::Query<FightForm>,
+) -> Result<HttpResponse, AppError> {
+    let (mine, historical) = force_choices(&state, &user).await?;
+    render(&FightPage {
+        ctx,
+        mine,
+        historical,
+        scenarios: scenarios(),
+        f: form.into_inner(),
+    })
+}
+
+pub struct Casualty {
+    pub name: String,
+    pub group: String,
+    pub points: u32,
+    pub state: String,
+}
+
+pub struct TurnLog {
+    pub turn: u32,
+    pub lines: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "fight/report.html")]
+struct ReportPage {
+    ctx: PageCtx,
+    attacker: String,
+    defender: String,
+    scenario: String,
+    headline: String,
+    outcome: BattleOutcome,
+    attacker_losses: Vec<Casualty>,
+    defender_losses: Vec<Casualty>,
+    fallen: Vec<String>,
+    turns: Vec<TurnLog>,
+    chart: Chart,
+    replay_query: String,
+}
+
+fn casualties(outcome: &BattleOutcome, side: Side) -> Vec<Casualty> {
+    outcome
+        .elements
+        .iter()
+        .filter(|e| e.side == side)
+        .map(|e| Casualty {
+            name: e.name.clone(),
+            group: e.group.clone(),
+            points: e.points,
+            state: if e.removed {
+                "removed".to_string()
+            } else if e.left_the_field {
+                "left the field".to_string()
+            } else if e.never_arrived {
+                "never arrived".to_string()
+            } else {
+                e.discipline_level.label().to_string()
+            },
+        })
+        .collect()
+}
+
+pub async fn battle(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+    form: web::Query<FightForm>,
+) -> Result<HttpResponse, AppError> {
+    let setup = build_setup(&state, &user, &form).await?;
+    let rules = state.rules.clone();
+    let fought = setup.clone();
+    let outcome = web::block(move || lotf::simulate(&rules.lotf, &fought, true))
+        .await?
+        .map_err(|e| AppError::bad_request(e.to_string()))?;
+    let (a, d) = (
+        setup.attacker.roster.name.clone(),
+        setup.defender.roster.name.clone(),
+    );
+    let headline = match outcome.winner {
+        Some(Side::Attacker) => format!(
+            "{a} wins a {} ({}:{})",
+            outcome.victory_level.id(),
+            outcome.attacker_vp,
+            outcome.defender_vp
+        ),
+        Some(Side::Defender) => format!(
+            "{d} wins a {} ({}:{})",
+            outcome.victory_level.id(),
+            outcome.defender_vp,
+            outcome.attacker_vp
+        ),
+        None => format!("A tie ({}:{})", outcome.attacker_vp, outcome.defender_vp),
+    }
+    .replace(" a major", " a major victory")
+    .replace(" a minor", " a minor victory")
+    .replace(" a marginal", " a marginal victory");
+    let mut turns: Vec<TurnLog> = Vec::new();
+    for line in &outcome.log {
+        match turns.last_mut() {
+            Some(t) if t.turn == line.turn => t.lines.push(line.text.clone()),
+            _ => turns.push(TurnLog {
+                turn: line.turn,
+                lines: vec![line.text.clone()],
+            }),
+        }
+    }
+    let points: Vec<(String, f64)> = outcome
+        .turns
+        .iter()
+        .flat_map(|t| {
+            [
+                (format!("T{} A", t.turn), f64::from(t.attacker_lost)),
+                (format!("T{} D", t.turn), f64::from(t.defender_lost)),
+            ]
+        })
+        .collect();
+    let max = points.iter().map(|(_, p)| *p).fold(0.0, f64::max).max(1.0);
+    let mut chart = chart(
+        "Points lost in each turn (A attacker, D defender)",
+        &points
+            .iter()
+            .map(|(l, p)| (l.clone(), p / max))
+            .collect::<Vec<_>>(),
+    );
+    for (bar, (_, p)) in chart.bars.iter_mut().zip(&points) {
+        bar.percent = format!("{p:.0}");
+    }
+    let fallen = outcome
+        .commanders
+        .iter()
+        .filter(|c| c.killed)
+        .map(|c| {
+            format!(
+                "{} ({}, {}){}",
+                c.name,
+                c.role,
+                c.rating,
+                c.killed_turn
+                    .map(|t| format!(" fell in turn {t}"))
+                    .unwrap_or_default()
+            )
+        })
+        .collect();
+    render(&ReportPage {
+        ctx,
+        scenario: setup.scenario.id().replace('_', " "),
+        attacker_losses: casualties(&outcome, Side::Attacker),
+        defender_losses: casualties(&outcome, Side::Defender),
+        replay_query: form.query(outcome.seed),
+        attacker: a,
+        defender: d,
+        headline,
+        fallen,
+        turns,
+        chart,
+        outcome,
+    })
+}
+
+/// The form posts (it carries the CSRF token, which must not end up in a URL); the battle
+/// itself is shown at a plain address with a fixed seed, so it can be bookmarked and replayed.
+pub async fn battle_post(
+    _user: SignedIn,
+    CsrfForm(form): CsrfForm<FightForm>,
+) -> Result<HttpResponse, AppError> {
+    let seed = match form.seed.trim() {
+        "" => battles::fresh_seed(),
+        s => s.parse().map_err(|_| {
+            AppError::bad_request("The seed is a whole number from 0 up (or leave it empty).")
+        })?,
+    };
+    Ok(redirect(&format!("/fight/battle?{}", form.query(seed))))
+}
+
+/// The set-up of a battle as a file, for `muster simulate --setup`.
+pub async fn setup_file(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    form: web::Query<FightForm>,
+) -> Result<HttpResponse, AppError> {
+    let setup = build_setup(&state, &user, &form).await?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/json")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"battle-{}.json\"", setup.seed),
+        ))
+        .body(lotf::serialize_battle(&setup)))
+}
+
+#[derive(Template)]
+#[template(path = "fight/odds.html")]
+struct OddsResultPage {
+    ctx: PageCtx,
+    title: String,
+    running: bool,
+    done: u32,
+    total: u32,
+    job_id: String,
+    summary: Option<OddsView>,
+    error: Option<String>,
+}
+
+pub struct OddsView {
+    pub rows: Vec<(String, String, String)>,
+    pub chart: Chart,
+    pub runs: u64,
+    pub lost: String,
+    pub most_lost: Vec<String>,
+}
+
+fn odds_view(s: &OddsSummary, attacker: &str, defender: &str) -> OddsView {
+    let pct = |p: f64| format!("{:.1} %", p * 100.0);
+    let rows = vec![
+        (
+            format!("{attacker} wins"),
+            pct(s.attacker_win.p),
+            format!("{} – {}", pct(s.attacker_win.low), pct(s.attacker_win.high)),
+        ),
+        (
+            "Draw".to_string(),
+            pct(s.draw.p),
+            format!("{} – {}", pct(s.draw.low), pct(s.draw.high)),
+        ),
+        (
+            format!("{defender} wins"),
+            pct(s.defender_win.p),
+            format!("{} – {}", pct(s.defender_win.low), pct(s.defender_win.high)),
+        ),
+    ];
+    let chart = chart(
+        "Share of battles",
+        &[
+            ("Attacker".into(), s.attacker_win.p),
+            ("Draw".into(), s.draw.p),
+            ("Defender".into(), s.defender_win.p),
+        ],
+    );
+    OddsView {
+        rows,
+        chart,
+        runs: s.runs,
+        lost: format!(
+            "Average points lost: {attacker} {:.1}, {defender} {:.1}",
+            s.avg_attacker_points_lost, s.avg_defender_points_lost
+        ),
+        most_lost: s
+            .most_often_lost
+            .iter()
+            .map(|l| {
+                let side = if l.side == Side::Attacker {
+                    attacker
+                } else {
+                    defender
+                };
+                format!(
+                    "{} ({side}): lost in {:.0} % of battles",
+                    l.name,
+                    l.p_lost * 100.0
+                )
+            })
+            .collect(),
+    }
+}
+
+pub async fn start_odds(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+    CsrfForm(form): CsrfForm<FightForm>,
+) -> Result<HttpResponse, AppError> {
+    let setup = build_setup(&state, &user, &form).await?;
+    let runs: u32 = form
+        .runs
+        .trim()
+        .parse()
+        .ok()
+        .filter(|r| (1..=RUNS_MAX).contains(r))
+        .unwrap_or(1000);
+    let (a, d) = (
+        setup.attacker.roster.name.clone(),
+        setup.defender.roster.name.clone(),
+    );
+    let rules = state.rules.clone();
+    if runs <= DIRECT_RUNS_MAX {
+        let summary =
+            web::block(move || battles::odds(&rules.lotf, &setup, runs, &AtomicU32::new(0)))
+                .await?
+                .map_err(AppError::bad_request)?;
+        return render(&OddsResultPage {
+            ctx,
+            title: format!("{a} against {d}"),
+            running: false,
+            done: runs,
+            total: runs,
+            job_id: String::new(),
+            summary: Some(odds_view(&summary, &a, &d)),
+            error: None,
+        });
+    }
+    let title = format!("{a} against {d}");
+    let job = state.jobs.start(user.id, runs, title, move |done| {
+        battles::odds(&rules.lotf, &setup, runs, done)
+    })?;
+    Ok(redirect(&format!("/fight/jobs/{}", job.id)))
+}
+
+pub async fn job_page(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+    id: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let job = state.jobs.get(&id, user.id).ok_or(AppError::NotFound)?;
+    let status = job.status();
+    let (attacker, defender) = status
+        .title
+        .split_once(" against ")
+        .map(|(a, d)| (a.to_string(), d.to_string()))
+        .unwrap_or_default();
+    render(&OddsResultPage {
+        ctx,
+        title: status.title.clone(),
+        running: status.status == "running",
+        done: status.done,
+        total: status.total,
+        job_id: status.id.clone(),
+        summary: status
+            .result
+            .as_ref()
+            .map(|s| odds_view(s, &attacker, &defender)),
+        error: status.error.clone(),
+    })
+}

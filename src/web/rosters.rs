@@ -93,11 +93,46 @@ pub async fn load_shared(
     Ok(LoadedRoster { row, doc })
 }
 
+/// Muster stores rosters up to this size (the book's limits are far smaller; the largest
+/// historical order of battle has 10 groups of at most 9 elements). Keeps pages and storage sane.
+pub const MAX_GROUPS: usize = crate::web::lotf::edit::MAX_GROUPS;
+pub const MAX_ELEMENTS_PER_GROUP: usize = crate::web::lotf::edit::MAX_ELEMENTS_PER_GROUP;
+
+/// Refuses documents too large to be a real force.
+pub fn check_size(doc: &RosterDoc) -> Result<(), AppError> {
+    if doc.groups.len() > MAX_GROUPS {
+        return Err(AppError::Validation {
+            message: format!(
+                "Muster keeps a roster to at most {MAX_GROUPS} groups; this one has {}.",
+                doc.groups.len()
+            ),
+            details: vec![],
+        });
+    }
+    if let Some((i, g)) = doc
+        .groups
+        .iter()
+        .enumerate()
+        .find(|(_, g)| g.elements.len() > MAX_ELEMENTS_PER_GROUP)
+    {
+        return Err(AppError::Validation {
+            message: format!(
+                "Muster keeps a group to at most {MAX_ELEMENTS_PER_GROUP} elements; group {} has {}.",
+                i + 1,
+                g.elements.len()
+            ),
+            details: vec![],
+        });
+    }
+    Ok(())
+}
+
 pub async fn create(
     state: &web::Data<AppState>,
     owner: i64,
     mut doc: RosterDoc,
 ) -> Result<RosterRow, AppError> {
+    check_size(&doc)?;
     let (content, _) = content_for(&state.rules.lotf, &mut doc);
     with_conn(state, move |conn| {
         Ok(rosters::create(conn, owner, &content)?)
@@ -118,6 +153,7 @@ pub async fn save(
     based_on: i32,
     mut doc: RosterDoc,
 ) -> Result<Saved, AppError> {
+    check_size(&doc)?;
     let (content, _) = content_for(&state.rules.lotf, &mut doc);
     let outcome = with_conn(state, move |conn| {
         Ok(rosters::update(conn, id, based_on, &content)?)

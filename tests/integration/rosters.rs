@@ -737,3 +737,30 @@ async fn a_roster_saved_with_an_older_catalogue_opens_and_says_so() {
         .await
         .contains("lotf-2025.9"));
 }
+
+#[tokio::test]
+async fn a_roster_too_large_to_be_a_force_is_refused_on_import_and_over_the_api() {
+    let app = spawn_app().await;
+    app.register("huge@example.org", "Huge", PASSWORD).await;
+    let elements: Vec<Value> = (0..25)
+        .map(|i| json!({"name": format!("E{i}"), "type": "infantry", "size": "small"}))
+        .collect();
+    let doc = json!({"format": "muster.lotf.roster/1", "name": "Horde", "war": "american_revolution", "nation": "british",
+                     "points_limit": 150, "groups": [{"commander": {"name": "X"}, "elements": elements}]});
+    let res = import_text(&app, &doc.to_string()).await;
+    assert_eq!(res.status(), 422);
+    assert!(res.text().await.unwrap().contains("at most 20 elements"));
+    let token = app.api_token("huge@example.org", PASSWORD).await;
+    let res = reqwest::Client::new()
+        .post(app.url("/api/v1/rosters"))
+        .bearer_auth(&token)
+        .json(&doc)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 422);
+    assert!(
+        app.get_html("/rosters").await.contains("No rosters"),
+        "nothing stored"
+    );
+}

@@ -680,6 +680,20 @@ pub async fn import(
     }
     match lotf::parse_roster(&text) {
         Ok(doc) => {
+            if let Err(AppError::Validation { message, .. }) = rosters::check_size(&doc) {
+                let problem = ImportProblem {
+                    message,
+                    location: String::new(),
+                };
+                return render_with_status(
+                    &ImportPage {
+                        ctx,
+                        document: text,
+                        problem: Some(problem),
+                    },
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                );
+            }
             let row = rosters::create(&state, user.id, doc).await?;
             Ok(redirect(&format!("/rosters/{}/edit?done=imported", row.id)))
         }

@@ -33,8 +33,12 @@ PY
 )
 ID=$(curl -sf -X POST "http://127.0.0.1:$PORT/api/v1/rosters" -H "Authorization: Bearer $TOKEN" \
   -H 'content-type: application/json' -d "$ROSTER" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
-# A browser session for the page: the session cookie is the same JWT as the API token.
-COOKIE="muster_session=$TOKEN"
+# A browser session for the page: log in through the form like a browser.
+JAR="$DATA/cookies"
+CSRF=$(curl -sf -c "$JAR" -b "$JAR" "http://127.0.0.1:$PORT/login" | sed -n 's/.*name="csrf_token" value="\([^"]*\)".*/\1/p' | head -n 1)
+curl -sf -o /dev/null -c "$JAR" -b "$JAR" -X POST "http://127.0.0.1:$PORT/login" \
+  --data-urlencode "csrf_token=$CSRF" --data-urlencode "email=bench@example.org" --data-urlencode "password=benchmark password"
+COOKIE="muster_session=$(awk '$6 == "muster_session" {print $7}' "$JAR")"
 curl -sf -o /dev/null -H "Cookie: $COOKIE" "http://127.0.0.1:$PORT/rosters/$ID/edit" || { echo "editor page not reachable"; exit 1; }
 
 echo "== /rosters/$ID/edit (6 groups x 6 elements, logged in), $THREADS threads, $CONNECTIONS connections, $DURATION"

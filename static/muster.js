@@ -62,6 +62,8 @@
       if (!(form instanceof HTMLFormElement) || (form.getAttribute("method") || "").toLowerCase() !== "post") return;
       if (event.defaultPrevented) return;
       event.preventDefault();
+      // One change at a time: a second click would be based on the version the first replaces.
+      if (editor.classList.contains("is-busy")) return;
       const focusedId = document.activeElement && document.activeElement.id;
       editor.classList.add("is-busy");
       try {

@@ -78,10 +78,20 @@ pub fn create(
                 updated_at: at,
             })
             .execute(conn)?;
-        // The newest roster of this owner is the one just inserted (ids only grow).
+        // The id this connection just inserted (not "the newest", which a concurrent insert
+        // by the same owner could be).
+        let id: i64 = match conn {
+            DbConnection::Sqlite(c) => diesel::select(
+                diesel::dsl::sql::<diesel::sql_types::BigInt>("last_insert_rowid()"),
+            )
+            .get_result(c)?,
+            DbConnection::Postgresql(c) => {
+                diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>("lastval()"))
+                    .get_result(c)?
+            }
+        };
         rosters::table
-            .filter(rosters::owner_id.eq(owner_id))
-            .order(rosters::id.desc())
+            .find(id)
             .select(RosterRow::as_select())
             .first(conn)
     })

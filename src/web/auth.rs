@@ -53,7 +53,43 @@ struct Claims {
 
 // ---------- passwords ----------
 
+/// At most this many password hashes run at once (each takes ~19 MiB and a core for tens of
+/// milliseconds); the rest wait, so a flood of logins or registrations cannot exhaust memory.
+const MAX_PARALLEL_HASHES: usize = 4;
+
+struct HashGate {
+    running: std::sync::Mutex<usize>,
+    freed: std::sync::Condvar,
+}
+
+static HASH_GATE: HashGate = HashGate {
+    running: std::sync::Mutex::new(0),
+    freed: std::sync::Condvar::new(),
+};
+
+/// Runs `f` when a hashing slot is free. Call from blocking threads only.
+fn gated<T>(f: impl FnOnce() -> T) -> T {
+    {
+        let mut running = HASH_GATE.running.lock().unwrap_or_else(|p| p.into_inner());
+        while *running >= MAX_PARALLEL_HASHES {
+            running = HASH_GATE
+                .freed
+                .wait(running)
+                .unwrap_or_else(|p| p.into_inner());
+        }
+        *running += 1;
+    }
+    let out = f();
+    *HASH_GATE.running.lock().unwrap_or_else(|p| p.into_inner()) -= 1;
+    HASH_GATE.freed.notify_one();
+    out
+}
+
 pub fn hash_password(password: &str) -> Result<String, AppError> {
+    gated(|| hash_password_now(password))
+}
+
+fn hash_password_now(password: &str) -> Result<String, AppError> {
     let salt = SaltString::generate(&mut OsRng);
     Argon2::default()
         .hash_password(password.as_bytes(), &salt)
@@ -62,6 +98,10 @@ pub fn hash_password(password: &str) -> Result<String, AppError> {
 }
 
 pub fn verify_password(password: &str, hash: &str) -> bool {
+    gated(|| verify_password_now(password, hash))
+}
+
+fn verify_password_now(password: &str, hash: &str) -> bool {
     PasswordHash::new(hash)
         .map(|parsed| {
             Argon2::default()
@@ -74,7 +114,7 @@ pub fn verify_password(password: &str, hash: &str) -> bool {
 /// A hash to verify against when the email is unknown, so both cases take the same time.
 fn dummy_hash() -> &'static str {
     static HASH: OnceLock<String> = OnceLock::new();
-    HASH.get_or_init(|| hash_password("muster-timing-equaliser").unwrap_or_default())
+    HASH.get_or_init(|| hash_password_now("muster-timing-equaliser").unwrap_or_default())
 }
 
 // ---------- sessions ----------
@@ -136,6 +176,7 @@ pub async fn issue_session(
 pub async fn resolve_token(
     state: &web::Data<AppState>,
     token: &str,
+    kind: &'static str,
 ) -> Result<Option<SignedInUser>, AppError> {
     let mut validation = Validation::new(Algorithm::HS256);
     validation.leeway = 0;
@@ -150,15 +191,18 @@ pub async fn resolve_token(
         Ok(sessions::find_active(conn, &sid, Utc::now().naive_utc())?)
     })
     .await?;
-    Ok(found.and_then(|(session, user)| {
-        (user.id.to_string() == claims.sub).then_some(SignedInUser {
-            id: user.id,
-            email: user.email,
-            display_name: user.display_name,
-            is_admin: user.is_admin,
-            session_id: session.id,
-        })
-    }))
+    // A browser session works only as the cookie, an API token only as a bearer token.
+    Ok(found
+        .filter(|(session, _)| session.kind == kind)
+        .and_then(|(session, user)| {
+            (user.id.to_string() == claims.sub).then_some(SignedInUser {
+                id: user.id,
+                email: user.email,
+                display_name: user.display_name,
+                is_admin: user.is_admin,
+                session_id: session.id,
+            })
+        }))
 }
 
 pub fn session_cookie(state: &AppState, token: &str) -> Cookie<'static> {
@@ -213,18 +257,26 @@ pub async fn authenticate(
     email: &str,
     password: &str,
 ) -> Result<users::User, AppError> {
-    if let Err(retry_after_secs) = state.throttle.check(email, address) {
+    if email.len() > 254 || password.len() > 1024 {
+        return Err(AppError::InvalidCredentials);
+    }
+    if let Err(retry_after_secs) = state.throttle.attempt(email, address) {
         return Err(AppError::TooManyRequests { retry_after_secs });
     }
-    let (email_owned, password_owned) = (email.to_string(), password.to_string());
-    let user = with_conn(state, move |conn| {
-        let user = users::find_by_email(conn, &email_owned)?;
-        let hash = user
+    let email_owned = email.to_string();
+    let found = with_conn(state, move |conn| {
+        Ok(users::find_by_email(conn, &email_owned)?)
+    })
+    .await?;
+    // The hash is checked after the connection went back to the pool.
+    let password_owned = password.to_string();
+    let user = web::block(move || {
+        let hash = found
             .as_ref()
             .map(|u| u.password_hash.as_str())
             .unwrap_or(dummy_hash());
         let ok = verify_password(&password_owned, hash);
-        Ok(user.filter(|u| ok && !u.disabled))
+        found.filter(|u| ok && !u.disabled)
     })
     .await?;
     match user {
@@ -232,10 +284,8 @@ pub async fn authenticate(
             state.throttle.record_success(email);
             Ok(user)
         }
-        None => {
-            state.throttle.record_failure(email, address);
-            Err(AppError::InvalidCredentials)
-        }
+        // The failure was counted when the attempt was reserved.
+        None => Err(AppError::InvalidCredentials),
     }
 }
 
@@ -268,7 +318,9 @@ async fn viewer_from_cookie(req: HttpRequest) -> Result<Option<SignedInUser>, Ap
     }
     let state = state_of(&req)?;
     let user = match req.cookie(SESSION_COOKIE) {
-        Some(cookie) if !cookie.value().is_empty() => resolve_token(&state, cookie.value()).await?,
+        Some(cookie) if !cookie.value().is_empty() => {
+            resolve_token(&state, cookie.value(), "browser").await?
+        }
         _ => None,
     };
     req.extensions_mut().insert(ResolvedViewer(user.clone()));
@@ -344,7 +396,7 @@ impl FromRequest for ApiUser {
                 })
                 .map(|t| t.trim().to_string());
             if let Some(token) = bearer {
-                let user = resolve_token(&state, &token)
+                let user = resolve_token(&state, &token, "api")
                     .await?
                     .ok_or(AppError::LoginRequired)?;
                 req.extensions_mut()

@@ -13,6 +13,19 @@ use crate::rules::lotf::OddsSummary;
 use crate::web::AppError;
 
 const KEEP_FINISHED: Duration = Duration::from_secs(3600);
+/// Background jobs running at once across all users; more get "busy, try again".
+pub const MAX_RUNNING_JOBS: usize = 2;
+/// Odds answered within the request, running at once across all users.
+pub const MAX_DIRECT_RUNS: usize = 2;
+
+/// A place among the simulations answered directly; dropped when the work is done.
+pub struct DirectSlot<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl Drop for DirectSlot<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
 
 pub struct Job {
     pub id: String,
@@ -75,9 +88,22 @@ impl Job {
 #[derive(Default)]
 pub struct Jobs {
     jobs: Mutex<HashMap<String, Arc<Job>>>,
+    direct: std::sync::atomic::AtomicUsize,
 }
 
 impl Jobs {
+    /// Claims a place for odds answered directly, or says the server is busy.
+    pub fn direct_slot(&self) -> Result<DirectSlot<'_>, AppError> {
+        let before = self.direct.fetch_add(1, Ordering::SeqCst);
+        let slot = DirectSlot(&self.direct);
+        if before >= MAX_DIRECT_RUNS {
+            return Err(AppError::Unavailable(
+                "Muster is busy with other simulations; try again in a few seconds.".into(),
+            ));
+        }
+        Ok(slot)
+    }
+
     /// Starts `work` on its own thread unless the owner already has a job running.
     pub fn start<F>(
         &self,
@@ -96,6 +122,11 @@ impl Jobs {
                 .unwrap_or_else(|p| p.into_inner())
                 .is_none_or(|t| t.elapsed() < KEEP_FINISHED)
         });
+        if jobs.values().filter(|j| j.running()).count() >= MAX_RUNNING_JOBS {
+            return Err(AppError::Unavailable(
+                "Muster is busy with other long simulations; try again in a minute.".into(),
+            ));
+        }
         if let Some(running) = jobs.values().find(|j| j.owner == owner && j.running()) {
             return Err(AppError::Conflict(format!(
                 "You already have a simulation running ({} of {} battles); wait for it to finish.",
@@ -117,7 +148,10 @@ impl Jobs {
         std::thread::Builder::new()
             .name("muster-odds".into())
             .spawn(move || {
-                let result = work(&worker.done);
+                // A panic in the rules core must not leave the job "running" for ever.
+                let result =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&worker.done)))
+                        .unwrap_or_else(|_| Err("the simulation stopped unexpectedly".to_string()));
                 *worker.outcome.lock().unwrap_or_else(|p| p.into_inner()) = Some(result);
                 *worker.finished_at.lock().unwrap_or_else(|p| p.into_inner()) =
                     Some(Instant::now());

@@ -22,7 +22,7 @@ pub async fn log_request(
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let started = Instant::now();
     let method = req.method().to_string();
-    let path = req.path().to_string();
+    let path = redact(req.path());
     let res = next.call(req).await;
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     match &res {
@@ -34,6 +34,19 @@ pub async fn log_request(
         }
     }
     res
+}
+
+/// Paths whose next segment is a capability (share links, job ids) are logged without it.
+const SECRET_SEGMENTS: &[&str] = &["/shared/", "/fight/jobs/", "/api/v1/jobs/"];
+
+fn redact(path: &str) -> String {
+    for prefix in SECRET_SEGMENTS {
+        if let Some(rest) = path.strip_prefix(prefix) {
+            let tail = rest.find('/').map(|i| &rest[i..]).unwrap_or("");
+            return format!("{prefix}…{tail}");
+        }
+    }
+    path.to_string()
 }
 
 pub const CONTENT_SECURITY_POLICY: &str =
@@ -209,4 +222,17 @@ fn urlencode(s: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn capability_segments_are_not_logged() {
+        assert_eq!(
+            super::redact("/shared/abcDEF123/print/cards"),
+            "/shared/…/print/cards"
+        );
+        assert_eq!(super::redact("/api/v1/jobs/xyz"), "/api/v1/jobs/…");
+        assert_eq!(super::redact("/rosters/3/edit"), "/rosters/3/edit");
+    }
 }

@@ -119,17 +119,46 @@ pub fn redirect(to: &str) -> HttpResponse {
         .finish()
 }
 
-/// Only paths on this site may be a `next` target (no `//host`, no scheme).
+/// Only paths on this site may be a `next` target: `/` followed by anything but a second slash
+/// or backslash, with no whitespace or control characters (browsers drop tabs and newlines, so
+/// `/\t/evil.example` would become `//evil.example`).
 pub fn safe_next(next: Option<&str>) -> String {
     match next {
         Some(n)
             if n.starts_with('/')
-                && !n.starts_with("//")
-                && !n.contains('\\')
-                && !n.contains("://") =>
+                && !n[1..].starts_with(['/', '\\'])
+                && !n
+                    .chars()
+                    .any(|c| c.is_control() || c.is_whitespace() || c == '\\')
+                && n.len() <= 2000 =>
         {
             n.to_string()
         }
         _ => "/".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_next;
+
+    #[test]
+    fn next_stays_on_this_site() {
+        assert_eq!(
+            safe_next(Some("/rosters/3/edit?x=1")),
+            "/rosters/3/edit?x=1"
+        );
+        for evil in [
+            "//evil.example",
+            "/\\evil.example",
+            "/\t/evil.example",
+            "/ /evil",
+            "https://evil.example",
+            "evil",
+            "/\n/x",
+        ] {
+            assert_eq!(safe_next(Some(evil)), "/", "{evil:?}");
+        }
+        assert_eq!(safe_next(None), "/");
     }
 }

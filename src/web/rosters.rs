@@ -93,38 +93,15 @@ pub async fn load_shared(
     Ok(LoadedRoster { row, doc })
 }
 
-/// Muster stores rosters up to this size (the book's limits are far smaller; the largest
-/// historical order of battle has 10 groups of at most 9 elements). Keeps pages and storage sane.
-pub const MAX_GROUPS: usize = crate::web::lotf::edit::MAX_GROUPS;
-pub const MAX_ELEMENTS_PER_GROUP: usize = crate::web::lotf::edit::MAX_ELEMENTS_PER_GROUP;
-
-/// Refuses documents too large to be a real force.
+/// Refuses documents too large to be a real force (the rules core sets the limits).
 pub fn check_size(doc: &RosterDoc) -> Result<(), AppError> {
-    if doc.groups.len() > MAX_GROUPS {
-        return Err(AppError::Validation {
-            message: format!(
-                "Muster keeps a roster to at most {MAX_GROUPS} groups; this one has {}.",
-                doc.groups.len()
-            ),
-            details: vec![],
-        });
-    }
-    if let Some((i, g)) = doc
-        .groups
-        .iter()
-        .enumerate()
-        .find(|(_, g)| g.elements.len() > MAX_ELEMENTS_PER_GROUP)
-    {
-        return Err(AppError::Validation {
-            message: format!(
-                "Muster keeps a group to at most {MAX_ELEMENTS_PER_GROUP} elements; group {} has {}.",
-                i + 1,
-                g.elements.len()
-            ),
-            details: vec![],
-        });
-    }
-    Ok(())
+    lotf::check_roster_size(doc).map_err(|e| AppError::Validation {
+        message: format!("Muster cannot keep this roster: {}.", e.message),
+        details: vec![crate::web::error::ErrorDetail {
+            field: e.path,
+            message: e.message,
+        }],
+    })
 }
 
 pub async fn create(

@@ -26,6 +26,33 @@ impl LoginThrottle {
         ]
     }
 
+    /// Checks the limits and, when they allow it, counts this attempt at once, so that a burst of
+    /// parallel guesses cannot all pass before the first failure is recorded. A successful login
+    /// then clears the account's count (`record_success`).
+    pub fn attempt(&self, email: &str, address: &str) -> Result<(), u64> {
+        self.check(email, address)?;
+        self.record_failure(email, address);
+        Ok(())
+    }
+
+    /// Counts one registration from `address`; `Err(seconds)` past ten an hour.
+    pub fn register(&self, address: &str) -> Result<(), u64> {
+        const LIMIT: usize = 10;
+        const HOUR: Duration = Duration::from_secs(3600);
+        let now = Instant::now();
+        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        let times = map.entry(format!("register:{address}")).or_default();
+        times.retain(|t| now.duration_since(*t) < HOUR);
+        if times.len() >= LIMIT {
+            return Err(HOUR
+                .saturating_sub(now.duration_since(times[0]))
+                .as_secs()
+                .max(1));
+        }
+        times.push(now);
+        Ok(())
+    }
+
     /// `Err(seconds)` when either limit is reached: how long until the next attempt is allowed.
     pub fn check(&self, email: &str, address: &str) -> Result<(), u64> {
         let now = Instant::now();
@@ -61,7 +88,8 @@ impl LoginThrottle {
     /// A successful login clears the account's count (not the address's).
     pub fn record_success(&self, email: &str) {
         let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        map.remove(&format!("account:{}", email.trim().to_lowercase()));
+        let email: String = email.trim().to_lowercase().chars().take(254).collect();
+        map.remove(&format!("account:{email}"));
     }
 }
 
@@ -89,6 +117,28 @@ mod tests {
         }
         assert!(t.check("new@example.org", "192.0.2.1").is_err());
         assert!(t.check("new@example.org", "192.0.2.2").is_ok());
+    }
+
+    #[test]
+    fn parallel_attempts_are_counted_before_they_are_checked() {
+        let t = LoginThrottle::default();
+        let allowed = (0..20)
+            .filter(|_| t.attempt("burst@example.org", "192.0.2.9").is_ok())
+            .count();
+        assert_eq!(
+            allowed, MAX_FAILURES_PER_ACCOUNT,
+            "a burst gets no more tries than the limit"
+        );
+    }
+
+    #[test]
+    fn registrations_are_limited_per_address() {
+        let t = LoginThrottle::default();
+        assert_eq!(
+            (0..15).filter(|_| t.register("192.0.2.7").is_ok()).count(),
+            10
+        );
+        assert!(t.register("192.0.2.8").is_ok());
     }
 
     #[test]

@@ -67,6 +67,13 @@ async fn login_returns_to_the_page_that_asked_for_it_but_never_off_site() {
         )
         .await;
     assert_eq!(location(&res), "/");
+    // Browsers drop a tab, which would turn "/<tab>/evil" into "//evil".
+    let res = app.get("/login?next=/%09/evil.example").await;
+    assert_eq!(
+        location(&res),
+        "/",
+        "a signed-in visitor is sent home, not off-site"
+    );
 }
 
 #[tokio::test]

@@ -83,13 +83,23 @@ async fn exact_shooting_odds_explain_the_pool_and_sum_to_one() {
 #[tokio::test]
 async fn a_simulated_battle_replays_exactly_from_its_set_up() {
     let app = spawn_app().await;
+    let req0 = json!({"attacker": force("Crown", 6), "defender": force("Congress", 6)});
+    assert_eq!(
+        post(&app, "/api/v1/lotf/battles/simulate", None, &req0)
+            .await
+            .status(),
+        401,
+        "logged-in users only"
+    );
+    let token = app.api_user("sim@example.org").await;
+    let token = Some(token.as_str());
     let req = json!({"attacker": force("Crown", 6), "defender": force("Congress", 6), "scenario": "hold_the_ground", "seed": 1777});
-    let first: Value = post(&app, "/api/v1/lotf/battles/simulate", None, &req)
+    let first: Value = post(&app, "/api/v1/lotf/battles/simulate", token, &req)
         .await
         .json()
         .await
         .unwrap();
-    let second: Value = post(&app, "/api/v1/lotf/battles/simulate", None, &req)
+    let second: Value = post(&app, "/api/v1/lotf/battles/simulate", token, &req)
         .await
         .json()
         .await
@@ -102,11 +112,16 @@ async fn a_simulated_battle_replays_exactly_from_its_set_up() {
         !first["outcome"]["log"].as_array().unwrap().is_empty(),
         "a narrated log"
     );
-    let replay: Value = post(&app, "/api/v1/lotf/battles/simulate", None, &first["setup"])
-        .await
-        .json()
-        .await
-        .unwrap();
+    let replay: Value = post(
+        &app,
+        "/api/v1/lotf/battles/simulate",
+        token,
+        &first["setup"],
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
     assert_eq!(
         replay["outcome"], first["outcome"],
         "the stored set-up reproduces the battle"
@@ -143,7 +158,7 @@ async fn a_simulated_battle_replays_exactly_from_its_set_up() {
         );
     }
 
-    let bad = post(&app, "/api/v1/lotf/battles/simulate", None, &json!({"attacker": force("A", 4), "defender": force("B", 4), "scenario": "siege_of_yorktown"})).await;
+    let bad = post(&app, "/api/v1/lotf/battles/simulate", token, &json!({"attacker": force("A", 4), "defender": force("B", 4), "scenario": "siege_of_yorktown"})).await;
     assert_eq!(bad.status(), 422);
     assert!(
         bad.text().await.unwrap().contains("take_the_field"),

@@ -300,6 +300,10 @@ impl BattleSetup {
 pub fn parse_battle(json: &str) -> Result<BattleSetup, BattleError> {
     let mut s: BattleSetup =
         serde_json::from_str(json).map_err(|e| BattleError::Json(e.to_string()))?;
+    for (side, force) in [("attacker", &s.attacker), ("defender", &s.defender)] {
+        super::roster::check_roster_size(&force.roster)
+            .map_err(|e| invalid(format!("{side}.roster"), e.message))?;
+    }
     s.attacker.roster.assign_missing_ids();
     s.defender.roster.assign_missing_ids();
     s.check()?;

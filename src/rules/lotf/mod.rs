@@ -34,8 +34,8 @@ pub use odds::{
 };
 pub use profile::{profile, ElementProfile, RangeProfile, SkillRef};
 pub use roster::{
-    parse_roster, CommanderDoc, ElementDoc, GroupDoc, RosterDoc, RosterParseError,
-    RosterParseErrorKind, ROSTER_FORMAT,
+    check_roster_size, is_valid_id, parse_roster, CommanderDoc, ElementDoc, GroupDoc, RosterDoc,
+    RosterParseError, RosterParseErrorKind, ROSTER_FORMAT,
 };
 pub use sim::{
     simulate, simulate_with, BattleOutcome, LogKind, LogLine, Policy, SimError, StandardPolicy,

@@ -150,7 +150,7 @@ impl RosterDoc {
         let mut used: BTreeSet<String> = BTreeSet::new();
         let mut keep = |id: &mut Option<String>| {
             if let Some(s) = id {
-                if s.trim().is_empty() || !used.insert(s.clone()) {
+                if !is_valid_id(s) || !used.insert(s.clone()) {
                     *id = None;
                 }
             }
@@ -168,18 +168,20 @@ impl RosterDoc {
                 keep(&mut e.id);
             }
         }
-        // Second pass: fill the gaps in document order.
-        let mut fill = |id: &mut Option<String>, prefix: &str| {
+        // Second pass: fill the gaps in document order. Each prefix keeps its own counter that
+        // only moves forward, so a large document costs linear time.
+        let mut next: std::collections::BTreeMap<&str, u64> = std::collections::BTreeMap::new();
+        let mut fill = |id: &mut Option<String>, prefix: &'static str| {
             if id.is_none() {
-                let mut n: u64 = 1;
+                let n = next.entry(prefix).or_insert(1);
                 loop {
                     let candidate = format!("{prefix}{n}");
+                    *n += 1;
                     if !used.contains(&candidate) {
                         used.insert(candidate.clone());
                         *id = Some(candidate);
                         break;
                     }
-                    n += 1;
                 }
             }
         };
@@ -233,6 +235,86 @@ pub struct RosterParseError {
 
 /// Read a roster document.
 ///
+/// The largest roster Muster reads: far beyond the book's 6 groups of 6 (the largest historical
+/// order of battle has 10 groups of at most 9 elements), small enough that no document can make
+/// checking or pricing slow.
+pub const MAX_GROUPS: usize = 20;
+pub const MAX_ELEMENTS_PER_GROUP: usize = 20;
+pub const MAX_UPGRADES_PER_ELEMENT: usize = 4;
+pub const MAX_TEXT_CHARS: usize = 200;
+
+/// Ids are short and safe in links: letters, digits, `-` and `_`, at most 40 characters.
+/// Anything else is treated as missing and replaced when ids are assigned.
+pub fn is_valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 40
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+fn too_large(message: String, path: String) -> RosterParseError {
+    RosterParseError {
+        kind: RosterParseErrorKind::Data,
+        message,
+        line: 0,
+        column: 0,
+        path: Some(path),
+    }
+}
+
+/// Refuses documents larger than any real force (see [`MAX_GROUPS`] and friends).
+pub fn check_roster_size(doc: &RosterDoc) -> Result<(), RosterParseError> {
+    if doc.groups.len() > MAX_GROUPS {
+        return Err(too_large(
+            format!(
+                "a roster has at most {MAX_GROUPS} groups in Muster; this one has {}",
+                doc.groups.len()
+            ),
+            "groups".into(),
+        ));
+    }
+    let long = |text: &str, path: String| -> Result<(), RosterParseError> {
+        let n = text.chars().count();
+        if n > MAX_TEXT_CHARS {
+            return Err(too_large(
+                format!("{path}: at most {MAX_TEXT_CHARS} characters ({n} given)"),
+                path,
+            ));
+        }
+        Ok(())
+    };
+    long(&doc.name, "name".into())?;
+    if let Some(c) = &doc.force_commander {
+        long(&c.name, "force_commander.name".into())?;
+    }
+    for (gi, g) in doc.groups.iter().enumerate() {
+        if g.elements.len() > MAX_ELEMENTS_PER_GROUP {
+            return Err(too_large(
+                format!("a group has at most {MAX_ELEMENTS_PER_GROUP} elements in Muster; group {} has {}", gi + 1, g.elements.len()),
+                format!("groups[{gi}].elements"),
+            ));
+        }
+        long(&g.name, format!("groups[{gi}].name"))?;
+        if let Some(c) = &g.commander {
+            long(&c.name, format!("groups[{gi}].commander.name"))?;
+        }
+        for (ei, e) in g.elements.iter().enumerate() {
+            long(&e.name, format!("groups[{gi}].elements[{ei}].name"))?;
+            if let Some(note) = &e.note {
+                long(note, format!("groups[{gi}].elements[{ei}].note"))?;
+            }
+            if e.upgrades.len() > MAX_UPGRADES_PER_ELEMENT {
+                return Err(too_large(
+                    format!("groups[{gi}].elements[{ei}].upgrades: at most {MAX_UPGRADES_PER_ELEMENT} listed"),
+                    format!("groups[{gi}].elements[{ei}].upgrades"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Unknown fields and unknown values are rejected; the error names the field
 /// (as a path), the offending value and what is allowed, with the position.
 pub fn parse_roster(json: &str) -> Result<RosterDoc, RosterParseError> {
@@ -253,6 +335,7 @@ pub fn parse_roster(json: &str) -> Result<RosterDoc, RosterParseError> {
             path: Some("format".into()),
         });
     }
+    check_roster_size(&doc)?;
     Ok(doc)
 }
 

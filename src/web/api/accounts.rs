@@ -140,10 +140,12 @@ pub async fn revoke_token(
 ))]
 #[post("/users")]
 pub async fn register(
+    req: HttpRequest,
     state: web::Data<AppState>,
     body: web::Json<RegisterForm>,
 ) -> Result<HttpResponse, AppError> {
-    match forms::create_account(&state, body.into_inner()).await? {
+    let address = auth::client_address(&req, &state);
+    match forms::create_account(&state, &address, body.into_inner()).await? {
         Ok(user) => Ok(HttpResponse::Created().json(UserJson::from(user))),
         Err(errors) => Err(validation_error(
             errors,

@@ -96,14 +96,16 @@ struct SimulateResponse {
 /// short form `{"attacker": roster, "defender": roster, "scenario", "seed"}` (roles as given;
 /// without a seed one is drawn and reported). Returns the set-up and the outcome with the
 /// narrated log (`"narrate": false` leaves the log out). The same set-up always gives the same
-/// battle.
-#[utoipa::path(tag = "battles", request_body(content = Object, description = "A set-up document or the short form"), responses(
+/// battle. Logged-in users only.
+#[utoipa::path(tag = "battles", security(("bearer" = [])), request_body(content = Object, description = "A set-up document or the short form"), responses(
     (status = 200, description = "`{\"setup\", \"outcome\"}`", body = Object),
+    (status = 401, description = "Not logged in", body = ErrorBody),
     (status = 422, description = "Not a valid set-up", body = ErrorBody)
 ))]
 #[post("/lotf/battles/simulate")]
 pub async fn simulate(
     state: web::Data<AppState>,
+    _user: ApiUser,
     body: web::Json<Value>,
 ) -> Result<HttpResponse, AppError> {
     let setup = battles::read_setup(&body)?;
@@ -153,8 +155,8 @@ pub async fn battle_odds(
         return Ok(HttpResponse::Ok().json(summary));
     }
     let title = format!(
-        "{} vs {}, {} battles",
-        setup.attacker.roster.name, setup.defender.roster.name, runs
+        "{} against {}",
+        setup.attacker.roster.name, setup.defender.roster.name
     );
     let job = state.jobs.start(user.id, runs, title, move |done| {
         battles::odds(&rules.lotf, &setup, runs, done)

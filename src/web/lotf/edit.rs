@@ -9,8 +9,7 @@ use crate::web::page::FormErrors;
 
 /// Muster keeps rosters to a sane size so a page never grows without bound; the validator
 /// reports the book's own limits (2–6) long before these.
-pub const MAX_GROUPS: usize = 20;
-pub const MAX_ELEMENTS_PER_GROUP: usize = 20;
+pub use crate::rules::lotf::roster::{MAX_ELEMENTS_PER_GROUP, MAX_GROUPS};
 pub const MAX_NAME_CHARS: usize = 100;
 
 /// Every field any editor form may send; each action reads the ones it needs.

@@ -4,7 +4,6 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use chrono::Utc;
-use diesel::Connection;
 use serde::Deserialize;
 use validator::Validate;
 
@@ -88,8 +87,12 @@ pub struct PasswordForm {
 /// Creates the account; the email-taken case is a field error.
 pub async fn create_account(
     state: &web::Data<AppState>,
+    address: &str,
     form: RegisterForm,
 ) -> Result<Result<users::User, FormErrors>, AppError> {
+    if let Err(retry_after_secs) = state.throttle.register(address) {
+        return Err(AppError::TooManyRequests { retry_after_secs });
+    }
     let form = form.normalised();
     if let Err(e) = form.validate() {
         return Ok(Err(FormErrors::from_validation(&e)));
@@ -133,19 +136,25 @@ pub async fn change_password(
     if !errors.is_empty() {
         return Ok(Err(errors));
     }
-    with_conn(state, move |conn| {
-        let user = users::find_by_id(conn, user_id)?.ok_or(AppError::LoginRequired)?;
+    let user = with_conn(state, move |conn| {
+        users::find_by_id(conn, user_id)?.ok_or(AppError::LoginRequired)
+    })
+    .await?;
+    // Hashing happens off the connection pool.
+    let checked = web::block(move || -> Result<Option<String>, AppError> {
         if !auth::verify_password(&form.current_password, &user.password_hash) {
-            let mut errors = FormErrors::default();
-            errors.add("current_password", "That is not your current password.");
-            return Ok(Err(errors));
+            return Ok(None);
         }
-        let hash = auth::hash_password(&form.new_password)?;
-        conn.transaction::<_, AppError, _>(|conn| {
-            users::set_password_hash(conn, user_id, &hash)?;
-            sessions::revoke_all_for_user(conn, user_id, Utc::now().naive_utc())?;
-            Ok(())
-        })?;
+        auth::hash_password(&form.new_password).map(Some)
+    })
+    .await??;
+    let Some(hash) = checked else {
+        let mut errors = FormErrors::default();
+        errors.add("current_password", "That is not your current password.");
+        return Ok(Err(errors));
+    };
+    with_conn(state, move |conn| {
+        users::set_password_and_revoke_sessions(conn, user_id, &hash, Utc::now().naive_utc())?;
         Ok(Ok(()))
     })
     .await
@@ -175,12 +184,14 @@ pub async fn register_page(ctx: PageCtx) -> Result<HttpResponse, AppError> {
 }
 
 pub async fn register(
+    req: HttpRequest,
     state: web::Data<AppState>,
     ctx: PageCtx,
     CsrfForm(form): CsrfForm<RegisterForm>,
 ) -> Result<HttpResponse, AppError> {
     let (email, display_name) = (form.email.clone(), form.display_name.clone());
-    match create_account(&state, form).await? {
+    let address = auth::client_address(&req, &state);
+    match create_account(&state, &address, form).await? {
         Ok(user) => {
             let issued = auth::issue_session(&state, user.id, "browser").await?;
             Ok(HttpResponse::SeeOther()

@@ -3,10 +3,9 @@
 use actix_web::{web, HttpResponse};
 use askama::Template;
 use chrono::Utc;
-use diesel::Connection;
 use serde::Deserialize;
 
-use crate::store::{sessions, users};
+use crate::store::users;
 use crate::web::auth::Admin;
 use crate::web::csrf::{CsrfForm, NoFields};
 use crate::web::page::{redirect, render, PageCtx};
@@ -60,15 +59,8 @@ pub async fn set_user_disabled(
         ));
     }
     with_conn(state, move |conn| {
-        conn.transaction::<_, AppError, _>(|conn| {
-            if users::set_disabled(conn, user_id, disabled)? == 0 {
-                return Err(AppError::NotFound);
-            }
-            if disabled {
-                sessions::revoke_all_for_user(conn, user_id, Utc::now().naive_utc())?;
-            }
-            users::find_by_id(conn, user_id)?.ok_or(AppError::NotFound)
-        })
+        users::set_disabled_and_revoke(conn, user_id, disabled, Utc::now().naive_utc())?
+            .ok_or(AppError::NotFound)
     })
     .await
 }

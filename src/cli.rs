@@ -13,8 +13,8 @@ use crate::web::Application;
 #[command(
     name = "muster",
     version,
-    about = "Muster: rosters, club campaigns, battles and printouts for horse-and-musket wargames.",
-    long_about = "Muster: rosters, club campaigns, battles and printouts for horse-and-musket wargames \
+    about = "Muster: rosters, printouts, odds and battles for horse-and-musket wargames.",
+    long_about = "Muster: rosters, printouts, odds and simulated battles for horse-and-musket wargames \
 in North America, 1754-1815.\n\nConfiguration comes from environment variables: MUSTER_BIND, \
 DATABASE_URL, MUSTER_DATA_DIR, MUSTER_JWT_SECRET, MUSTER_PUBLIC_URL, MUSTER_TRUSTED_PROXY and \
 MUSTER_LOG (see the README). With no command, `muster` serves the web application."

@@ -1,4 +1,4 @@
-//! Muster: army rosters, club campaigns, battles and printouts for horse-and-musket
+//! Muster: army rosters, printouts, odds and simulated battles for horse-and-musket
 //! wargames in North America, 1754–1815.
 //!
 //! Layers point one way: `web → store → rules` and `web → rules`. `rules` is pure.

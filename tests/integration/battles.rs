@@ -265,6 +265,22 @@ async fn the_odds_page_shows_results_charts_and_how_the_pool_was_built() {
         page.contains("class=\"alert\""),
         "an impossible element is explained, not a crash"
     );
+    let page = app
+        .get_html("/odds?calc=melee&a_type=infantry&a_size=tiny&d_type=cavalry&d_size=large")
+        .await;
+    assert!(
+        page.contains("R-28") && page.contains("Added to the hits as result modifiers"),
+        "charge limits and result modifiers are shown"
+    );
+    let page = app
+        .get_html("/odds?calc=melee&a_type=artillery&a_size=large")
+        .await;
+    assert!(page.contains("Artillery never charges"));
+    let page = app.get_html("/odds?calc=morale&m_morale=-5").await;
+    assert!(
+        page.contains("from 2 to 12") && !page.contains("Chance to pass:"),
+        "out-of-range input is refused, not replaced"
+    );
     let res = app.get("/odds?calc=melee&a_size=enormous").await;
     assert_eq!(
         res.status(),

@@ -23,14 +23,14 @@ use super::types::{DisciplineLevel, ElementType, Formation, Size, Upgrade, Weapo
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]
 pub enum OddsError {
     /// The element does not exist in this size (tiny artillery, R-2).
-    #[error("{field}: a {element_type} element cannot be {size} (R-2)")]
+    #[error("{field}: {element_type} elements cannot be {size} (R-2)")]
     NoSuchElement {
         field: String,
         element_type: ElementType,
         size: Size,
     },
     /// The weapon is not one this type can carry.
-    #[error("{field}: a {element_type} element cannot carry {weapon}")]
+    #[error("{field}: {element_type} elements cannot carry {weapon}")]
     WeaponNotAllowed {
         field: String,
         element_type: ElementType,

@@ -21,7 +21,7 @@ use crate::web::AppError;
 #[openapi(
     info(
         title = "Muster API",
-        description = "Rosters, campaigns, battles and printouts for horse-and-musket wargames. \
+        description = "Rosters, odds and battles for horse-and-musket wargames. \
 Errors always have the shape {\"error\": {\"code\", \"message\", \"details\"}}. Authenticate with \
 a bearer token from POST /api/v1/auth/token, or with the session cookie plus an X-CSRF-Token header."
     ),

@@ -10,7 +10,7 @@ use crate::web::page::FormErrors;
 /// Muster keeps rosters to a sane size so a page never grows without bound; the validator
 /// reports the book's own limits (2–6) long before these.
 pub use crate::rules::lotf::roster::{MAX_ELEMENTS_PER_GROUP, MAX_GROUPS};
-pub const MAX_NAME_CHARS: usize = 100;
+pub const MAX_NAME_CHARS: usize = crate::rules::lotf::roster::MAX_TEXT_CHARS;
 
 /// Every field any editor form may send; each action reads the ones it needs.
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]

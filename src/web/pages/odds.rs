@@ -150,6 +150,11 @@ pub struct ShootingResult {
 }
 
 pub struct MeleeResult {
+    /// Result modifiers of each side, e.g. "+1 enemy unlimbered or in column".
+    pub attacker_modifiers: String,
+    pub defender_modifiers: String,
+    /// Things the book would not allow, shown beside the odds.
+    pub warnings: Vec<String>,
     pub attacker_win: String,
     pub tie: String,
     pub defender_win: String,
@@ -186,6 +191,9 @@ fn parse<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, String> {
 }
 
 fn shooting(cat: &Catalogue, f: &OddsForm) -> Result<ShootingResult, String> {
+    bounded(&f.range, 10, 0..=200, "The range")?;
+    bounded(&f.s_disorder, 0, 0..=20, "Disorder Markers")?;
+    bounded(&f.t_hits, 0, 0..=20, "Hits already on the target")?;
     let upgrades: Vec<&str> = f.s_upgrade.split('+').filter(|u| !u.is_empty()).collect();
     let weapon = if f.s_weapon.is_empty() {
         Value::Null
@@ -224,7 +232,49 @@ fn shooting(cat: &Catalogue, f: &OddsForm) -> Result<ShootingResult, String> {
     })
 }
 
+fn terms(list: &[crate::rules::lotf::combat::Term]) -> String {
+    if list.is_empty() {
+        return "none".into();
+    }
+    list.iter()
+        .map(|t| {
+            format!(
+                "{}{} {}",
+                if t.value >= 0 { "+" } else { "−" },
+                t.value.abs(),
+                t.label
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// what an element may charge. Tiny: tiny or small; small: up to medium; medium and large: any.
+fn charge_allowed(attacker: &str, defender: &str) -> bool {
+    let rank = |s: &str| match s {
+        "tiny" => 0,
+        "small" => 1,
+        "medium" => 2,
+        _ => 3,
+    };
+    let (a, d) = (rank(attacker), rank(defender));
+    a >= 2 || d <= a + 1
+}
+
 fn melee(cat: &Catalogue, f: &OddsForm) -> Result<MeleeResult, String> {
+    if f.a_type == "artillery" {
+        return Err(
+            "Artillery never charges (R-28); pick infantry or cavalry as the attacker.".into(),
+        );
+    }
+    let mut warnings = Vec::new();
+    if !charge_allowed(or(&f.a_size, "medium"), or(&f.d_size, "medium")) {
+        warnings.push(format!(
+            "A {} element may not charge a {} one (R-28); the odds below are for the melee if it happened anyway.",
+            or(&f.a_size, "medium"),
+            or(&f.d_size, "medium")
+        ));
+    }
     let req: lotf::MeleeRequest = parse(json!({
         "attacker": {"type": or(&f.a_type, "infantry"), "size": or(&f.a_size, "medium"), "formation": formation(&f.a_formation),
                      "discipline_level": or(&f.a_level, "fit"), "flank": on(&f.a_flank), "supporters": supporters(&f.a_support, false)},
@@ -238,6 +288,9 @@ fn melee(cat: &Catalogue, f: &OddsForm) -> Result<MeleeResult, String> {
         ("Defender".to_string(), o.defender_win),
     ];
     Ok(MeleeResult {
+        attacker_modifiers: terms(&o.attacker.resolution_terms),
+        defender_modifiers: terms(&o.defender.resolution_terms),
+        warnings,
         attacker_win: pct(o.attacker_win),
         tie: pct(o.tie),
         defender_win: pct(o.defender_win),
@@ -248,7 +301,32 @@ fn melee(cat: &Catalogue, f: &OddsForm) -> Result<MeleeResult, String> {
     })
 }
 
+/// A number field: empty means `default`; anything else must be a whole number in `range`.
+fn bounded(
+    v: &str,
+    default: u32,
+    range: std::ops::RangeInclusive<u32>,
+    what: &str,
+) -> Result<u32, String> {
+    match v.trim() {
+        "" => Ok(default),
+        t => t
+            .parse::<u32>()
+            .ok()
+            .filter(|n| range.contains(n))
+            .ok_or_else(|| {
+                format!(
+                    "{what} must be a whole number from {} to {}.",
+                    range.start(),
+                    range.end()
+                )
+            }),
+    }
+}
+
 fn morale(cat: &Catalogue, f: &OddsForm) -> Result<MoraleResult, String> {
+    bounded(&f.m_morale, 7, 2..=12, "The Morale value")?;
+    bounded(&f.m_excess, 0, 0..=20, "Excess hits")?;
     let req: lotf::MoraleRequest = parse(json!({
         "morale": num(&f.m_morale, 7).clamp(2, 12), "kind": or(&f.m_kind, "morale"),
         "situation": {"supported": on(&f.m_supported), "commander_attached": on(&f.m_commander), "disordered": on(&f.m_disordered),

@@ -724,6 +724,8 @@ pub struct BookEntry {
     pub key: String,
     pub name: String,
     pub type_label: &'static str,
+    /// Sizes the type comes in, as (id, label); medium first, the usual choice.
+    pub sizes: Vec<(&'static str, &'static str)>,
     pub upgrades: String,
     pub note: String,
 }
@@ -763,6 +765,15 @@ fn book_entries(state: &AppState, war: Option<War>, nation: Option<Nation>) -> V
             key: e.id.clone(),
             name: e.name.clone(),
             type_label: e.element_type.label(),
+            sizes: {
+                let mut sizes: Vec<(&'static str, &'static str)> =
+                    lotf::validate::sizes_for(cat, e.element_type)
+                        .iter()
+                        .map(|s| (s.id(), s.label()))
+                        .collect();
+                sizes.sort_by_key(|(id, _)| *id != "medium");
+                sizes
+            },
             upgrades: e
                 .upgrades
                 .iter()
@@ -842,7 +853,9 @@ pub async fn from_book(
             .parse()
             .unwrap_or(0)
             .min(12);
-        let size = Size::from_id(get(&format!("size_{}", entry.id))).unwrap_or(Size::Medium);
+        let size = Size::from_id(get(&format!("size_{}", entry.id)))
+            .filter(|s| lotf::validate::sizes_for(cat, entry.element_type).contains(s))
+            .unwrap_or(Size::Medium);
         for _ in 0..count {
             let mut e = ElementDoc::new(&entry.name, entry.element_type, size);
             e.upgrades = entry.upgrades.clone();

@@ -161,6 +161,10 @@ impl From<diesel::result::Error> for AppError {
     fn from(e: diesel::result::Error) -> Self {
         match e {
             diesel::result::Error::NotFound => Self::NotFound,
+            // SQLite's busy timeout ran out: a passing overload, not a bug.
+            other if other.to_string().contains("database is locked") => {
+                Self::Unavailable("the database is busy; try again in a moment".into())
+            }
             other => Self::Internal(format!("database: {other}")),
         }
     }
@@ -170,7 +174,10 @@ impl From<crate::store::StoreError> for AppError {
     fn from(e: crate::store::StoreError) -> Self {
         match e {
             crate::store::StoreError::Query(q) => q.into(),
-            crate::store::StoreError::Pool(p) => Self::Unavailable(format!("database busy: {p}")),
+            crate::store::StoreError::Pool(p) => {
+                tracing::warn!(error = %p, "no database connection");
+                Self::Unavailable("the database is busy; try again in a moment".into())
+            }
             other => Self::Internal(other.to_string()),
         }
     }
@@ -178,7 +185,8 @@ impl From<crate::store::StoreError> for AppError {
 
 impl From<diesel::r2d2::PoolError> for AppError {
     fn from(e: diesel::r2d2::PoolError) -> Self {
-        Self::Unavailable(format!("database connection: {e}"))
+        tracing::warn!(error = %e, "no database connection");
+        Self::Unavailable("the database is busy; try again in a moment".into())
     }
 }
 

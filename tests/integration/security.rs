@@ -98,7 +98,14 @@ async fn every_response_carries_the_security_headers() {
 #[tokio::test]
 async fn pages_have_no_inline_scripts_or_styles() {
     let app = spawn_app().await;
-    for path in ["/", "/login", "/register", "/no-such-page"] {
+    for path in [
+        "/",
+        "/login",
+        "/register",
+        "/no-such-page",
+        "/odds?calc=shooting",
+        "/reference/lotf",
+    ] {
         let html = app.get_html(path).await;
         assert!(
             !html.contains("<script>") && !html.contains("<style"),

@@ -3,6 +3,7 @@
 //! module; generic roster handling lives in `web::rosters`.
 
 pub mod edit;
+pub mod historical;
 pub mod options;
 pub mod text;
 pub mod view;

@@ -15,22 +15,14 @@ use crate::rules::lotf::{
 use crate::web::auth::{SignedIn, SignedInUser};
 use crate::web::battles::{self, DIRECT_RUNS_MAX, RUNS_MAX};
 use crate::web::csrf::CsrfForm;
+use crate::web::lotf::historical;
 use crate::web::page::{redirect, render, PageCtx};
 use crate::web::pages::odds::{chart, Chart};
 use crate::web::rosters as roster_store;
 use crate::web::state::{with_conn, AppState};
 use crate::web::AppError;
 
-pub struct ForceChoice {
-    pub value: String,
-    pub label: String,
-}
-
-impl ForceChoice {
-    pub fn selected(&self, current: &str) -> bool {
-        self.value == current
-    }
-}
+pub use crate::web::lotf::historical::ForceChoice;
 
 async fn force_choices(
     state: &web::Data<AppState>,
@@ -49,19 +41,14 @@ async fn force_choices(
             label: format!("{} ({} pts)", r.name, r.points),
         })
         .collect();
-    let mut historical = Vec::new();
-    for summary in lotf::historical_battles() {
-        if let Some(battle) = lotf::historical_battle(&summary.id) {
-            for (si, side) in battle.sides.iter().enumerate() {
-                for (fi, force) in side.forces.iter().enumerate() {
-                    historical.push(ForceChoice {
-                        value: format!("h:{}:{si}:{fi}", battle.id),
-                        label: force.name.clone(),
-                    });
-                }
-            }
-        }
-    }
+    // Historical forces are told apart from rosters by an `h:` prefix.
+    let historical = historical::force_choices()
+        .into_iter()
+        .map(|c| ForceChoice {
+            value: format!("h:{}", c.value),
+            label: c.label,
+        })
+        .collect();
     Ok((mine, historical))
 }
 
@@ -80,26 +67,8 @@ async fn load_force(
                 .ok_or(AppError::NotFound)?;
             Ok(roster_store::load_owned(state, user, id).await?.doc)
         }
-        Some("h") => {
-            let battle = parts
-                .next()
-                .and_then(lotf::historical_battle)
-                .ok_or(AppError::NotFound)?;
-            let side: usize = parts
-                .next()
-                .and_then(|v| v.parse().ok())
-                .ok_or(AppError::NotFound)?;
-            let force: usize = parts
-                .next()
-                .and_then(|v| v.parse().ok())
-                .ok_or(AppError::NotFound)?;
-            battle
-                .sides
-                .get(side)
-                .and_then(|s| s.forces.get(force))
-                .cloned()
-                .ok_or(AppError::NotFound)
-        }
+        Some("h") => historical::force(value.trim_start_matches("h:"))
+            .ok_or_else(|| AppError::bad_request("Choose a force from the list.")),
         _ => Err(AppError::bad_request("Choose a force for each side.")),
     }
 }

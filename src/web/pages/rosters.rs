@@ -12,6 +12,7 @@ use crate::store::rosters::RosterRow;
 use crate::web::auth::{state_of, SignedIn};
 use crate::web::csrf::{self, CsrfForm, NoFields};
 use crate::web::lotf::edit::{self, EditForm};
+use crate::web::lotf::historical;
 use crate::web::lotf::options::{self, Choice};
 use crate::web::lotf::text;
 use crate::web::lotf::view::{self, RosterView};
@@ -664,56 +665,42 @@ pub async fn import(
     ctx: PageCtx,
 ) -> Result<HttpResponse, AppError> {
     let text = read_import_form(&req, payload).await?;
-    if text.trim().is_empty() {
-        let problem = ImportProblem {
-            message: "Choose a file or paste a roster document.".into(),
-            location: String::new(),
-        };
-        return render_with_status(
+    let refuse = |ctx, text, message: String, location: String| {
+        render_with_status(
             &ImportPage {
                 ctx,
                 document: text,
-                problem: Some(problem),
+                problem: Some(ImportProblem { message, location }),
             },
             StatusCode::UNPROCESSABLE_ENTITY,
+        )
+    };
+    if text.trim().is_empty() {
+        return refuse(
+            ctx,
+            text,
+            "Choose a file or paste a roster document.".into(),
+            String::new(),
         );
     }
+    // parse_roster also refuses documents too large to be a force.
     match lotf::parse_roster(&text) {
         Ok(doc) => {
-            if let Err(AppError::Validation { message, .. }) = rosters::check_size(&doc) {
-                let problem = ImportProblem {
-                    message,
-                    location: String::new(),
-                };
-                return render_with_status(
-                    &ImportPage {
-                        ctx,
-                        document: text,
-                        problem: Some(problem),
-                    },
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                );
-            }
             let row = rosters::create(&state, user.id, doc).await?;
             Ok(redirect(&format!("/rosters/{}/edit?done=imported", row.id)))
         }
         Err(e) => {
-            let mut location = format!("line {}, column {}", e.line, e.column);
-            if let Some(path) = &e.path {
-                location = format!("{path} ({location})");
-            }
-            let problem = ImportProblem {
-                message: e.message,
-                location,
+            let position = if e.line > 0 {
+                format!("line {}, column {}", e.line, e.column)
+            } else {
+                String::new()
             };
-            render_with_status(
-                &ImportPage {
-                    ctx,
-                    document: text,
-                    problem: Some(problem),
-                },
-                StatusCode::UNPROCESSABLE_ENTITY,
-            )
+            let location = match (&e.path, position.is_empty()) {
+                (Some(path), false) => format!("{path} ({position})"),
+                (Some(path), true) => path.clone(),
+                (None, _) => position,
+            };
+            refuse(ctx, text, e.message, location)
         }
     }
 }
@@ -787,26 +774,13 @@ fn book_entries(state: &AppState, war: Option<War>, nation: Option<Nation>) -> V
 }
 
 fn refights() -> Vec<RefightChoice> {
-    let mut out = Vec::new();
-    for summary in lotf::historical_battles() {
-        if let Some(battle) = lotf::historical_battle(&summary.id) {
-            for (si, side) in battle.sides.iter().enumerate() {
-                for (fi, force) in side.forces.iter().enumerate() {
-                    out.push(RefightChoice {
-                        value: format!("{}:{si}:{fi}", battle.id),
-                        label: format!(
-                            "{} ({}) — {} ({} elements)",
-                            battle.name,
-                            battle.date,
-                            force.name,
-                            force.element_count()
-                        ),
-                    });
-                }
-            }
-        }
-    }
-    out
+    historical::force_choices()
+        .into_iter()
+        .map(|c| RefightChoice {
+            value: c.value,
+            label: c.label,
+        })
+        .collect()
 }
 
 pub async fn from_book_page(
@@ -912,18 +886,8 @@ pub async fn from_refight(
     SignedIn(user): SignedIn,
     CsrfForm(form): CsrfForm<RefightForm>,
 ) -> Result<HttpResponse, AppError> {
-    let mut parts = form.refight.split(':');
-    let (Some(battle), Some(side), Some(force)) = (parts.next(), parts.next(), parts.next()) else {
-        return Err(AppError::bad_request("Choose a force from the list."));
-    };
-    let battle = lotf::historical_battle(battle).ok_or(AppError::NotFound)?;
-    let doc = side
-        .parse::<usize>()
-        .ok()
-        .and_then(|s| battle.sides.get(s))
-        .and_then(|s| force.parse::<usize>().ok().and_then(|f| s.forces.get(f)))
-        .cloned()
-        .ok_or(AppError::NotFound)?;
+    let doc = historical::force(&form.refight)
+        .ok_or_else(|| AppError::bad_request("Choose a force from the list."))?;
     debug_assert_eq!(doc.mode, Mode::Historical);
     let row = rosters::create(&state, user.id, doc).await?;
     Ok(redirect(&format!("/rosters/{}/edit?done=created", row.id)))

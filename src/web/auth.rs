@@ -312,7 +312,7 @@ pub(crate) fn state_of(req: &HttpRequest) -> Result<web::Data<AppState>, AppErro
         .ok_or_else(|| AppError::internal("application state missing"))
 }
 
-async fn viewer_from_cookie(req: HttpRequest) -> Result<Option<SignedInUser>, AppError> {
+pub(crate) async fn viewer_from_cookie(req: HttpRequest) -> Result<Option<SignedInUser>, AppError> {
     if let Some(cached) = req.extensions().get::<ResolvedViewer>() {
         return Ok(cached.0.clone());
     }
@@ -407,6 +407,8 @@ impl FromRequest for ApiUser {
                 .cookie(SESSION_COOKIE)
                 .is_some_and(|c| !c.value().is_empty())
             {
+                // The token is bound to the session: resolve it before checking the header.
+                let viewer = viewer_from_cookie(req.clone()).await?;
                 let header_ok = req
                     .headers()
                     .get("x-csrf-token")
@@ -415,10 +417,7 @@ impl FromRequest for ApiUser {
                 if !header_ok {
                     return Err(AppError::CsrfRejected);
                 }
-                return viewer_from_cookie(req)
-                    .await?
-                    .map(ApiUser)
-                    .ok_or(AppError::LoginRequired);
+                return viewer.map(ApiUser).ok_or(AppError::LoginRequired);
             }
             Err(AppError::LoginRequired)
         })

@@ -73,16 +73,33 @@ pub async fn ensure_nonce(
     Ok(res.map_into_right_body())
 }
 
-fn token_for(state: &AppState, nonce: &str) -> String {
+/// The token binds the browser's nonce to its login session (if any), so a token planted by
+/// someone who can set cookies for the site is worthless once the victim is logged in.
+fn mac_for(state: &AppState, nonce: &str, session: &str) -> hmac::Hmac<sha2::Sha256> {
     let mut mac = state.keys.csrf_mac();
     mac.update(nonce.as_bytes());
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(mac.finalize().into_bytes())
+    mac.update(b"|");
+    mac.update(session.as_bytes());
+    mac
 }
 
-/// The token to put into this request's forms.
+fn session_of(req: &HttpRequest) -> String {
+    crate::web::auth::cached_viewer(req)
+        .map(|u| u.session_id)
+        .unwrap_or_default()
+}
+
+fn token_for(state: &AppState, nonce: &str, session: &str) -> String {
+    base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode(mac_for(state, nonce, session).finalize().into_bytes())
+}
+
+/// The token to put into this request's forms. The viewer must have been resolved already
+/// (the `PageCtx` extractor does that).
 pub fn current_token(req: &HttpRequest, state: &AppState) -> String {
-    match req.extensions().get::<CsrfNonce>() {
-        Some(nonce) => token_for(state, &nonce.0),
+    let nonce = req.extensions().get::<CsrfNonce>().cloned();
+    match nonce {
+        Some(nonce) => token_for(state, &nonce.0, &session_of(req)),
         None => String::new(),
     }
 }
@@ -95,9 +112,9 @@ pub fn token_matches(req: &HttpRequest, state: &AppState, token: &str) -> bool {
     let Ok(given) = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(token.trim()) else {
         return false;
     };
-    let mut mac = state.keys.csrf_mac();
-    mac.update(nonce.0.as_bytes());
-    mac.verify_slice(&given).is_ok()
+    mac_for(state, &nonce.0, &session_of(req))
+        .verify_slice(&given)
+        .is_ok()
 }
 
 /// A url-encoded form whose `csrf_token` field has been checked. Any form that changes state
@@ -112,6 +129,8 @@ impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
         let body = web::Bytes::from_request(req, payload);
         let req = req.clone();
         Box::pin(async move {
+            // The token depends on the login session, so find out who is asking first.
+            crate::web::auth::viewer_from_cookie(req.clone()).await?;
             let bytes = body
                 .await
                 .map_err(|e| AppError::bad_request(format!("The form could not be read: {e}")))?;

@@ -142,6 +142,11 @@ pub async fn render_errors(
             .finish();
         return Ok(res.into_response(new));
     }
+    // The error page shows the same menu as every other page, so resolve who is asking (not for
+    // server errors, which may be the database failing).
+    if app_error.status_code().is_client_error() {
+        let _ = crate::web::auth::viewer_from_cookie(res.request().clone()).await;
+    }
     let page = ErrorPage {
         ctx: PageCtx::for_error(res.request()),
         status: app_error.status_code().as_u16(),

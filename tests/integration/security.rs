@@ -212,3 +212,46 @@ async fn health_check_reports_the_database() {
     };
     assert_eq!(body["database"], expected);
 }
+
+fn set_cookie(res: &reqwest::Response, name: &str) -> String {
+    res.headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find_map(|c| {
+            c.strip_prefix(&format!("{name}="))
+                .map(|rest| rest.split(';').next().unwrap_or("").to_string())
+        })
+        .unwrap_or_else(|| panic!("no {name} cookie set"))
+}
+
+#[tokio::test]
+async fn a_csrf_cookie_planted_by_someone_else_does_not_let_them_forge_a_logged_in_form() {
+    let app = spawn_app().await;
+    let victim = app.register("victim@example.org", "Victim", PASSWORD).await;
+    let session = set_cookie(&victim, "muster_session");
+
+    // The attacker's own nonce and the token that goes with it, as an anonymous visitor.
+    let attacker = reqwest::Client::new();
+    let page = attacker.get(app.url("/register")).send().await.unwrap();
+    let nonce = set_cookie(&page, "muster_csrf");
+    let token = csrf_from(&page.text().await.unwrap());
+
+    // Suppose the attacker managed to plant that nonce in the victim's browser.
+    let forged = reqwest::Client::new()
+        .post(app.url("/account/profile"))
+        .header(
+            "cookie",
+            format!("muster_session={session}; muster_csrf={nonce}"),
+        )
+        .form(&[("display_name", "Pwned"), ("csrf_token", token.as_str())])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        forged.status(),
+        403,
+        "the token is bound to the victim's session"
+    );
+    assert!(app.get_html("/account").await.contains(">Victim</a>"));
+}

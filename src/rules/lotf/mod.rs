@@ -10,6 +10,7 @@ pub mod historical;
 pub mod montecarlo;
 pub mod odds;
 pub mod profile;
+pub mod record;
 pub mod roster;
 pub mod sim;
 pub mod types;

@@ -9,6 +9,7 @@ mod historical_tests;
 mod odds_tests;
 mod profile_tests;
 mod proptests;
+mod record_tests;
 mod roster_tests;
 mod sim_tests;
 mod validate_tests;

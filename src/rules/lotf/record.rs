@@ -1,0 +1,347 @@
+//! Games played on the table: what the players report (each element's final state and hits,
+//! each commander's fate, objectives held, turns played) and what follows from it under the
+//! book's victory rules: points lost, broken groups and forces, objectives
+//! and victory points. Impossible reports are refused with every problem named.
+
+use serde::{Deserialize, Serialize};
+
+use super::battle::{BattleSetup, ScenarioId};
+use super::catalogue::Catalogue;
+use super::combat::victory::{
+    element_counts_as_broken, group_is_broken, victory_by_broken_force, victory_by_objectives,
+    victory_by_points, Victory,
+};
+use super::combat::Side;
+use super::types::DisciplineLevel;
+use super::validate::price_element;
+
+/// How an element ended the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinalState {
+    Fit,
+    Shaken,
+    Exhausted,
+    Shattered,
+    /// Withdrew off the table or was removed.
+    LeftTheField,
+}
+
+impl FinalState {
+    pub fn label(self) -> &'static str {
+        match self {
+            FinalState::Fit => "Fit",
+            FinalState::Shaken => "Shaken",
+            FinalState::Exhausted => "Exhausted",
+            FinalState::Shattered => "Shattered",
+            FinalState::LeftTheField => "left the field",
+        }
+    }
+
+    /// Lost for victory points and broken for its group.
+    pub fn is_lost(self) -> bool {
+        match self {
+            FinalState::LeftTheField => true,
+            FinalState::Fit => element_counts_as_broken(DisciplineLevel::Fit, false),
+            FinalState::Shaken => element_counts_as_broken(DisciplineLevel::Shaken, false),
+            FinalState::Exhausted => element_counts_as_broken(DisciplineLevel::Exhausted, false),
+            FinalState::Shattered => element_counts_as_broken(DisciplineLevel::Shattered, false),
+        }
+    }
+
+    /// Able to hold an objective at the end: Fit or Shaken and still on the table.
+    pub fn can_hold(self) -> bool {
+        matches!(self, FinalState::Fit | FinalState::Shaken)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommanderFate {
+    Unharmed,
+    Killed,
+    Captured,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ElementReport {
+    pub side: Side,
+    /// The element's id in its side's roster.
+    pub id: String,
+    pub state: FinalState,
+    #[serde(default)]
+    pub hits: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommanderReport {
+    pub side: Side,
+    pub id: String,
+    pub fate: CommanderFate,
+}
+
+/// What the players enter after the game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TabletopReport {
+    pub turns_played: u32,
+    pub elements: Vec<ElementReport>,
+    #[serde(default)]
+    pub commanders: Vec<CommanderReport>,
+    /// Objectives held at the end, in scenarios decided by objectives.
+    #[serde(default)]
+    pub attacker_objectives: u32,
+    #[serde(default)]
+    pub defender_objectives: u32,
+}
+
+/// One thing wrong with a report: where, and why, in plain words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RecordProblem {
+    pub field: String,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ElementResult {
+    pub side: Side,
+    pub id: String,
+    pub name: String,
+    pub points: u32,
+    pub state: FinalState,
+    pub hits: u32,
+    /// Counts as lost for victory points.
+    pub lost: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TabletopOutcome {
+    pub victory: Victory,
+    pub points_size: u32,
+    pub attacker_points_lost: u32,
+    pub defender_points_lost: u32,
+    pub broken_groups: [usize; 2],
+    pub groups: [usize; 2],
+    pub elements: Vec<ElementResult>,
+    pub commanders: Vec<CommanderReport>,
+    pub turns_played: u32,
+}
+
+/// Objectives laid out by each scenario decided by objectives (M-23, following the simulator's
+/// layouts of M-22); 0 where victory points decide.
+pub fn objective_count(scenario: ScenarioId) -> u32 {
+    match scenario {
+        ScenarioId::TakeTheField => 2,
+        ScenarioId::HoldTheGround
+        | ScenarioId::FlankAttack
+        | ScenarioId::Surrounded
+        | ScenarioId::FrontalAssault => 3,
+        _ => 0,
+    }
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Attacker => "attacker",
+        Side::Defender => "defender",
+    }
+}
+
+/// Checks a report against the set-up and works out the result. Every element of both forces
+/// must be reported once; commanders not mentioned are unharmed.
+pub fn assess(
+    cat: &Catalogue,
+    setup: &BattleSetup,
+    report: &TabletopReport,
+) -> Result<TabletopOutcome, Vec<RecordProblem>> {
+    let mut problems = Vec::new();
+    let problem = |problems: &mut Vec<RecordProblem>, field: String, message: String| {
+        problems.push(RecordProblem { field, message })
+    };
+    let max_turns = u32::from(cat.tables().game_length_turns);
+    if report.turns_played == 0 || report.turns_played > max_turns {
+        problem(
+            &mut problems,
+            "turns_played".into(),
+            format!(
+                "A game lasts 1 to {max_turns} turns (R-24); {} were entered.",
+                report.turns_played
+            ),
+        );
+    }
+
+    let mut elements = Vec::new();
+    let mut broken_groups = [0usize; 2];
+    let mut groups = [0usize; 2];
+    let mut can_hold = [false; 2];
+    let mut lost_points = [0u32; 2];
+    for (si, (side, force)) in [
+        (Side::Attacker, &setup.attacker),
+        (Side::Defender, &setup.defender),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for g in &force.roster.groups {
+            let mut broken = 0;
+            for e in &g.elements {
+                let id = e.id.clone().unwrap_or_default();
+                let reports: Vec<(usize, &ElementReport)> = report
+                    .elements
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, r)| r.side == side && r.id == id)
+                    .collect();
+                let Some((ri, r)) = reports.first().copied() else {
+                    problem(
+                        &mut problems,
+                        format!("{}.{id}", side_name(side)),
+                        format!("Say how {} ended the game.", e.name),
+                    );
+                    continue;
+                };
+                if reports.len() > 1 {
+                    problem(
+                        &mut problems,
+                        format!("elements[{ri}]"),
+                        format!("{} is reported more than once.", e.name),
+                    );
+                }
+                if r.hits > 20 {
+                    problem(
+                        &mut problems,
+                        format!("elements[{ri}].hits"),
+                        format!(
+                            "{}: {} hits is more than any element can carry.",
+                            e.name, r.hits
+                        ),
+                    );
+                }
+                let points = price_element(cat, e);
+                let lost = r.state.is_lost();
+                if lost {
+                    broken += 1;
+                    lost_points[si] += points;
+                }
+                can_hold[si] |= r.state.can_hold();
+                elements.push(ElementResult {
+                    side,
+                    id,
+                    name: e.name.clone(),
+                    points,
+                    state: r.state,
+                    hits: r.hits,
+                    lost,
+                });
+            }
+            groups[si] += 1;
+            if group_is_broken(broken, g.elements.len()) {
+                broken_groups[si] += 1;
+            }
+        }
+    }
+    for (ri, r) in report.elements.iter().enumerate() {
+        let force = if r.side == Side::Attacker {
+            &setup.attacker
+        } else {
+            &setup.defender
+        };
+        if !force
+            .roster
+            .groups
+            .iter()
+            .flat_map(|g| &g.elements)
+            .any(|e| e.id.as_deref() == Some(r.id.as_str()))
+        {
+            problem(
+                &mut problems,
+                format!("elements[{ri}]"),
+                format!("The {} has no element {}.", side_name(r.side), r.id),
+            );
+        }
+    }
+    for (ci, c) in report.commanders.iter().enumerate() {
+        let force = if c.side == Side::Attacker {
+            &setup.attacker
+        } else {
+            &setup.defender
+        };
+        let known = force
+            .roster
+            .force_commander
+            .iter()
+            .chain(
+                force
+                    .roster
+                    .groups
+                    .iter()
+                    .filter_map(|g| g.commander.as_ref()),
+            )
+            .any(|k| k.id.as_deref() == Some(c.id.as_str()));
+        if !known {
+            problem(
+                &mut problems,
+                format!("commanders[{ci}]"),
+                format!("The {} has no commander {}.", side_name(c.side), c.id),
+            );
+        }
+    }
+
+    let total = objective_count(setup.scenario);
+    let (ao, dobj) = (report.attacker_objectives, report.defender_objectives);
+    if total == 0 && ao + dobj > 0 {
+        problem(
+            &mut problems,
+            "objectives".into(),
+            "This scenario has no objectives; victory points decide it (R-21).".into(),
+        );
+    } else if ao + dobj > total {
+        problem(
+            &mut problems,
+            "objectives".into(),
+            format!(
+                "The scenario has {total} objectives; {} were claimed.",
+                ao + dobj
+            ),
+        );
+    }
+    for (si, held) in [ao, dobj].into_iter().enumerate() {
+        if held > 0 && !can_hold[si] {
+            let side = if si == 0 { "attacker" } else { "defender" };
+            problem(
+                &mut problems,
+                format!("{side}_objectives"),
+                format!(
+                    "The {side} has no Fit or Shaken element left, so it cannot hold an objective."
+                ),
+            );
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+
+    let size = setup.points_size(cat);
+    let force_broken = |si: usize| broken_groups[si] > groups[si] - broken_groups[si];
+    let victory = match (force_broken(0), force_broken(1)) {
+        (true, false) => victory_by_broken_force(cat, Side::Attacker, report.turns_played),
+        (false, true) => victory_by_broken_force(cat, Side::Defender, report.turns_played),
+        _ if total > 0 => {
+            victory_by_objectives(cat, ao, dobj, total, lost_points[0], lost_points[1], size)
+        }
+        _ => victory_by_points(cat, lost_points[0], lost_points[1], size),
+    };
+    Ok(TabletopOutcome {
+        victory,
+        points_size: size,
+        attacker_points_lost: lost_points[0],
+        defender_points_lost: lost_points[1],
+        broken_groups,
+        groups,
+        elements,
+        commanders: report.commanders.clone(),
+        turns_played: report.turns_played,
+    })
+}

@@ -345,3 +345,123 @@ pub fn assess(
         turns_played: report.turns_played,
     })
 }
+
+/// A battle made ready for the table: the set-up with rolled commander ratings, and what was
+/// rolled, in words, for the battle's record.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PreparedBattle {
+    pub setup: BattleSetup,
+    pub rolls: Vec<String>,
+}
+
+fn scouts(cat: &Catalogue, roster: &super::roster::RosterDoc) -> usize {
+    roster
+        .groups
+        .iter()
+        .flat_map(|g| &g.elements)
+        .filter(|e| {
+            super::profile::profile(cat, e)
+                .skills
+                .iter()
+                .any(|s| s.id == "scouts")
+        })
+        .count()
+}
+
+/// Rolls what the book leaves to the dice before a game, with the given seed: the scenario on
+/// the 2d6 table when none is chosen; attacker and defender when asked (each side rolls a d6,
+/// +1 for the side with more Scout elements, re-rolling ties; the higher attacks, M-24); and
+/// every commander's rating. The same seed always gives the same rolls.
+pub fn prepare_battle(
+    cat: &Catalogue,
+    first: super::roster::RosterDoc,
+    second: super::roster::RosterDoc,
+    scenario: Option<ScenarioId>,
+    roll_roles: bool,
+    seed: u64,
+) -> PreparedBattle {
+    let mut dice = crate::rules::dice::Dice::from_seed(seed);
+    let mut rolls = Vec::new();
+    let scenario = match scenario {
+        Some(s) => s,
+        None => {
+            let roll = dice.two_d6();
+            let found = cat
+                .scenario_for_roll(roll)
+                .and_then(|s| ScenarioId::from_id(&s.id))
+                .unwrap_or(ScenarioId::TakeTheField);
+            let name = cat
+                .tables()
+                .scenarios
+                .iter()
+                .find(|s| s.id == found.id())
+                .map(|s| s.name.clone())
+                .unwrap_or_else(|| found.id().into());
+            rolls.push(format!("Scenario: 2d6 rolled {roll}, {name}."));
+            found
+        }
+    };
+    let (mut attacker, mut defender) = (first, second);
+    if roll_roles {
+        let (sa, sd) = (scouts(cat, &attacker), scouts(cat, &defender));
+        loop {
+            let (a, d) = (dice.d6() + u8::from(sa > sd), dice.d6() + u8::from(sd > sa));
+            if a == d {
+                rolls.push(format!(
+                    "Roll for the attack: {} {a}, {} {d}; tied, rolled again.",
+                    attacker.name, defender.name
+                ));
+                continue;
+            }
+            if d > a {
+                rolls.push(format!(
+                    "Roll for the attack: {} {d} beats {} {a} and attacks.",
+                    defender.name, attacker.name
+                ));
+                std::mem::swap(&mut attacker, &mut defender);
+            } else {
+                rolls.push(format!(
+                    "Roll for the attack: {} {a} beats {} {d} and attacks.",
+                    attacker.name, defender.name
+                ));
+            }
+            break;
+        }
+    }
+    let mut setup = BattleSetup::new(attacker, defender, scenario, seed);
+    for force in [&mut setup.attacker, &mut setup.defender] {
+        let commanders: Vec<(String, String)> = force
+            .roster
+            .force_commander
+            .iter()
+            .chain(
+                force
+                    .roster
+                    .groups
+                    .iter()
+                    .filter_map(|g| g.commander.as_ref()),
+            )
+            .filter_map(|c| c.id.clone().map(|id| (id, c.name.clone())))
+            .collect();
+        for (id, name) in commanders {
+            let roll = dice.d6();
+            let rating = cat
+                .commander_rating_for_roll(roll)
+                .map(|r| r.name.clone())
+                .unwrap_or_default();
+            let who = if name.is_empty() {
+                "An unnamed commander".to_string()
+            } else {
+                name
+            };
+            rolls.push(format!(
+                "{who} ({}) rolls {roll}: {rating}.",
+                force.roster.name
+            ));
+            force
+                .commanders
+                .insert(id, super::battle::CommanderState { rating_roll: roll });
+        }
+    }
+    PreparedBattle { setup, rolls }
+}

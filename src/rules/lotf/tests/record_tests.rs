@@ -229,3 +229,46 @@ fn impossible_reports_are_refused_with_every_problem_named() {
         .expect_err("no objectives in this scenario");
     assert!(problems[0].message.contains("no objectives"));
 }
+
+#[test]
+fn preparing_a_battle_rolls_everything_once_and_replays_from_the_seed() {
+    use crate::rules::lotf::record::prepare_battle;
+    let cat = Catalogue::builtin().unwrap();
+    let a = prepare_battle(&cat, force("Crown"), force("Congress"), None, true, 42);
+    let b = prepare_battle(&cat, force("Crown"), force("Congress"), None, true, 42);
+    assert_eq!(a, b, "the same seed gives the same rolls");
+    assert_eq!(
+        a.setup.attacker.commanders.len(),
+        3,
+        "the force commander and two group commanders"
+    );
+    assert_eq!(a.setup.defender.commanders.len(), 3);
+    assert!(a
+        .setup
+        .attacker
+        .commanders
+        .values()
+        .all(|c| (1..=6).contains(&c.rating_roll)));
+    assert!(a
+        .rolls
+        .iter()
+        .any(|r| r.starts_with("Scenario: 2d6 rolled")));
+    assert!(a.rolls.iter().any(|r| r.contains("Roll for the attack")));
+    let chosen = prepare_battle(
+        &cat,
+        force("Crown"),
+        force("Congress"),
+        Some(ScenarioId::Ambush),
+        false,
+        42,
+    );
+    assert_eq!(chosen.setup.scenario, ScenarioId::Ambush);
+    assert_eq!(
+        chosen.setup.attacker.roster.name, "Crown",
+        "roles as given when not rolled"
+    );
+    let different = (0..20).any(|s| {
+        prepare_battle(&cat, force("Crown"), force("Congress"), None, true, s).rolls != a.rolls
+    });
+    assert!(different, "other seeds roll differently");
+}

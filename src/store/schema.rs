@@ -57,4 +57,39 @@ diesel::table! {
 }
 
 diesel::joinable!(rosters -> users (owner_id));
-diesel::allow_tables_to_appear_in_same_query!(users, sessions, settings, rosters);
+diesel::table! {
+    battles (id) {
+        id -> BigInt,
+        rule_system -> Text,
+        created_by -> BigInt,
+        attacker_user_id -> Nullable<BigInt>,
+        attacker_guest -> Nullable<Text>,
+        defender_user_id -> Nullable<BigInt>,
+        defender_guest -> Nullable<Text>,
+        attacker_roster_id -> Nullable<BigInt>,
+        defender_roster_id -> Nullable<BigInt>,
+        title -> Text,
+        scenario -> Text,
+        points -> Integer,
+        setup -> Text,
+        rolls -> Text,
+        status -> Text,
+        method -> Nullable<Text>,
+        result -> Nullable<Text>,
+        winner -> Nullable<Text>,
+        victory_level -> Nullable<Text>,
+        attacker_vp -> Nullable<Integer>,
+        defender_vp -> Nullable<Integer>,
+        recorded_by -> Nullable<BigInt>,
+        confirmed_by -> Nullable<BigInt>,
+        single_party -> Bool,
+        dispute -> Nullable<Text>,
+        public_token -> Nullable<Text>,
+        replaces_id -> Nullable<BigInt>,
+        version -> Integer,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(users, sessions, settings, rosters, battles);

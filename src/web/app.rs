@@ -13,7 +13,7 @@ use crate::store::{self, settings, DbPool};
 use crate::web::api::{self, ApiDoc};
 use crate::web::auth::random_token;
 use crate::web::middleware::{log_request, render_errors, security_headers};
-use crate::web::pages::{accounts, admin, fight, home, odds, print, rosters};
+use crate::web::pages::{accounts, admin, battles, fight, home, odds, print, rosters};
 use crate::web::state::{AppState, Keys};
 use crate::web::throttle::LoginThrottle;
 use crate::web::{assets, csrf, AppError};
@@ -158,6 +158,26 @@ impl Application {
                 .service(web::resource("/shared/{token}/print/sheet").get(print::shared_sheet))
                 .service(web::resource("/reference/lotf").get(print::lotf_reference))
                 .service(web::resource("/odds").get(odds::calculator))
+                .service(
+                    web::resource("/battles")
+                        .get(battles::list)
+                        .post(battles::create),
+                )
+                .service(web::resource("/battles/public/{token}").get(battles::public))
+                .service(web::resource("/battles/{id}").get(battles::show))
+                .service(web::resource("/battles/{id}/simulate").post(battles::fight))
+                .service(
+                    web::resource("/battles/{id}/record")
+                        .get(battles::record_form)
+                        .post(battles::record),
+                )
+                .service(web::resource("/battles/{id}/confirm").post(battles::confirm))
+                .service(web::resource("/battles/{id}/dispute").post(battles::dispute))
+                .service(web::resource("/battles/{id}/correct").post(battles::correct))
+                .service(web::resource("/battles/{id}/publish").post(battles::publish))
+                .service(
+                    web::resource("/battles/{id}/print/{side}/{kind}").get(battles::print_side),
+                )
                 .service(web::resource("/fight").get(fight::index))
                 .service(
                     web::resource("/fight/battle")

@@ -4,6 +4,7 @@ pub mod api;
 pub mod app;
 pub mod assets;
 pub mod auth;
+pub mod battle_records;
 pub mod battles;
 pub mod csrf;
 pub mod error;

@@ -104,7 +104,7 @@ pub struct RecordProblem {
     pub message: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ElementResult {
     pub side: Side,
     pub id: String,
@@ -116,7 +116,7 @@ pub struct ElementResult {
     pub lost: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TabletopOutcome {
     pub victory: Victory,
     pub points_size: u32,
@@ -352,6 +352,8 @@ pub fn assess(
 pub struct PreparedBattle {
     pub setup: BattleSetup,
     pub rolls: Vec<String>,
+    /// The second force won the roll for the attack: it is the set-up's attacker.
+    pub swapped: bool,
 }
 
 fn scouts(cat: &Catalogue, roster: &super::roster::RosterDoc) -> usize {
@@ -402,6 +404,7 @@ pub fn prepare_battle(
         }
     };
     let (mut attacker, mut defender) = (first, second);
+    let mut swapped = false;
     if roll_roles {
         let (sa, sd) = (scouts(cat, &attacker), scouts(cat, &defender));
         loop {
@@ -419,6 +422,7 @@ pub fn prepare_battle(
                     defender.name, attacker.name
                 ));
                 std::mem::swap(&mut attacker, &mut defender);
+                swapped = true;
             } else {
                 rolls.push(format!(
                     "Roll for the attack: {} {a} beats {} {d} and attacks.",
@@ -463,5 +467,9 @@ pub fn prepare_battle(
                 .insert(id, super::battle::CommanderState { rating_roll: roll });
         }
     }
-    PreparedBattle { setup, rolls }
+    PreparedBattle {
+        setup,
+        rolls,
+        swapped,
+    }
 }

@@ -4,6 +4,7 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod battle_records;
 pub mod battles;
 pub mod health;
 pub mod lotf;
@@ -82,7 +83,14 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(battles::morale)
             .service(battles::simulate)
             .service(battles::battle_odds)
-            .service(battles::job_status),
+            .service(battles::job_status)
+            .service(battle_records::create)
+            .service(battle_records::get_one)
+            .service(battle_records::setup)
+            .service(battle_records::simulate)
+            .service(battle_records::record)
+            .service(battle_records::confirm)
+            .service(battle_records::dispute),
     );
 }
 

@@ -24,7 +24,7 @@ use crate::web::AppError;
 
 pub use crate::web::lotf::historical::ForceChoice;
 
-async fn force_choices(
+pub async fn force_choices(
     state: &web::Data<AppState>,
     user: &SignedInUser,
 ) -> Result<(Vec<ForceChoice>, Vec<ForceChoice>), AppError> {
@@ -126,7 +126,7 @@ async fn build_setup(
     Ok(setup)
 }
 
-fn scenarios() -> Vec<ForceChoice> {
+pub fn scenarios() -> Vec<ForceChoice> {
     ScenarioId::ALL
         .iter()
         .map(|s| {
@@ -199,7 +199,7 @@ struct ReportPage {
     replay_query: String,
 }
 
-fn casualties(outcome: &BattleOutcome, side: Side) -> Vec<Casualty> {
+pub fn casualties_of(outcome: &BattleOutcome, side: Side) -> Vec<Casualty> {
     outcome
         .elements
         .iter()
@@ -221,6 +221,53 @@ fn casualties(outcome: &BattleOutcome, side: Side) -> Vec<Casualty> {
         .collect()
 }
 
+/// "Crown wins a major victory (6:2)" and the like.
+pub fn headline(outcome: &BattleOutcome, a: &str, d: &str) -> String {
+    let level = match outcome.victory_level.id() {
+        "major" => "major victory",
+        "minor" => "minor victory",
+        "marginal" => "marginal victory",
+        other => other,
+    };
+    match outcome.winner {
+        Some(Side::Attacker) => format!(
+            "{a} wins a {level} ({}:{})",
+            outcome.attacker_vp, outcome.defender_vp
+        ),
+        Some(Side::Defender) => format!(
+            "{d} wins a {level} ({}:{})",
+            outcome.defender_vp, outcome.attacker_vp
+        ),
+        None => format!("A tie ({}:{})", outcome.attacker_vp, outcome.defender_vp),
+    }
+}
+
+/// Points each side lost in each turn, as a bar chart.
+pub fn points_chart(outcome: &BattleOutcome) -> Chart {
+    let points: Vec<(String, f64)> = outcome
+        .turns
+        .iter()
+        .flat_map(|t| {
+            [
+                (format!("T{} A", t.turn), f64::from(t.attacker_lost)),
+                (format!("T{} D", t.turn), f64::from(t.defender_lost)),
+            ]
+        })
+        .collect();
+    let max = points.iter().map(|(_, p)| *p).fold(0.0, f64::max).max(1.0);
+    let mut c = chart(
+        "Points lost in each turn (A attacker, D defender)",
+        &points
+            .iter()
+            .map(|(l, p)| (l.clone(), p / max))
+            .collect::<Vec<_>>(),
+    );
+    for (bar, (_, p)) in c.bars.iter_mut().zip(&points) {
+        bar.percent = format!("{p:.0}");
+    }
+    c
+}
+
 pub async fn battle(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
@@ -237,24 +284,7 @@ pub async fn battle(
         setup.attacker.roster.name.clone(),
         setup.defender.roster.name.clone(),
     );
-    let headline = match outcome.winner {
-        Some(Side::Attacker) => format!(
-            "{a} wins a {} ({}:{})",
-            outcome.victory_level.id(),
-            outcome.attacker_vp,
-            outcome.defender_vp
-        ),
-        Some(Side::Defender) => format!(
-            "{d} wins a {} ({}:{})",
-            outcome.victory_level.id(),
-            outcome.defender_vp,
-            outcome.attacker_vp
-        ),
-        None => format!("A tie ({}:{})", outcome.attacker_vp, outcome.defender_vp),
-    }
-    .replace(" a major", " a major victory")
-    .replace(" a minor", " a minor victory")
-    .replace(" a marginal", " a marginal victory");
+    let headline = headline(&outcome, &a, &d);
     let mut turns: Vec<TurnLog> = Vec::new();
     for line in &outcome.log {
         match turns.last_mut() {
@@ -265,27 +295,7 @@ pub async fn battle(
             }),
         }
     }
-    let points: Vec<(String, f64)> = outcome
-        .turns
-        .iter()
-        .flat_map(|t| {
-            [
-                (format!("T{} A", t.turn), f64::from(t.attacker_lost)),
-                (format!("T{} D", t.turn), f64::from(t.defender_lost)),
-            ]
-        })
-        .collect();
-    let max = points.iter().map(|(_, p)| *p).fold(0.0, f64::max).max(1.0);
-    let mut chart = chart(
-        "Points lost in each turn (A attacker, D defender)",
-        &points
-            .iter()
-            .map(|(l, p)| (l.clone(), p / max))
-            .collect::<Vec<_>>(),
-    );
-    for (bar, (_, p)) in chart.bars.iter_mut().zip(&points) {
-        bar.percent = format!("{p:.0}");
-    }
+    let chart = points_chart(&outcome);
     let fallen = outcome
         .commanders
         .iter()
@@ -305,8 +315,8 @@ pub async fn battle(
     render(&ReportPage {
         ctx,
         scenario: setup.scenario.id().replace('_', " "),
-        attacker_losses: casualties(&outcome, Side::Attacker),
-        defender_losses: casualties(&outcome, Side::Defender),
+        attacker_losses: casualties_of(&outcome, Side::Attacker),
+        defender_losses: casualties_of(&outcome, Side::Defender),
         replay_query: form.query(outcome.seed),
         attacker: a,
         defender: d,

@@ -2,6 +2,7 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod battles;
 pub mod fight;
 pub mod home;
 pub mod odds;

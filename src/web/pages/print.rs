@@ -5,13 +5,14 @@ use actix_web::{web, HttpResponse};
 use askama::Template;
 
 use crate::rules::lotf::catalogue::{Commanders, Tables};
+use crate::rules::lotf::RosterDoc;
 use crate::web::auth::SignedIn;
 use crate::web::page::{render, PageCtx};
 use crate::web::print::cards::{self, Card, SkillLine};
 use crate::web::print::reference::{self, Reference};
 use crate::web::print::sheet::{self, Sheet};
 use crate::web::print::{CardSize, ForceState, PrintQuery};
-use crate::web::rosters::{self, LoadedRoster};
+use crate::web::rosters;
 use crate::web::state::AppState;
 use crate::web::{assets, AppError};
 
@@ -38,24 +39,17 @@ impl CardsPage {
     pub fn new(
         state: &AppState,
         ctx: PageCtx,
-        loaded: &LoadedRoster,
+        doc: &RosterDoc,
         force: Option<&ForceState>,
         query: &PrintQuery,
         action: String,
     ) -> Self {
         let cat = &state.rules.lotf;
         let (paper, size) = (query.paper(), query.card_size());
-        let set = cards::build(
-            cat,
-            &loaded.doc,
-            force,
-            size,
-            paper,
-            query.one_per_element(),
-        );
+        let set = cards::build(cat, doc, force, size, paper, query.one_per_element());
         let title = match force.and_then(|f| f.label.clone()) {
-            Some(label) => format!("{} ({label})", loaded.doc.name),
-            None => loaded.doc.name.clone(),
+            Some(label) => format!("{} ({label})", doc.name),
+            None => doc.name.clone(),
         };
         CardsPage {
             ctx,
@@ -90,7 +84,7 @@ impl SheetPage {
     pub fn new(
         state: &AppState,
         ctx: PageCtx,
-        loaded: &LoadedRoster,
+        doc: &RosterDoc,
         force: Option<&ForceState>,
         query: &PrintQuery,
         action: String,
@@ -101,7 +95,7 @@ impl SheetPage {
             ctx,
             action,
             paper: paper.id(),
-            s: sheet::build(&state.rules.lotf, &loaded.doc, force, &today),
+            s: sheet::build(&state.rules.lotf, doc, force, &today),
             print_css: assets::url("print.css"),
             paper_css: paper.css_url(),
         }
@@ -117,7 +111,14 @@ pub async fn roster_cards(
 ) -> Result<HttpResponse, AppError> {
     let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
     let action = format!("/rosters/{}/print/cards", loaded.row.id);
-    render(&CardsPage::new(&state, ctx, &loaded, None, &query, action))
+    render(&CardsPage::new(
+        &state,
+        ctx,
+        &loaded.doc,
+        None,
+        &query,
+        action,
+    ))
 }
 
 pub async fn roster_sheet(
@@ -129,7 +130,14 @@ pub async fn roster_sheet(
 ) -> Result<HttpResponse, AppError> {
     let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
     let action = format!("/rosters/{}/print/sheet", loaded.row.id);
-    render(&SheetPage::new(&state, ctx, &loaded, None, &query, action))
+    render(&SheetPage::new(
+        &state,
+        ctx,
+        &loaded.doc,
+        None,
+        &query,
+        action,
+    ))
 }
 
 pub async fn shared_cards(
@@ -141,7 +149,14 @@ pub async fn shared_cards(
     let token = token.into_inner();
     let action = format!("/shared/{token}/print/cards");
     let loaded = rosters::load_shared(&state, token).await?;
-    render(&CardsPage::new(&state, ctx, &loaded, None, &query, action))
+    render(&CardsPage::new(
+        &state,
+        ctx,
+        &loaded.doc,
+        None,
+        &query,
+        action,
+    ))
 }
 
 pub async fn shared_sheet(
@@ -153,7 +168,14 @@ pub async fn shared_sheet(
     let token = token.into_inner();
     let action = format!("/shared/{token}/print/sheet");
     let loaded = rosters::load_shared(&state, token).await?;
-    render(&SheetPage::new(&state, ctx, &loaded, None, &query, action))
+    render(&SheetPage::new(
+        &state,
+        ctx,
+        &loaded.doc,
+        None,
+        &query,
+        action,
+    ))
 }
 
 #[derive(Template)]

@@ -1,0 +1,35 @@
+CREATE TABLE battles (
+    id BIGSERIAL PRIMARY KEY,
+    rule_system TEXT NOT NULL,
+    created_by BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    attacker_user_id BIGINT REFERENCES users (id) ON DELETE SET NULL,
+    attacker_guest TEXT,
+    defender_user_id BIGINT REFERENCES users (id) ON DELETE SET NULL,
+    defender_guest TEXT,
+    attacker_roster_id BIGINT REFERENCES rosters (id) ON DELETE SET NULL,
+    defender_roster_id BIGINT REFERENCES rosters (id) ON DELETE SET NULL,
+    title TEXT NOT NULL,
+    scenario TEXT NOT NULL,
+    points INTEGER NOT NULL,
+    setup TEXT NOT NULL,
+    rolls TEXT NOT NULL,
+    status TEXT NOT NULL,
+    method TEXT,
+    result TEXT,
+    winner TEXT,
+    victory_level TEXT,
+    attacker_vp INTEGER,
+    defender_vp INTEGER,
+    recorded_by BIGINT REFERENCES users (id) ON DELETE SET NULL,
+    confirmed_by BIGINT REFERENCES users (id) ON DELETE SET NULL,
+    single_party BOOLEAN NOT NULL DEFAULT FALSE,
+    dispute TEXT,
+    public_token TEXT UNIQUE,
+    replaces_id BIGINT REFERENCES battles (id) ON DELETE SET NULL,
+    version INTEGER NOT NULL,
+    created_at TIMESTAMP NOT NULL,
+    updated_at TIMESTAMP NOT NULL
+);
+CREATE INDEX battles_attacker_user ON battles (attacker_user_id);
+CREATE INDEX battles_defender_user ON battles (defender_user_id);
+CREATE INDEX battles_created_by ON battles (created_by);

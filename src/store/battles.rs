@@ -1,0 +1,232 @@
+//! Battles: two roster snapshots in a rule system's set-up document, the players, and (once
+//! decided) the result with its status. Confirmed results are never changed; a correction is a
+//! new battle that replaces (and voids) the old one.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::schema::battles;
+use super::DbConnection;
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = battles)]
+pub struct BattleRow {
+    pub id: i64,
+    pub rule_system: String,
+    pub created_by: i64,
+    pub attacker_user_id: Option<i64>,
+    pub attacker_guest: Option<String>,
+    pub defender_user_id: Option<i64>,
+    pub defender_guest: Option<String>,
+    pub attacker_roster_id: Option<i64>,
+    pub defender_roster_id: Option<i64>,
+    pub title: String,
+    pub scenario: String,
+    pub points: i32,
+    pub setup: String,
+    pub rolls: String,
+    pub status: String,
+    pub method: Option<String>,
+    pub result: Option<String>,
+    pub winner: Option<String>,
+    pub victory_level: Option<String>,
+    pub attacker_vp: Option<i32>,
+    pub defender_vp: Option<i32>,
+    pub recorded_by: Option<i64>,
+    pub confirmed_by: Option<i64>,
+    pub single_party: bool,
+    pub dispute: Option<String>,
+    pub public_token: Option<String>,
+    pub replaces_id: Option<i64>,
+    pub version: i32,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+impl BattleRow {
+    /// Whether `user` plays in this battle (or set it up).
+    pub fn involves(&self, user: i64) -> bool {
+        self.created_by == user
+            || self.attacker_user_id == Some(user)
+            || self.defender_user_id == Some(user)
+    }
+}
+
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = battles)]
+pub struct NewBattle {
+    pub rule_system: String,
+    pub created_by: i64,
+    pub attacker_user_id: Option<i64>,
+    pub attacker_guest: Option<String>,
+    pub defender_user_id: Option<i64>,
+    pub defender_guest: Option<String>,
+    pub attacker_roster_id: Option<i64>,
+    pub defender_roster_id: Option<i64>,
+    pub title: String,
+    pub scenario: String,
+    pub points: i32,
+    pub setup: String,
+    pub rolls: String,
+    pub status: String,
+    pub replaces_id: Option<i64>,
+    pub single_party: bool,
+    pub version: i32,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+/// A decided result, stored with its summary columns.
+#[derive(Debug, Clone, AsChangeset)]
+#[diesel(table_name = battles)]
+pub struct ResultChange {
+    pub status: String,
+    pub method: Option<String>,
+    pub result: Option<String>,
+    pub winner: Option<String>,
+    pub victory_level: Option<String>,
+    pub attacker_vp: Option<i32>,
+    pub defender_vp: Option<i32>,
+    pub recorded_by: Option<i64>,
+    pub confirmed_by: Option<i64>,
+    pub single_party: bool,
+}
+
+pub fn create(conn: &mut DbConnection, new: &NewBattle) -> QueryResult<BattleRow> {
+    conn.transaction(|conn| {
+        diesel::insert_into(battles::table)
+            .values(new)
+            .execute(conn)?;
+        let id: i64 = match conn {
+            DbConnection::Sqlite(c) => diesel::select(
+                diesel::dsl::sql::<diesel::sql_types::BigInt>("last_insert_rowid()"),
+            )
+            .get_result(c)?,
+            DbConnection::Postgresql(c) => {
+                diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>("lastval()"))
+                    .get_result(c)?
+            }
+        };
+        battles::table
+            .find(id)
+            .select(BattleRow::as_select())
+            .first(conn)
+    })
+}
+
+pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<BattleRow>> {
+    battles::table
+        .find(id)
+        .select(BattleRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+pub fn find_by_public_token(
+    conn: &mut DbConnection,
+    token: &str,
+) -> QueryResult<Option<BattleRow>> {
+    battles::table
+        .filter(battles::public_token.eq(token))
+        .select(BattleRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Battles the user set up or plays in, newest first.
+pub fn list_for_user(conn: &mut DbConnection, user: i64) -> QueryResult<Vec<BattleRow>> {
+    battles::table
+        .filter(
+            battles::created_by
+                .eq(user)
+                .or(battles::attacker_user_id.eq(user))
+                .or(battles::defender_user_id.eq(user)),
+        )
+        .order(battles::id.desc())
+        .select(BattleRow::as_select())
+        .load(conn)
+}
+
+/// Battles fought with a roster on either side, newest first.
+pub fn list_for_roster(conn: &mut DbConnection, roster: i64) -> QueryResult<Vec<BattleRow>> {
+    battles::table
+        .filter(
+            battles::attacker_roster_id
+                .eq(roster)
+                .or(battles::defender_roster_id.eq(roster)),
+        )
+        .order(battles::id.desc())
+        .select(BattleRow::as_select())
+        .load(conn)
+}
+
+/// Applies a change only if the battle is still at `based_on`; returns the battle as it now is
+/// and whether the change was made.
+fn guarded<C>(
+    conn: &mut DbConnection,
+    id: i64,
+    based_on: i32,
+    change: C,
+) -> QueryResult<(bool, Option<BattleRow>)>
+where
+    C: AsChangeset<Target = battles::table>,
+    C::Changeset: diesel::query_builder::QueryFragment<super::db::MultiBackend>,
+{
+    conn.transaction(|conn| {
+        let changed = diesel::update(
+            battles::table
+                .find(id)
+                .filter(battles::version.eq(based_on)),
+        )
+        .set(change)
+        .execute(conn)?;
+        if changed > 0 {
+            diesel::update(battles::table.find(id))
+                .set((
+                    battles::version.eq(based_on + 1),
+                    battles::updated_at.eq(chrono::Utc::now().naive_utc()),
+                ))
+                .execute(conn)?;
+        }
+        Ok((changed > 0, find(conn, id)?))
+    })
+}
+
+pub fn record_result(
+    conn: &mut DbConnection,
+    id: i64,
+    based_on: i32,
+    change: &ResultChange,
+) -> QueryResult<(bool, Option<BattleRow>)> {
+    guarded(conn, id, based_on, change)
+}
+
+pub fn set_status(
+    conn: &mut DbConnection,
+    id: i64,
+    based_on: i32,
+    status: &str,
+    confirmed_by: Option<i64>,
+    dispute: Option<String>,
+) -> QueryResult<(bool, Option<BattleRow>)> {
+    guarded(
+        conn,
+        id,
+        based_on,
+        (
+            battles::status.eq(status),
+            battles::confirmed_by.eq(confirmed_by),
+            battles::dispute.eq(dispute),
+        ),
+    )
+}
+
+pub fn set_public_token(
+    conn: &mut DbConnection,
+    id: i64,
+    token: Option<&str>,
+) -> QueryResult<usize> {
+    diesel::update(battles::table.find(id))
+        .set(battles::public_token.eq(token))
+        .execute(conn)
+}

@@ -3,6 +3,7 @@
 mod accounts;
 mod admin;
 mod api;
+mod battle_records;
 mod battles;
 mod browser;
 mod browser_print;

@@ -1,0 +1,455 @@
+//! Battles as records over HTTP: set up from two rosters, record a tabletop result, confirm it,
+//! read the report; the same for a simulated battle; refusals that keep the form's input.
+
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+use crate::helpers::{csrf_from, location, spawn_app, TempDir, TestApp, Visitor, PASSWORD};
+
+fn roster(name: &str) -> Value {
+    json!({"format": "muster.lotf.roster/1", "name": name, "war": "american_revolution", "nation": "british",
+           "points_limit": 150, "force_commander": {"name": format!("{name} general")},
+           "groups": [
+             {"commander": {"name": "Left"}, "elements": [
+               {"name": format!("{name} 1st"), "type": "infantry", "size": "medium"},
+               {"name": format!("{name} 2nd"), "type": "infantry", "size": "medium"},
+               {"name": format!("{name} 3rd"), "type": "infantry", "size": "medium"}]},
+             {"commander": {"name": "Right"}, "elements": [
+               {"name": format!("{name} 4th"), "type": "infantry", "size": "medium"},
+               {"name": format!("{name} 5th"), "type": "infantry", "size": "medium"},
+               {"name": format!("{name} 6th"), "type": "infantry", "size": "medium"}]}]})
+}
+
+async fn create_roster(app: &TestApp, token: &str, name: &str) -> i64 {
+    let res = reqwest::Client::new()
+        .post(app.url("/api/v1/rosters"))
+        .bearer_auth(token)
+        .json(&roster(name))
+        .send()
+        .await
+        .unwrap();
+    res.json::<Value>().await.unwrap()["id"].as_i64().unwrap()
+}
+
+/// Sets up a battle through the page; returns its id.
+async fn set_up(
+    v: &Visitor,
+    first: &str,
+    second: &str,
+    second_player: &str,
+    scenario: &str,
+) -> i64 {
+    let res = v
+        .post_form(
+            "/battles",
+            "/battles",
+            &[
+                ("first", first),
+                ("second", second),
+                ("first_player", ""),
+                ("second_player", second_player),
+                ("scenario", scenario),
+                ("roles", "given"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 303, "battle set up");
+    location(&res)
+        .trim_start_matches("/battles/")
+        .parse()
+        .unwrap()
+}
+
+/// The record form's fields for a result where the defender lost two medium infantry.
+fn record_fields(page: &str, defender_losses: usize) -> Vec<(String, String)> {
+    let mut fields = vec![("turns".to_string(), "6".to_string())];
+    let mut lost = 0;
+    for (i, _) in page.match_indices("name=\"state_") {
+        let rest = &page[i + "name=\"".len()..];
+        let key = &rest[..rest.find('"').unwrap()];
+        let state = if key.starts_with("state_d_") && lost < defender_losses {
+            lost += 1;
+            "shattered"
+        } else {
+            "fit"
+        };
+        fields.push((key.to_string(), state.to_string()));
+    }
+    fields.push(("version".into(), "1".into()));
+    fields.push(("csrf_token".into(), csrf_from(page)));
+    fields
+}
+
+#[tokio::test]
+async fn record_a_tabletop_result_have_it_confirmed_and_read_the_report() {
+    let app = spawn_app().await;
+    app.register("howe@example.org", "Howe", PASSWORD).await;
+    let token = app.api_token("howe@example.org", PASSWORD).await;
+    let (a, d) = (
+        create_roster(&app, &token, "Crown").await,
+        create_roster(&app, &token, "Congress").await,
+    );
+    let washington = app.other_visitor();
+    washington
+        .register("washington@example.org", "Washington", PASSWORD)
+        .await;
+
+    let id = set_up(
+        &app,
+        &format!("r:{a}"),
+        &format!("r:{d}"),
+        "washington@example.org",
+        "reconnoiter",
+    )
+    .await;
+    let page = app.get_html(&format!("/battles/{id}")).await;
+    assert!(
+        page.contains("Set up, not fought yet") && page.contains("rolled"),
+        "ratings were rolled: {page}"
+    );
+    assert!(page.contains("Washington"), "the opponent is named");
+
+    // An impossible entry: nine turns. The form comes back with what was typed.
+    let form = app.get_html(&format!("/battles/{id}/record")).await;
+    let mut fields = record_fields(&form, 2);
+    fields[0].1 = "9".into();
+    let res = app
+        .client
+        .post(app.url(&format!("/battles/{id}/record")))
+        .form(&fields)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("1 to 6 turns"), "{html}");
+    assert!(html.contains("value=\"9\""), "the typed turns are kept");
+    assert_eq!(
+        html.matches("<option value=\"shattered\" selected>")
+            .count(),
+        2,
+        "the typed states are kept"
+    );
+
+    // The real result: the defender lost 50 of 150 points = 33 % → Major Victory (R-21).
+    fields[0].1 = "6".into();
+    let res = app
+        .client
+        .post(app.url(&format!("/battles/{id}/record")))
+        .form(&fields)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 303);
+    let page = app.get_html(&format!("/battles/{id}")).await;
+    assert!(page.contains("waiting for the other player"));
+    assert!(page.contains("Crown wins: 6 victory points to 2"), "{page}");
+    assert!(page.contains("33.3 %"), "the arithmetic is shown");
+    assert!(
+        !page.contains("Confirm the result"),
+        "the recorder cannot confirm their own result"
+    );
+
+    let home = washington.get_html("/").await;
+    assert!(
+        home.contains("Needs your attention") && home.contains(&format!("/battles/{id}")),
+        "the opponent is told"
+    );
+    let res = washington
+        .post_form(
+            &format!("/battles/{id}"),
+            &format!("/battles/{id}/confirm"),
+            &[("version", "2")],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let page = washington.get_html(&format!("/battles/{id}")).await;
+    assert!(page.contains("Confirmed") && page.contains("Shattered"));
+    assert!(!washington
+        .get_html("/")
+        .await
+        .contains("Needs your attention"));
+
+    // A confirmed result cannot be recorded again.
+    let res = app
+        .client
+        .post(app.url(&format!("/battles/{id}/record")))
+        .form(&fields)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 409);
+    // The record counts it.
+    assert!(app
+        .get_html("/battles")
+        .await
+        .contains("<strong>1</strong> won"));
+    assert!(washington
+        .get_html("/battles")
+        .await
+        .contains("<strong>1</strong> lost"));
+
+    // A stranger sees nothing until a player makes the report public.
+    let stranger = app.other_visitor();
+    stranger
+        .register("stranger@example.org", "Stranger", PASSWORD)
+        .await;
+    assert_eq!(stranger.get(&format!("/battles/{id}")).await.status(), 404);
+    washington
+        .post_form(
+            &format!("/battles/{id}"),
+            &format!("/battles/{id}/publish"),
+            &[],
+        )
+        .await;
+    let page = washington.get_html(&format!("/battles/{id}")).await;
+    let start = page.find("/battles/public/").expect("public link");
+    let path = &page[start..start + page[start..].find('"').unwrap()];
+    let anyone = app.other_visitor();
+    assert!(anyone.get_html(path).await.contains("Crown wins"));
+}
+
+#[tokio::test]
+async fn a_disputed_result_can_be_corrected_as_a_new_version() {
+    let app = spawn_app().await;
+    app.register("a@example.org", "A", PASSWORD).await;
+    let token = app.api_token("a@example.org", PASSWORD).await;
+    let (r1, r2) = (
+        create_roster(&app, &token, "Blue").await,
+        create_roster(&app, &token, "Buff").await,
+    );
+    let b = app.other_visitor();
+    b.register("b@example.org", "B", PASSWORD).await;
+    let id = set_up(
+        &app,
+        &format!("r:{r1}"),
+        &format!("r:{r2}"),
+        "b@example.org",
+        "ambush",
+    )
+    .await;
+    let form = app.get_html(&format!("/battles/{id}/record")).await;
+    app.client
+        .post(app.url(&format!("/battles/{id}/record")))
+        .form(&record_fields(&form, 1))
+        .send()
+        .await
+        .unwrap();
+    let res = b
+        .post_form(
+            &format!("/battles/{id}"),
+            &format!("/battles/{id}/dispute"),
+            &[("version", "2"), ("comment", "My 4th was only Shaken")],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let page = app.get_html(&format!("/battles/{id}")).await;
+    assert!(page.contains("Disputed") && page.contains("My 4th was only Shaken"));
+    let res = app
+        .post_form(
+            &format!("/battles/{id}"),
+            &format!("/battles/{id}/correct"),
+            &[("version", "3")],
+        )
+        .await;
+    let new_id: i64 = location(&res)
+        .trim_start_matches("/battles/")
+        .trim_end_matches("/record")
+        .parse()
+        .unwrap();
+    assert_ne!(new_id, id);
+    assert!(
+        app.get_html(&format!("/battles/{id}"))
+            .await
+            .contains("Voided"),
+        "the old version stays, voided"
+    );
+    assert!(app
+        .get_html(&format!("/battles/{new_id}"))
+        .await
+        .contains(&format!("corrected version of <a href=\"/battles/{id}\">")));
+}
+
+#[tokio::test]
+async fn against_a_guest_the_recorded_result_stands_as_single_party() {
+    let app = spawn_app().await;
+    app.register("solo@example.org", "Solo", PASSWORD).await;
+    let token = app.api_token("solo@example.org", PASSWORD).await;
+    let r = create_roster(&app, &token, "Mine").await;
+    let id = set_up(&app, &format!("r:{r}"), "h:cowpens:1:0", "Uncle Bob", "").await;
+    let page = app.get_html(&format!("/battles/{id}")).await;
+    assert!(
+        page.contains("Uncle Bob (guest)") && page.contains("Scenario: 2d6 rolled"),
+        "{page}"
+    );
+    let form = app.get_html(&format!("/battles/{id}/record")).await;
+    let res = app
+        .client
+        .post(app.url(&format!("/battles/{id}/record")))
+        .form(&record_fields(&form, 0))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 303);
+    let page = app.get_html(&format!("/battles/{id}")).await;
+    assert!(page.contains("Confirmed") && page.contains("single-party"));
+}
+
+#[tokio::test]
+async fn a_simulated_battle_reads_the_same_every_time_and_its_set_up_replays_it() {
+    let app = spawn_app().await;
+    app.register("sim@example.org", "Sim", PASSWORD).await;
+    let token = app.api_token("sim@example.org", PASSWORD).await;
+    let api = reqwest::Client::new();
+    let (a, d) = (
+        create_roster(&app, &token, "Red").await,
+        create_roster(&app, &token, "Green").await,
+    );
+    let res = api
+        .post(app.url("/api/v1/battles"))
+        .bearer_auth(&token)
+        .json(&json!({"first": format!("r:{a}"), "second": format!("r:{d}"), "second_player": "Guest Gus", "scenario": "take_the_field"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+    let battle: Value = res.json().await.unwrap();
+    let id = battle["id"].as_i64().unwrap();
+    let res = api
+        .post(app.url(&format!("/api/v1/battles/{id}/simulate")))
+        .bearer_auth(&token)
+        .json(&json!({"version": 1}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let fought: Value = res.json().await.unwrap();
+    assert_eq!(fought["status"], "confirmed");
+    let first = app.get_html(&format!("/battles/{id}")).await;
+    let second = app.get_html(&format!("/battles/{id}")).await;
+    let strip = |h: &str| h[h.find("<article").unwrap()..h.find("</article>").unwrap()].to_string();
+    assert_eq!(
+        strip(&first),
+        strip(&second),
+        "the report is stored, not fought again"
+    );
+    assert!(first.contains("How it went") && first.contains("Turn 1"));
+
+    let setup = api
+        .get(app.url(&format!("/api/v1/battles/{id}/setup")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let dir = TempDir::new("battle");
+    let path = dir.0.join("setup.json");
+    std::fs::write(&path, &setup).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_muster"))
+        .args(["simulate", "--json", "--setup"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let replay: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let stored = &fought["result"]["outcome"];
+    for key in [
+        "winner",
+        "victory_level",
+        "attacker_vp",
+        "defender_vp",
+        "attacker_points_lost",
+        "defender_points_lost",
+        "elements",
+        "commanders",
+    ] {
+        assert_eq!(
+            replay[key], stored[key],
+            "{key}: the exported set-up reproduces the battle"
+        );
+    }
+    assert_eq!(
+        api.post(app.url(&format!("/api/v1/battles/{id}/simulate")))
+            .bearer_auth(&token)
+            .json(&json!({"version": 2}))
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        409
+    );
+}
+
+#[tokio::test]
+async fn only_the_players_may_act_on_a_battle() {
+    let app = spawn_app().await;
+    app.register("p1@example.org", "P1", PASSWORD).await;
+    let token = app.api_token("p1@example.org", PASSWORD).await;
+    let r = create_roster(&app, &token, "Mine").await;
+    let id = set_up(
+        &app,
+        &format!("r:{r}"),
+        "h:cowpens:1:0",
+        "A guest",
+        "reconnoiter",
+    )
+    .await;
+    let other = app.other_visitor();
+    other.register("p3@example.org", "P3", PASSWORD).await;
+    for path in ["", "/record"] {
+        assert_eq!(
+            other.get(&format!("/battles/{id}{path}")).await.status(),
+            404
+        );
+    }
+    for action in [
+        "simulate", "record", "confirm", "dispute", "correct", "publish",
+    ] {
+        let token = csrf_from(&other.get_html("/battles").await);
+        let res = other
+            .client
+            .post(other.url(&format!("/battles/{id}/{action}")))
+            .form(&[("csrf_token", token.as_str()), ("version", "1")])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 404, "{action}");
+    }
+    let anon = app.other_visitor();
+    assert_eq!(anon.get(&format!("/battles/{id}")).await.status(), 303);
+    let other_token = app.api_token("p3@example.org", PASSWORD).await;
+    let res = reqwest::Client::new()
+        .get(app.url(&format!("/api/v1/battles/{id}")))
+        .bearer_auth(&other_token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 404);
+    // You must play in a battle you set up.
+    let res = app
+        .post_form(
+            "/battles",
+            "/battles",
+            &[
+                ("first", &format!("r:{r}")),
+                ("second", "h:cowpens:1:0"),
+                ("first_player", "Guest One"),
+                ("second_player", "Guest Two"),
+                ("scenario", "reconnoiter"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 422);
+    assert!(res
+        .text()
+        .await
+        .unwrap()
+        .contains("You must play one of the sides"));
+}

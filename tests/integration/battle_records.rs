@@ -180,6 +180,11 @@ async fn record_a_tabletop_result_have_it_confirmed_and_read_the_report() {
         .await
         .unwrap();
     assert_eq!(res.status(), 409);
+    // The roster lists the battle it fought.
+    assert!(app
+        .get_html(&format!("/rosters/{a}"))
+        .await
+        .contains(&format!("/battles/{id}")));
     // The record counts it.
     assert!(app
         .get_html("/battles")

@@ -200,3 +200,83 @@ async fn build_a_legal_force_share_it_and_view_it_with_javascript() {
 async fn build_a_legal_force_share_it_and_view_it_without_javascript() {
     build_share_and_view(false).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn record_a_game_from_the_form_and_read_the_report() {
+    let Some(b) = Browser::start("record_a_game_from_the_form_and_read_the_report").await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let shots = shots_dir("battle-record");
+    app.register("greene@example.org", "Greene", PASSWORD).await;
+    let token = app.api_token("greene@example.org", PASSWORD).await;
+    let roster = |name: &str| {
+        serde_json::json!({"format": "muster.lotf.roster/1", "name": name, "war": "american_revolution", "nation": "american",
+            "points_limit": 150, "force_commander": {"name": "Greene"},
+            "groups": [{"commander": {"name": "Morgan"}, "elements": [
+                {"name": "Virginia Riflemen", "type": "infantry", "size": "medium", "weapon": "rifled"},
+                {"name": "Maryland Line", "type": "infantry", "size": "medium"},
+                {"name": "Delaware Line", "type": "infantry", "size": "medium"}]},
+              {"commander": {"name": "Washington"}, "elements": [
+                {"name": "3rd Dragoons", "type": "cavalry", "size": "medium"},
+                {"name": "NC Militia", "type": "infantry", "size": "small"}]}]})
+    };
+    let mut ids = Vec::new();
+    for name in ["Southern Army", "Tarleton's Legion"] {
+        let res = reqwest::Client::new()
+            .post(app.url("/api/v1/rosters"))
+            .bearer_auth(&token)
+            .json(&roster(name))
+            .send()
+            .await
+            .unwrap();
+        ids.push(
+            res.json::<serde_json::Value>().await.unwrap()["id"]
+                .as_i64()
+                .unwrap(),
+        );
+    }
+
+    b.open(&app.url("/login")).await;
+    b.fill("#email", "greene@example.org").await;
+    b.fill("#password", PASSWORD).await;
+    b.click("form.stacked-form button[type=submit]").await;
+    b.wait_for_path("/").await;
+    b.open(&app.url("/battles")).await;
+    b.select("#first", &format!("r:{}", ids[0])).await;
+    b.select("#second", &format!("r:{}", ids[1])).await;
+    b.fill("#second_player", "Banastre (guest)").await;
+    b.select("#scenario", "reconnoiter").await;
+    b.click("#new-battle button[type=submit]").await;
+    b.wait_for_text("h1", |t| t.contains("Southern Army against"))
+        .await;
+    b.shoot_both(&shots, "01-set-up").await;
+
+    b.click("a[href$='/record']").await;
+    b.wait_for_text("h1", |t| t.starts_with("Record the result"))
+        .await;
+    // The defender's Legion loses two elements and its Group Commander.
+    let selects = b
+        .client
+        .find_all(fantoccini::Locator::Css("select[name^='state_d_']"))
+        .await
+        .expect("state fields");
+    for sel in selects.iter().take(2) {
+        sel.select_by_value("shattered")
+            .await
+            .expect("choose shattered");
+    }
+    b.fill("#turns", "5").await;
+    b.shoot_both(&shots, "02-record-form").await;
+    b.click(".record-form button[type=submit]").await;
+    let banner = b.wait_for_text(".outcome-banner", |t| !t.is_empty()).await;
+    assert!(banner.contains("Southern Army wins"), "{banner}");
+    let report = b.text(".battle-report").await;
+    assert!(
+        report.contains("Confirmed") && report.contains("single-party"),
+        "a result against a guest stands"
+    );
+    assert!(report.contains("Shattered"));
+    b.shoot_both(&shots, "03-report").await;
+    b.close().await;
+}

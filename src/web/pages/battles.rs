@@ -708,7 +708,15 @@ fn record_page(
     }
     Ok(RecordPage {
         ctx,
-        scenario: row.scenario.replace('_', " "),
+        scenario: state
+            .rules
+            .lotf
+            .tables()
+            .scenarios
+            .iter()
+            .find(|s| s.id == row.scenario)
+            .map(|s| s.name.clone())
+            .unwrap_or_else(|| row.scenario.replace('_', " ")),
         objectives: lotf::record::objective_count(setup.scenario),
         max_turns: state.rules.lotf.tables().game_length_turns,
         sides,

@@ -369,6 +369,8 @@ struct ViewPage {
     share_url: Option<String>,
     /// Where the print pages of this view live (`/rosters/{id}` or `/shared/{token}`).
     print_base: String,
+    /// Battles fought with this roster (owner's view only).
+    battles: Vec<crate::web::pages::battles::BattleLine>,
     updated: String,
     notice: Option<&'static str>,
 }
@@ -387,6 +389,12 @@ pub async fn show(
     query: web::Query<DoneQuery>,
 ) -> Result<HttpResponse, AppError> {
     let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
+    let roster_id = loaded.row.id;
+    let fought = with_conn(&state, move |conn| {
+        Ok(crate::store::battles::list_for_roster(conn, roster_id)?)
+    })
+    .await?;
+    let battles = crate::web::pages::battles::lines(&fought);
     let cat = &state.rules.lotf;
     let report = lotf::validate(cat, &loaded.doc);
     let notice = match query.done.as_deref() {
@@ -399,6 +407,7 @@ pub async fn show(
         id: loaded.row.id,
         view: view::build(cat, &loaded.doc, &report),
         owner: true,
+        battles,
         print_base: format!("/rosters/{}", loaded.row.id),
         share_url: loaded
             .row
@@ -422,6 +431,7 @@ pub async fn shared(
     let report = lotf::validate(cat, &loaded.doc);
     render(&ViewPage {
         print_base,
+        battles: Vec::new(),
         ctx,
         id: loaded.row.id,
         view: view::build(cat, &loaded.doc, &report),

@@ -59,8 +59,18 @@ pub async fn security_headers(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    // Behind HTTPS (MUSTER_PUBLIC_URL is https://), browsers are told to stay on it.
+    let https = req
+        .app_data::<actix_web::web::Data<crate::web::state::AppState>>()
+        .is_some_and(|s| s.secure_cookies);
     let mut res = next.call(req).await?;
     let headers = res.headers_mut();
+    if https {
+        headers.insert(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=31536000"),
+        );
+    }
     let set = [
         (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),

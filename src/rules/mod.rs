@@ -2,6 +2,7 @@
 //! seeded generator passed in. Each rule system lives in its own module (`lotf` for Land of
 //! the Free); web and storage only carry what this module decides.
 
+pub mod campaign;
 pub mod dice;
 pub mod lotf;
 

@@ -1,0 +1,16 @@
+//! Muster's campaign rules v1 (DESIGN.md, "Campaign rules v1"), the parts that need no storage:
+//! moving forces on the map and finding where they meet, casualties that persist after a
+//! battle, field promotions and experience of commanders, reinforcements and scoring.
+//! Rule-system neutral where it can be: sizes and ratings come in as plain ordered values.
+//! Every roll takes the campaign's seeded dice.
+
+pub mod aftermath;
+pub mod movement;
+
+pub use aftermath::{
+    campaign_points, casualty_roll, experience_roll, promotion_rating, reinforcement_points,
+    Casualty, EndState, RatingBand,
+};
+pub use movement::{
+    resolve_moves, CampaignError, Contact, ForceAt, Map, Move, Order, Place, Resolution, Route,
+};

@@ -80,6 +80,8 @@ pub struct NewBattle {
 #[derive(Debug, Clone, AsChangeset)]
 #[diesel(table_name = battles)]
 pub struct ResultChange {
+    /// The set-up as fought (a simulation draws its own seed when it runs); `None` keeps it.
+    pub setup: Option<String>,
     pub status: String,
     pub method: Option<String>,
     pub result: Option<String>,
@@ -219,6 +221,26 @@ pub fn set_status(
             battles::dispute.eq(dispute),
         ),
     )
+}
+
+/// The newer version of a battle that is still open (not voided), if someone started one.
+pub fn open_replacement(conn: &mut DbConnection, id: i64) -> QueryResult<Option<BattleRow>> {
+    battles::table
+        .filter(battles::replaces_id.eq(id))
+        .filter(battles::status.ne("voided"))
+        .select(BattleRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Marks a battle voided, whatever its version (a confirmed correction replaced it).
+pub fn void(conn: &mut DbConnection, id: i64) -> QueryResult<usize> {
+    diesel::update(battles::table.find(id))
+        .set((
+            battles::status.eq("voided"),
+            battles::updated_at.eq(chrono::Utc::now().naive_utc()),
+        ))
+        .execute(conn)
 }
 
 pub fn set_public_token(

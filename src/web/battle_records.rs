@@ -275,12 +275,22 @@ pub async fn simulate(
             "This battle has already been decided.".into(),
         ));
     }
-    let setup = setup_of(row)?;
+    if row.replaces_id.is_some() {
+        return Err(AppError::Conflict(
+            "A correction records the game that was played; it cannot be handed to the simulator."
+                .into(),
+        ));
+    }
+    // The battle's dice are drawn now, not at set-up, so nobody can try the seed beforehand.
+    let mut setup = setup_of(row)?;
+    setup.seed = crate::battle_runner::fresh_seed();
+    let stored_setup = lotf::serialize_battle(&setup);
     let rules = state.rules.clone();
     let outcome = web::block(move || lotf::simulate(&rules.lotf, &setup, true))
         .await?
         .map_err(|e| AppError::bad_request(e.to_string()))?;
     let change = ResultChange {
+        setup: Some(stored_setup),
         status: status::CONFIRMED.into(),
         method: Some("simulated".into()),
         winner: Some(winner_id(outcome.winner)),
@@ -320,6 +330,7 @@ pub async fn record_result(
     };
     let against_guest = row.attacker_guest.is_some() || row.defender_guest.is_some();
     let change = ResultChange {
+        setup: None,
         status: if against_guest {
             status::CONFIRMED.into()
         } else {
@@ -339,7 +350,23 @@ pub async fn record_result(
         confirmed_by: if against_guest { Some(user.id) } else { None },
         single_party: against_guest,
     };
-    Ok(Ok(store_result(state, row, based_on, change).await?))
+    let saved = store_result(state, row, based_on, change).await?;
+    if saved.status == status::CONFIRMED {
+        void_replaced(state, &saved).await?;
+    }
+    Ok(Ok(saved))
+}
+
+/// Once a correction is confirmed, the version it replaces is void (it stays visible).
+async fn void_replaced(state: &web::Data<AppState>, row: &BattleRow) -> Result<(), AppError> {
+    if let Some(old) = row.replaces_id {
+        with_conn(state, move |conn| {
+            battles::void(conn, old)?;
+            Ok(())
+        })
+        .await?;
+    }
+    Ok(())
 }
 
 /// The other player confirms a provisional result; it is final from then on.
@@ -373,7 +400,10 @@ pub async fn confirm(
     })
     .await?;
     match (changed, now) {
-        (true, Some(r)) => Ok(r),
+        (true, Some(r)) => {
+            void_replaced(state, &r).await?;
+            Ok(r)
+        }
         (_, None) => Err(AppError::NotFound),
         _ => Err(stale()),
     }
@@ -420,7 +450,8 @@ pub async fn dispute(
 }
 
 /// A correction: a new version of the battle with the same set-up and rolls, ready to be
-/// recorded again; the old one is voided and stays visible.
+/// recorded again. The old result stands until the correction is confirmed (by the other
+/// player, or at once against a guest); then it is voided and stays visible.
 pub async fn correct(
     state: &web::Data<AppState>,
     user: &SignedInUser,
@@ -440,16 +471,14 @@ pub async fn correct(
     with_conn(state, move |conn| {
         use diesel::Connection;
         conn.transaction::<_, AppError, _>(|conn| {
-            let (changed, _) = battles::set_status(
-                conn,
-                old.id,
-                based_on,
-                status::VOIDED,
-                old.confirmed_by,
-                old.dispute.clone(),
-            )?;
-            if !changed {
+            if old.version != based_on {
                 return Err(stale());
+            }
+            if let Some(open) = battles::open_replacement(conn, old.id)? {
+                return Err(AppError::Conflict(format!(
+                    "A correction of this battle is already under way (battle {}).",
+                    open.id
+                )));
             }
             let new = NewBattle {
                 rule_system: old.rule_system.clone(),

@@ -179,7 +179,17 @@ async fn record_a_tabletop_result_have_it_confirmed_and_read_the_report() {
         .send()
         .await
         .unwrap();
-    assert_eq!(res.status(), 409);
+    assert_eq!(
+        res.status(),
+        303,
+        "a decided battle sends the recorder back to its page"
+    );
+    assert!(
+        app.get_html(&format!("/battles/{id}"))
+            .await
+            .contains("Confirmed"),
+        "and changes nothing"
+    );
     // The roster lists the battle it fought.
     assert!(app
         .get_html(&format!("/rosters/{a}"))
@@ -267,13 +277,59 @@ async fn a_disputed_result_can_be_corrected_as_a_new_version() {
     assert!(
         app.get_html(&format!("/battles/{id}"))
             .await
-            .contains("Voided"),
-        "the old version stays, voided"
+            .contains("Disputed"),
+        "the old result stands until the correction is confirmed"
     );
     assert!(app
         .get_html(&format!("/battles/{new_id}"))
         .await
         .contains(&format!("corrected version of <a href=\"/battles/{id}\">")));
+    let again = app
+        .post_form(
+            &format!("/battles/{id}"),
+            &format!("/battles/{id}/correct"),
+            &[("version", "3")],
+        )
+        .await;
+    assert_eq!(again.status(), 409, "one correction at a time");
+    let sim = app
+        .post_form(
+            &format!("/battles/{new_id}"),
+            &format!("/battles/{new_id}/simulate"),
+            &[("version", "1")],
+        )
+        .await;
+    assert_eq!(
+        sim.status(),
+        409,
+        "a correction cannot be handed to the simulator"
+    );
+
+    let form = app.get_html(&format!("/battles/{new_id}/record")).await;
+    app.client
+        .post(app.url(&format!("/battles/{new_id}/record")))
+        .form(&record_fields(&form, 0))
+        .send()
+        .await
+        .unwrap();
+    let res = b
+        .post_form(
+            &format!("/battles/{new_id}"),
+            &format!("/battles/{new_id}/confirm"),
+            &[("version", "2")],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    assert!(
+        app.get_html(&format!("/battles/{id}"))
+            .await
+            .contains("Voided"),
+        "the confirmed correction voids the old version, which stays visible"
+    );
+    assert!(app
+        .get_html(&format!("/battles/{new_id}"))
+        .await
+        .contains("Confirmed"));
 }
 
 #[tokio::test]

@@ -228,6 +228,8 @@ pub async fn create(
 // ---------- the battle page ----------
 
 pub struct CommanderLine {
+    /// The commander's id in the roster, to match fates by.
+    pub id: String,
     pub name: String,
     pub post: String,
     pub rating: String,
@@ -293,6 +295,7 @@ fn commanders(cat: &lotf::Catalogue, setup: &BattleSetup, side: Side) -> Vec<Com
                 })
                 .unwrap_or_else(|| "not rolled".into());
         out.push(CommanderLine {
+            id: c.id.clone().unwrap_or_default(),
             name: if c.name.is_empty() {
                 "(unnamed)".into()
             } else {
@@ -366,7 +369,7 @@ async fn battle_page(
             sides[1].points_lost = outcome.defender_points_lost;
             for c in &outcome.commanders {
                 let si = if c.side == Side::Attacker { 0 } else { 1 };
-                if let Some(line) = sides[si].commanders.iter_mut().find(|l| l.name == c.name) {
+                if let Some(line) = sides[si].commanders.iter_mut().find(|l| l.id == c.id) {
                     line.fate = if c.killed {
                         format!(
                             "fell{}",
@@ -424,26 +427,7 @@ async fn battle_page(
             }
             for c in &report.commanders {
                 let si = if c.side == Side::Attacker { 0 } else { 1 };
-                let force = if c.side == Side::Attacker {
-                    &setup.attacker
-                } else {
-                    &setup.defender
-                };
-                let name = force
-                    .roster
-                    .force_commander
-                    .iter()
-                    .chain(
-                        force
-                            .roster
-                            .groups
-                            .iter()
-                            .filter_map(|g| g.commander.as_ref()),
-                    )
-                    .find(|k| k.id.as_deref() == Some(c.id.as_str()))
-                    .map(|k| k.name.clone())
-                    .unwrap_or_default();
-                if let Some(line) = sides[si].commanders.iter_mut().find(|l| l.name == name) {
+                if let Some(line) = sides[si].commanders.iter_mut().find(|l| l.id == c.id) {
                     line.fate = match c.fate {
                         CommanderFate::Unharmed => "unharmed".into(),
                         CommanderFate::Killed => "killed".into(),
@@ -831,6 +815,9 @@ pub async fn record(
     CsrfForm(fields): CsrfForm<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
     let row = records::load_for(&state, &user, id.into_inner()).await?;
+    if row.status != status::SET_UP {
+        return Ok(redirect(&format!("/battles/{}", row.id)));
+    }
     let setup = records::setup_of(&row)?;
     let version: i32 = field(&fields, "version")
         .and_then(|v| v.parse().ok())
@@ -844,7 +831,21 @@ pub async fn record(
             )
         }
     };
-    match records::record_result(&state, &user, &row, version, report).await? {
+    let outcome = match records::record_result(&state, &user, &row, version, report).await {
+        // Changed elsewhere since the form was loaded: show it again with what was typed.
+        Err(AppError::Conflict(message)) => {
+            let row = records::load_for(&state, &user, row.id).await?;
+            if row.status != status::SET_UP {
+                return Ok(redirect(&format!("/battles/{}", row.id)));
+            }
+            return render_with_status(
+                &record_page(&state, ctx, row, &fields, vec![message])?,
+                StatusCode::CONFLICT,
+            );
+        }
+        other => other?,
+    };
+    match outcome {
         Ok(saved) => Ok(redirect(&format!("/battles/{}", saved.id))),
         Err(problems) => {
             let problems = problems.into_iter().map(|p| p.message).collect();

@@ -134,6 +134,29 @@ async fn record_a_tabletop_result_have_it_confirmed_and_read_the_report() {
 
     // The real result: the defender lost 50 of 150 points = 33 % → Major Victory.
     fields[0].1 = "6".into();
+    // Checking first shows the arithmetic and saves nothing.
+    let mut check = fields.clone();
+    check.push(("preview".into(), "1".into()));
+    let html = app
+        .client
+        .post(app.url(&format!("/battles/{id}/record")))
+        .form(&check)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        html.contains("Not saved yet") && html.contains("Crown would win, 6:2"),
+        "{html}"
+    );
+    assert!(
+        app.get_html(&format!("/battles/{id}"))
+            .await
+            .contains("Set up, not fought yet"),
+        "nothing saved by the check"
+    );
     let res = app
         .client
         .post(app.url(&format!("/battles/{id}/record")))

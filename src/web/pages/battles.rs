@@ -618,6 +618,8 @@ struct RecordPage {
     obj_attacker: String,
     obj_defender: String,
     problems: Vec<String>,
+    /// What the entries add up to, shown before saving ("Check the result").
+    preview: Option<String>,
 }
 
 fn field<'a>(fields: &'a [(String, String)], key: &str) -> Option<&'a str> {
@@ -708,6 +710,7 @@ fn record_page(
         obj_attacker: field(fields, "obj_attacker").unwrap_or("0").to_string(),
         obj_defender: field(fields, "obj_defender").unwrap_or("0").to_string(),
         problems,
+        preview: None,
         row,
     })
 }
@@ -823,6 +826,31 @@ pub async fn record(
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
     let report = match read_report(&setup, &fields) {
+        Ok(r) if field(&fields, "preview") == Some("1") => {
+            // Check only: show the arithmetic and keep the form, save nothing.
+            let mut page = record_page(&state, ctx, row, &fields, Vec::new())?;
+            match lotf::record::assess(&state.rules.lotf, &setup, &r) {
+                Ok(o) => {
+                    let winner = match o.victory.winner {
+                        Some(Side::Attacker) => format!("{} would win", setup.attacker.roster.name),
+                        Some(Side::Defender) => format!("{} would win", setup.defender.roster.name),
+                        None => "It would be a tie".into(),
+                    };
+                    page.preview = Some(format!(
+                        "{winner}, {}:{} — {}. Points lost: {} {}, {} {}.",
+                        o.victory.attacker_vp,
+                        o.victory.defender_vp,
+                        o.victory.arithmetic,
+                        setup.attacker.roster.name,
+                        o.attacker_points_lost,
+                        setup.defender.roster.name,
+                        o.defender_points_lost
+                    ));
+                }
+                Err(problems) => page.problems = problems.into_iter().map(|p| p.message).collect(),
+            }
+            return render(&page);
+        }
         Ok(r) => r,
         Err(problems) => {
             return render_with_status(

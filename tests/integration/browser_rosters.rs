@@ -267,8 +267,13 @@ async fn record_a_game_from_the_form_and_read_the_report() {
             .expect("choose shattered");
     }
     b.fill("#turns", "5").await;
-    b.shoot_both(&shots, "02-record-form").await;
-    b.click(".record-form button[type=submit]").await;
+    b.click(".record-form button[name=preview]").await;
+    let check = b
+        .wait_for_text(".notice", |t| t.contains("Not saved yet"))
+        .await;
+    assert!(check.contains("Southern Army would win"), "{check}");
+    b.shoot_both(&shots, "02-record-form-checked").await;
+    b.click("#save-result").await;
     let banner = b.wait_for_text(".outcome-banner", |t| !t.is_empty()).await;
     assert!(banner.contains("Southern Army wins"), "{banner}");
     let report = b.text(".battle-report").await;

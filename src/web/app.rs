@@ -151,11 +151,9 @@ impl Application {
                 .service(web::resource("/rosters/{id}/unshare").post(rosters::unshare))
                 .service(web::resource("/rosters/{id}/export.json").get(rosters::export_json))
                 .service(web::resource("/rosters/{id}/export.txt").get(rosters::export_text))
-                .service(web::resource("/rosters/{id}/print/cards").get(print::roster_cards))
-                .service(web::resource("/rosters/{id}/print/sheet").get(print::roster_sheet))
+                .service(web::resource("/rosters/{id}/print/{kind}").get(print::roster_print))
                 .service(web::resource("/shared/{token}").get(rosters::shared))
-                .service(web::resource("/shared/{token}/print/cards").get(print::shared_cards))
-                .service(web::resource("/shared/{token}/print/sheet").get(print::shared_sheet))
+                .service(web::resource("/shared/{token}/print/{kind}").get(print::shared_print))
                 .service(web::resource("/reference/lotf").get(print::lotf_reference))
                 .service(web::resource("/odds").get(odds::calculator))
                 .service(

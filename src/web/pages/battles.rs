@@ -940,23 +940,13 @@ pub async fn print_side(
         }
     }
     let action = format!("/battles/{id}/print/{side}/{kind}");
-    match kind.as_str() {
-        "cards" => render(&crate::web::pages::print::CardsPage::new(
-            &state,
-            ctx,
-            &force.roster,
-            Some(&fs),
-            &query,
-            action,
-        )),
-        "sheet" => render(&crate::web::pages::print::SheetPage::new(
-            &state,
-            ctx,
-            &force.roster,
-            Some(&fs),
-            &query,
-            action,
-        )),
-        _ => Err(AppError::NotFound),
-    }
+    crate::web::pages::print::print_force(
+        &state,
+        ctx,
+        &force.roster,
+        Some(&fs),
+        &kind,
+        &query,
+        action,
+    )
 }

@@ -249,16 +249,12 @@ fn terms(list: &[crate::rules::lotf::combat::Term]) -> String {
         .join(", ")
 }
 
-/// what an element may charge. Tiny: tiny or small; small: up to medium; medium and large: any.
+/// R-28, from the rules core; sizes that do not parse are left to the odds calculation to refuse.
 fn charge_allowed(attacker: &str, defender: &str) -> bool {
-    let rank = |s: &str| match s {
-        "tiny" => 0,
-        "small" => 1,
-        "medium" => 2,
-        _ => 3,
-    };
-    let (a, d) = (rank(attacker), rank(defender));
-    a >= 2 || d <= a + 1
+    match (lotf::Size::from_id(attacker), lotf::Size::from_id(defender)) {
+        (Some(a), Some(d)) => lotf::combat::charges::size_may_charge(a, d),
+        _ => true,
+    }
 }
 
 fn melee(cat: &Catalogue, f: &OddsForm) -> Result<MeleeResult, String> {

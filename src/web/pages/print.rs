@@ -102,80 +102,48 @@ impl SheetPage {
     }
 }
 
-pub async fn roster_cards(
+/// Renders the cards or the sheet (`kind`) of a force; anything else is "not found".
+pub fn print_force(
+    state: &AppState,
+    ctx: PageCtx,
+    doc: &RosterDoc,
+    force: Option<&ForceState>,
+    kind: &str,
+    query: &PrintQuery,
+    action: String,
+) -> Result<HttpResponse, AppError> {
+    match kind {
+        "cards" => render(&CardsPage::new(state, ctx, doc, force, query, action)),
+        "sheet" => render(&SheetPage::new(state, ctx, doc, force, query, action)),
+        _ => Err(AppError::NotFound),
+    }
+}
+
+/// `/rosters/{id}/print/{cards|sheet}`: the owner's roster.
+pub async fn roster_print(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
-    id: web::Path<i64>,
+    path: web::Path<(i64, String)>,
     query: web::Query<PrintQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
-    let action = format!("/rosters/{}/print/cards", loaded.row.id);
-    render(&CardsPage::new(
-        &state,
-        ctx,
-        &loaded.doc,
-        None,
-        &query,
-        action,
-    ))
+    let (id, kind) = path.into_inner();
+    let loaded = rosters::load_owned(&state, &user, id).await?;
+    let action = format!("/rosters/{id}/print/{kind}");
+    print_force(&state, ctx, &loaded.doc, None, &kind, &query, action)
 }
 
-pub async fn roster_sheet(
-    state: web::Data<AppState>,
-    SignedIn(user): SignedIn,
-    ctx: PageCtx,
-    id: web::Path<i64>,
-    query: web::Query<PrintQuery>,
-) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
-    let action = format!("/rosters/{}/print/sheet", loaded.row.id);
-    render(&SheetPage::new(
-        &state,
-        ctx,
-        &loaded.doc,
-        None,
-        &query,
-        action,
-    ))
-}
-
-pub async fn shared_cards(
+/// `/shared/{token}/print/{cards|sheet}`: anyone with the share link.
+pub async fn shared_print(
     state: web::Data<AppState>,
     ctx: PageCtx,
-    token: web::Path<String>,
+    path: web::Path<(String, String)>,
     query: web::Query<PrintQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let token = token.into_inner();
-    let action = format!("/shared/{token}/print/cards");
+    let (token, kind) = path.into_inner();
+    let action = format!("/shared/{token}/print/{kind}");
     let loaded = rosters::load_shared(&state, token).await?;
-    render(&CardsPage::new(
-        &state,
-        ctx,
-        &loaded.doc,
-        None,
-        &query,
-        action,
-    ))
-}
-
-pub async fn shared_sheet(
-    state: web::Data<AppState>,
-    ctx: PageCtx,
-    token: web::Path<String>,
-    query: web::Query<PrintQuery>,
-) -> Result<HttpResponse, AppError> {
-    let token = token.into_inner();
-    let action = format!("/shared/{token}/print/sheet");
-    let loaded = rosters::load_shared(&state, token).await?;
-    render(&SheetPage::new(
-        &state,
-        ctx,
-        &loaded.doc,
-        None,
-        &query,
-        action,
-    ))
+    print_force(&state, ctx, &loaded.doc, None, &kind, &query, action)
 }
 
 #[derive(Template)]

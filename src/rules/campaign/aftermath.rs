@@ -94,11 +94,35 @@ pub fn experience_roll(
     }
 }
 
+/// The most points a force's bank holds.
+pub const BANK_CAP: u32 = 50;
+
+/// Rating bands from a rating roll (R-11: 1 Incompetent, 2–3 Competent, 4–5 Skilled, 6 Highly
+/// Skilled) and the lowest roll of each band, used when experience moves a commander.
+pub fn band_of_roll(roll: u8) -> RatingBand {
+    match roll {
+        0 | 1 => 0,
+        2 | 3 => 1,
+        4 | 5 => 2,
+        _ => 3,
+    }
+}
+
+/// The rating roll that stands for a band after experience moves a commander into it.
+pub fn roll_of_band(band: RatingBand) -> u8 {
+    match band {
+        0 => 1,
+        1 => 2,
+        2 => 4,
+        _ => 6,
+    }
+}
+
 /// Points a force gains at the end of a turn: 10, plus 5 per supply place its side holds; the
 /// bank never holds more than 50.
 pub fn reinforcement_points(bank: u32, supply_places: u32) -> (u32, u32) {
     let gained = 10 + 5 * supply_places;
-    let banked = (bank + gained).min(50);
+    let banked = (bank + gained).min(BANK_CAP);
     (gained, banked)
 }
 

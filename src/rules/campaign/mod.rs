@@ -4,13 +4,23 @@
 //! Rule-system neutral where it can be: sizes and ratings come in as plain ordered values.
 //! Every roll takes the campaign's seeded dice.
 
+pub mod after_battle;
 pub mod aftermath;
+pub mod forces;
 pub mod movement;
+pub mod presets;
+pub mod state;
+pub mod turn;
 
 pub use aftermath::{
     campaign_points, casualty_roll, experience_roll, promotion_rating, reinforcement_points,
     Casualty, EndState, RatingBand,
 };
 pub use movement::{
-    resolve_moves, CampaignError, Contact, ForceAt, Map, Move, Order, Place, Resolution, Route,
+    resolve_moves, CampaignError, Contact, ForceAt, Map, Move, Order, Place, PlaceKind, Resolution,
+    Route, RouteKind,
 };
+pub use state::{CampaignState, Entry, Event};
+
+#[cfg(test)]
+mod tests;

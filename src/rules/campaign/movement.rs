@@ -6,10 +6,90 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+/// What a place on the campaign map is. A fort is attacked by Frontal Assault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum PlaceKind {
+    Fort,
+    Town,
+    Ford,
+    Crossroads,
+    #[default]
+    Village,
+    Landing,
+    Wilderness,
+}
+
+impl PlaceKind {
+    pub const ALL: [PlaceKind; 7] = [
+        PlaceKind::Fort,
+        PlaceKind::Town,
+        PlaceKind::Ford,
+        PlaceKind::Crossroads,
+        PlaceKind::Village,
+        PlaceKind::Landing,
+        PlaceKind::Wilderness,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            PlaceKind::Fort => "fort",
+            PlaceKind::Town => "town",
+            PlaceKind::Ford => "ford",
+            PlaceKind::Crossroads => "crossroads",
+            PlaceKind::Village => "village",
+            PlaceKind::Landing => "landing",
+            PlaceKind::Wilderness => "wilderness",
+        }
+    }
+
+    pub fn from_id(s: &str) -> Option<PlaceKind> {
+        PlaceKind::ALL.iter().copied().find(|k| k.id() == s)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RouteKind {
+    #[default]
+    Road,
+    Trail,
+    River,
+}
+
+impl RouteKind {
+    pub const ALL: [RouteKind; 3] = [RouteKind::Road, RouteKind::Trail, RouteKind::River];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            RouteKind::Road => "road",
+            RouteKind::Trail => "trail",
+            RouteKind::River => "river",
+        }
+    }
+
+    pub fn from_id(s: &str) -> Option<RouteKind> {
+        RouteKind::ALL.iter().copied().find(|k| k.id() == s)
+    }
+}
+
+/// A place on the map. Positions are on a 1000 × 700 grid (the map's SVG view box).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Place {
     pub id: String,
     pub name: String,
+    #[serde(default)]
+    pub kind: PlaceKind,
+    #[serde(default)]
+    pub x: u16,
+    #[serde(default)]
+    pub y: u16,
+    /// Campaign points to the side that holds it at the end (0–3).
+    #[serde(default)]
+    pub value: u8,
+    /// A supply place earns its side's forces 5 more reinforcement points a turn.
+    #[serde(default)]
+    pub supply: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -17,7 +97,13 @@ pub struct Route {
     pub id: String,
     pub from: String,
     pub to: String,
+    #[serde(default)]
+    pub kind: RouteKind,
 }
+
+/// The largest coordinates a place may have.
+pub const MAP_WIDTH: u16 = 1000;
+pub const MAP_HEIGHT: u16 = 700;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct Map {
@@ -25,7 +111,84 @@ pub struct Map {
     pub routes: Vec<Route>,
 }
 
+/// The most places and routes a map may have.
+pub const MAX_PLACES: usize = 60;
+pub const MAX_ROUTES: usize = 150;
+
 impl Map {
+    /// Everything wrong with a map, in plain words (empty when it is sound).
+    pub fn check(&self) -> Result<(), Vec<String>> {
+        let mut problems = Vec::new();
+        if self.places.len() > MAX_PLACES {
+            problems.push(format!("A map has at most {MAX_PLACES} places."));
+        }
+        if self.routes.len() > MAX_ROUTES {
+            problems.push(format!("A map has at most {MAX_ROUTES} routes."));
+        }
+        let mut ids = BTreeSet::new();
+        for p in &self.places {
+            if p.id.is_empty() || p.id.len() > 40 || !ids.insert(p.id.as_str()) {
+                problems.push(format!(
+                    "Place id \"{}\" is empty, too long or used twice.",
+                    p.id
+                ));
+            }
+            if p.name.trim().is_empty() || p.name.chars().count() > 80 {
+                problems.push(format!(
+                    "Place \"{}\" needs a name of 1 to 80 characters.",
+                    p.id
+                ));
+            }
+            if p.x > MAP_WIDTH || p.y > MAP_HEIGHT {
+                problems.push(format!(
+                    "{} lies off the map (x 0–{MAP_WIDTH}, y 0–{MAP_HEIGHT}).",
+                    p.name
+                ));
+            }
+            if p.value > 3 {
+                problems.push(format!("{}: a victory value is 0 to 3.", p.name));
+            }
+        }
+        let mut pairs = BTreeSet::new();
+        let mut route_ids = BTreeSet::new();
+        for r in &self.routes {
+            if !route_ids.insert(r.id.as_str()) {
+                problems.push(format!("Route id \"{}\" is used twice.", r.id));
+            }
+            if !ids.contains(r.from.as_str()) || !ids.contains(r.to.as_str()) {
+                problems.push(format!(
+                    "Route {} joins a place that is not on the map.",
+                    r.id
+                ));
+            } else if r.from == r.to {
+                problems.push(format!(
+                    "Route {} leads nowhere: both ends are the same place.",
+                    r.id
+                ));
+            }
+            let pair = if r.from < r.to {
+                (r.from.as_str(), r.to.as_str())
+            } else {
+                (r.to.as_str(), r.from.as_str())
+            };
+            if !pairs.insert(pair) {
+                problems.push(format!(
+                    "Two routes join the same two places ({} and {}).",
+                    pair.0, pair.1
+                ));
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
+    }
+
+    pub fn place(&self, id: &str) -> Option<&Place> {
+        self.places.iter().find(|p| p.id == id)
+    }
+
     /// The far end of a route seen from `place`, if the route touches it.
     pub fn other_end(&self, route: &str, place: &str) -> Option<&str> {
         let r = self.routes.iter().find(|r| r.id == route)?;
@@ -105,13 +268,21 @@ pub enum CampaignError {
     },
     #[error("force {0} has an order but is not on the map")]
     UnknownForce(String),
+    /// An action the campaign's rules or its current phase do not allow, in plain words.
+    #[error("{0}")]
+    Refused(String),
+    /// A log entry that does not fit the state it is applied to (a corrupt or reordered log).
+    #[error("log entry {seq}: {message}")]
+    BadEntry { seq: i64, message: String },
 }
 
-/// Resolves one campaign turn's orders together. Forces without an order hold.
+/// Resolves one campaign turn's orders together. Forces without an order hold. With
+/// `route_contacts` off (a house rule), opposing forces pass each other on a route unhindered.
 pub fn resolve_moves(
     map: &Map,
     forces: &[ForceAt],
     orders: &BTreeMap<String, Order>,
+    route_contacts: bool,
 ) -> Result<Resolution, CampaignError> {
     for f in orders.keys() {
         if !forces.iter().any(|x| &x.force == f) {
@@ -142,7 +313,8 @@ pub fn resolve_moves(
     let mut stopped: BTreeSet<String> = BTreeSet::new();
     for (i, a) in moves.iter().enumerate() {
         for b in &moves[i + 1..] {
-            if a.route == b.route
+            if route_contacts
+                && a.route == b.route
                 && a.from == b.to
                 && a.to == b.from
                 && side_of.get(a.force.as_str()) != side_of.get(b.force.as_str())
@@ -227,11 +399,17 @@ mod tests {
         let place = |id: &str| Place {
             id: id.into(),
             name: id.to_uppercase(),
+            kind: PlaceKind::Village,
+            x: 0,
+            y: 0,
+            value: 1,
+            supply: false,
         };
         let route = |id: &str, a: &str, b: &str| Route {
             id: id.into(),
             from: a.into(),
             to: b.into(),
+            kind: RouteKind::Road,
         };
         Map {
             places: vec![place("fort"), place("ford"), place("town")],
@@ -257,7 +435,7 @@ mod tests {
     fn a_force_that_moves_into_an_enemy_attacks_it() {
         let forces = [at("red", 0, "fort"), at("blue", 1, "ford")];
         let orders = BTreeMap::from([("red".to_string(), go("r1"))]);
-        let r = resolve_moves(&map(), &forces, &orders).unwrap();
+        let r = resolve_moves(&map(), &forces, &orders, true).unwrap();
         assert_eq!(
             r.contacts,
             vec![Contact::InPlace {
@@ -277,7 +455,7 @@ mod tests {
             ("red".to_string(), go("r1")),
             ("blue".to_string(), go("r1")),
         ]);
-        let r = resolve_moves(&map(), &forces, &orders).unwrap();
+        let r = resolve_moves(&map(), &forces, &orders, true).unwrap();
         assert_eq!(
             r.contacts,
             vec![Contact::OnRoute {
@@ -303,7 +481,7 @@ mod tests {
             ("blue".to_string(), go("r2")),
             ("red2".to_string(), go("r1")),
         ]);
-        let r = resolve_moves(&map(), &forces, &orders).unwrap();
+        let r = resolve_moves(&map(), &forces, &orders, true).unwrap();
         assert_eq!(r.contacts.len(), 1, "one battle per place");
         let Contact::InPlace {
             both_moved,
@@ -321,7 +499,7 @@ mod tests {
     fn friends_do_not_fight_and_holding_is_the_default() {
         let forces = [at("red", 0, "fort"), at("red2", 0, "ford")];
         let orders = BTreeMap::from([("red".to_string(), go("r1"))]);
-        let r = resolve_moves(&map(), &forces, &orders).unwrap();
+        let r = resolve_moves(&map(), &forces, &orders, true).unwrap();
         assert!(r.contacts.is_empty());
         assert_eq!(r.positions["red2"], "ford");
     }
@@ -331,12 +509,12 @@ mod tests {
         let forces = [at("red", 0, "fort")];
         let orders = BTreeMap::from([("red".to_string(), go("r2"))]);
         assert!(matches!(
-            resolve_moves(&map(), &forces, &orders),
+            resolve_moves(&map(), &forces, &orders, true),
             Err(CampaignError::RouteNotHere { .. })
         ));
         let orders = BTreeMap::from([("ghost".to_string(), Order::Hold)]);
         assert!(matches!(
-            resolve_moves(&map(), &forces, &orders),
+            resolve_moves(&map(), &forces, &orders, true),
             Err(CampaignError::UnknownForce(_))
         ));
     }

@@ -356,7 +356,8 @@ pub struct PreparedBattle {
     pub swapped: bool,
 }
 
-fn scouts(cat: &Catalogue, roster: &super::roster::RosterDoc) -> usize {
+/// Elements with the Scouts skill (the roll for the attack gives +1 to the side with more).
+pub fn scouts(cat: &Catalogue, roster: &super::roster::RosterDoc) -> usize {
     roster
         .groups
         .iter()

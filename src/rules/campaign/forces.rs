@@ -1,0 +1,311 @@
+//! A player's force in a campaign: enlisting it (a roster snapshot legal at the battle size,
+//! commander ratings rolled once) and spending reinforcement points on it (restore a reduced
+//! element, buy an upgrade or a new element) while it stays legal. Land of the Free forces;
+//! another rule system adds its own functions here behind the same events.
+
+use std::collections::BTreeMap;
+
+use super::movement::CampaignError;
+use super::state::{CampaignState, Event, Force, Phase};
+use crate::rules::dice::Dice;
+use crate::rules::lotf::catalogue::Catalogue;
+use crate::rules::lotf::roster::{ElementDoc, RosterDoc};
+use crate::rules::lotf::types::{ElementType, Size, Upgrade, War, Weapon};
+use crate::rules::lotf::validate::{price_roster, validate, FindingCode, Severity};
+
+fn refuse(message: impl Into<String>) -> CampaignError {
+    CampaignError::Refused(message.into())
+}
+
+/// What makes a force illegal in a campaign at the battle size, in plain words. Once casualties
+/// have started, too few groups or elements per group are only warnings (campaign rules v1).
+pub fn campaign_problems(
+    cat: &Catalogue,
+    roster: &RosterDoc,
+    points: u32,
+    casualties_started: bool,
+) -> Vec<String> {
+    let mut at_size = roster.clone();
+    at_size.points_limit = Some(points);
+    let report = validate(cat, &at_size);
+    report
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .filter(|f| {
+            !(casualties_started
+                && matches!(
+                    f.code,
+                    FindingCode::TooFewGroups | FindingCode::TooFewElements
+                ))
+        })
+        .map(|f| f.message.clone())
+        .collect()
+}
+
+/// Enlists a force: checks the roster at the battle size and rolls every commander's rating.
+#[allow(clippy::too_many_arguments)]
+pub fn enlist(
+    state: &CampaignState,
+    cat: &Catalogue,
+    user: i64,
+    player: &str,
+    side: u8,
+    roster: &RosterDoc,
+    seed: u64,
+) -> Result<Event, CampaignError> {
+    let settings = state
+        .settings()
+        .ok_or_else(|| refuse("The campaign does not exist."))?;
+    if state.phase != Phase::Enlisting {
+        return Err(refuse(
+            "The campaign has started; ask the organiser to give you a force that is leaving.",
+        ));
+    }
+    if usize::from(side) >= settings.sides.len() {
+        return Err(refuse("Choose one of the two sides."));
+    }
+    if state.force_of_user(user).is_some() {
+        return Err(refuse("You already have a force in this campaign."));
+    }
+    if roster.war.id() != settings.war {
+        let war = War::from_id(&settings.war).map_or(settings.war.clone(), |w| w.label().into());
+        return Err(refuse(format!(
+            "This campaign is fought in the {war}; the roster is for the {}.",
+            roster.war.label()
+        )));
+    }
+    let mut roster = roster.clone();
+    roster.assign_missing_ids();
+    roster.points_limit = Some(settings.points);
+    let problems = campaign_problems(cat, &roster, settings.points, false);
+    if !problems.is_empty() {
+        return Err(refuse(format!(
+            "The roster is not legal at {} points: {}",
+            settings.points,
+            problems.join(" ")
+        )));
+    }
+    let mut dice = Dice::from_seed(seed);
+    let mut ratings = BTreeMap::new();
+    let mut rolls = Vec::new();
+    let commanders = roster
+        .force_commander
+        .iter()
+        .map(|c| ("Force Commander", c))
+        .chain(
+            roster
+                .groups
+                .iter()
+                .filter_map(|g| g.commander.as_ref())
+                .map(|c| ("Group Commander", c)),
+        );
+    for (role, c) in commanders {
+        let Some(id) = c.id.clone() else { continue };
+        let roll = dice.d6();
+        let band = cat
+            .commander_rating_for_roll(roll)
+            .map_or(String::new(), |r| r.name.clone());
+        let name = if c.name.is_empty() { role } else { &c.name };
+        rolls.push(format!("{name} ({role}): rolled {roll}, {band}."));
+        ratings.insert(id, roll);
+    }
+    Ok(Event::Enlisted {
+        force: state.next_force_id(),
+        user,
+        player: player.to_string(),
+        side,
+        roster,
+        ratings,
+        rolls,
+    })
+}
+
+fn spendable<'a>(state: &'a CampaignState, force: &str) -> Result<&'a Force, CampaignError> {
+    if matches!(state.phase, Phase::Enlisting | Phase::Ended) {
+        return Err(refuse(
+            "Reinforcements are bought while the campaign is running.",
+        ));
+    }
+    let f = state
+        .forces
+        .get(force)
+        .ok_or_else(|| refuse("There is no such force."))?;
+    if !f.active() {
+        return Err(refuse("This force is out of the campaign."));
+    }
+    Ok(f)
+}
+
+/// Prices a changed roster against the bank and checks it is still legal.
+fn purchase(
+    state: &CampaignState,
+    cat: &Catalogue,
+    f: &Force,
+    new_roster: RosterDoc,
+    what: String,
+    full_size: Option<(String, String)>,
+) -> Result<Event, CampaignError> {
+    let before = price_roster(cat, &f.roster).total;
+    let after = price_roster(cat, &new_roster).total;
+    let cost = after.saturating_sub(before);
+    if cost == 0 {
+        return Err(refuse("That costs nothing, so there is nothing to buy."));
+    }
+    if cost > f.bank {
+        return Err(refuse(format!(
+            "That costs {cost} points; the force has {} in the bank.",
+            f.bank
+        )));
+    }
+    let problems = campaign_problems(cat, &new_roster, state.points(), true);
+    if !problems.is_empty() {
+        return Err(refuse(format!(
+            "The force would not be legal: {}",
+            problems.join(" ")
+        )));
+    }
+    Ok(Event::Purchased {
+        force: f.id.clone(),
+        what: format!("{what} ({cost} points)"),
+        cost,
+        roster: new_roster,
+        full_size,
+    })
+}
+
+fn element_mut<'a>(roster: &'a mut RosterDoc, id: &str) -> Option<&'a mut ElementDoc> {
+    roster
+        .groups
+        .iter_mut()
+        .flat_map(|g| g.elements.iter_mut())
+        .find(|e| e.id.as_deref() == Some(id))
+}
+
+/// Restores a reduced element one size, up to the size it had when it joined.
+pub fn restore(
+    state: &CampaignState,
+    cat: &Catalogue,
+    force: &str,
+    element: &str,
+) -> Result<Event, CampaignError> {
+    let f = spendable(state, force)?;
+    let mut roster = f.roster.clone();
+    let e = element_mut(&mut roster, element)
+        .ok_or_else(|| refuse("There is no such element in the force."))?;
+    let full = f
+        .full_sizes
+        .get(element)
+        .and_then(|s| Size::from_id(s))
+        .unwrap_or(e.size);
+    if e.size >= full {
+        return Err(refuse(format!("{} is already at full size.", e.name)));
+    }
+    let sizes = crate::rules::lotf::validate::sizes_for(cat, e.element_type);
+    let next = sizes
+        .iter()
+        .copied()
+        .find(|s| *s > e.size)
+        .ok_or_else(|| refuse("That element cannot grow."))?;
+    e.size = next;
+    let what = format!("Restored {} to {}", e.name, next.label());
+    purchase(state, cat, f, roster, what, None)
+}
+
+/// Buys an upgrade for an element.
+pub fn buy_upgrade(
+    state: &CampaignState,
+    cat: &Catalogue,
+    force: &str,
+    element: &str,
+    upgrade: Upgrade,
+) -> Result<Event, CampaignError> {
+    let f = spendable(state, force)?;
+    let mut roster = f.roster.clone();
+    let e = element_mut(&mut roster, element)
+        .ok_or_else(|| refuse("There is no such element in the force."))?;
+    if e.upgrades.contains(&upgrade) {
+        return Err(refuse(format!("{} already has that upgrade.", e.name)));
+    }
+    e.upgrades.push(upgrade);
+    let name = cat
+        .upgrade(upgrade)
+        .map_or(upgrade.label().to_string(), |u| u.name.clone());
+    let what = format!("{name} for {}", e.name);
+    purchase(state, cat, f, roster, what, None)
+}
+
+/// Buys a new element for a group.
+#[allow(clippy::too_many_arguments)]
+pub fn buy_element(
+    state: &CampaignState,
+    cat: &Catalogue,
+    force: &str,
+    group: &str,
+    name: &str,
+    element_type: ElementType,
+    size: Size,
+    weapon: Option<Weapon>,
+) -> Result<Event, CampaignError> {
+    let f = spendable(state, force)?;
+    let mut roster = f.roster.clone();
+    let g = roster
+        .groups
+        .iter_mut()
+        .find(|g| g.id.as_deref() == Some(group))
+        .ok_or_else(|| refuse("There is no such group in the force."))?;
+    let name = name.trim();
+    let name = if name.is_empty() {
+        format!("New {}", element_type.label())
+    } else {
+        name.chars()
+            .take(crate::rules::lotf::roster::MAX_TEXT_CHARS)
+            .collect()
+    };
+    let mut e = ElementDoc::new(&name, element_type, size);
+    e.weapon = weapon;
+    g.elements.push(e);
+    roster.assign_missing_ids();
+    let id = roster
+        .groups
+        .iter()
+        .find(|g| g.id.as_deref() == Some(group))
+        .and_then(|g| g.elements.last())
+        .and_then(|e| e.id.clone())
+        .unwrap_or_default();
+    // History ids must never be reused: an id once used by an element lost earlier gets a new one.
+    let id = if f.history.contains_key(&id) {
+        let fresh = (1..)
+            .map(|n| format!("e{n}"))
+            .find(|c| !f.history.contains_key(c) && !roster_has_id(&roster, c))
+            .unwrap_or(id);
+        if let Some(e) = roster
+            .groups
+            .iter_mut()
+            .find(|g| g.id.as_deref() == Some(group))
+            .and_then(|g| g.elements.last_mut())
+        {
+            e.id = Some(fresh.clone());
+        }
+        fresh
+    } else {
+        id
+    };
+    let what = format!("{name}, {} {}", size.label(), element_type.label());
+    purchase(
+        state,
+        cat,
+        f,
+        roster,
+        what,
+        Some((id, size.id().to_string())),
+    )
+}
+
+fn roster_has_id(roster: &RosterDoc, id: &str) -> bool {
+    roster
+        .groups
+        .iter()
+        .flat_map(|g| &g.elements)
+        .any(|e| e.id.as_deref() == Some(id))
+}

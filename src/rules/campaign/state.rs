@@ -1,0 +1,898 @@
+//! A campaign's state and its append-only log. The log is the truth: every entry stores an
+//! outcome (a move made, a roll and what it did, a roster after a purchase), never a request to
+//! compute one, so applying the entries from the start rebuilds the state exactly, whatever the
+//! rules engine of the day would now roll. Seeds are kept in the entries for audit.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::movement::{CampaignError, Map, Order};
+use crate::rules::lotf::roster::RosterDoc;
+
+/// Muster campaign rules v1, each of which the organiser may switch off (DESIGN.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HouseRules {
+    /// Opposing forces that pass each other on a route fight there.
+    pub route_battles: bool,
+    /// Casualty rolls after a battle remove or reduce elements.
+    pub persistent_casualties: bool,
+    /// A killed commander is replaced at −1 on his rating roll; off: at a full roll.
+    pub field_promotion: bool,
+    /// Commanders move up or down a rating band after a Major Victory or Defeat.
+    pub experience: bool,
+    /// Forces gain points at the end of each turn.
+    pub reinforcements: bool,
+    /// A beaten force with nowhere to retreat surrenders; off: it falls back to its home place.
+    pub surrender: bool,
+    /// Places count their victory value in the standings.
+    pub place_scoring: bool,
+    /// Attacking a fort is always a Frontal Assault.
+    pub fort_assault: bool,
+    /// In a roll for the attack, the force with more Scout elements adds 1.
+    pub scout_bonus: bool,
+}
+
+impl Default for HouseRules {
+    fn default() -> Self {
+        HouseRules {
+            route_battles: true,
+            persistent_casualties: true,
+            field_promotion: true,
+            experience: true,
+            reinforcements: true,
+            surrender: true,
+            place_scoring: true,
+            fort_assault: true,
+            scout_bonus: true,
+        }
+    }
+}
+
+impl HouseRules {
+    /// Every switch: its id, a short label in our words, and whether it is on.
+    pub fn switches(&self) -> [(&'static str, &'static str, bool); 9] {
+        [
+            (
+                "route_battles",
+                "Forces that pass on a route fight there",
+                self.route_battles,
+            ),
+            (
+                "persistent_casualties",
+                "Casualties carry over from battle to battle",
+                self.persistent_casualties,
+            ),
+            (
+                "field_promotion",
+                "Killed commanders are replaced by field promotion (rating roll −1)",
+                self.field_promotion,
+            ),
+            (
+                "experience",
+                "Commanders gain or lose a rating band after a major result",
+                self.experience,
+            ),
+            (
+                "reinforcements",
+                "Forces gain reinforcement points every turn",
+                self.reinforcements,
+            ),
+            (
+                "surrender",
+                "A beaten force with nowhere to go surrenders",
+                self.surrender,
+            ),
+            (
+                "place_scoring",
+                "Places held at the end score their victory value",
+                self.place_scoring,
+            ),
+            (
+                "fort_assault",
+                "Attacking a fort is a Frontal Assault",
+                self.fort_assault,
+            ),
+            (
+                "scout_bonus",
+                "More Scout elements give +1 in the roll for the attack",
+                self.scout_bonus,
+            ),
+        ]
+    }
+
+    /// Sets a switch by id; false if there is no such switch.
+    pub fn set(&mut self, id: &str, on: bool) -> bool {
+        let slot = match id {
+            "route_battles" => &mut self.route_battles,
+            "persistent_casualties" => &mut self.persistent_casualties,
+            "field_promotion" => &mut self.field_promotion,
+            "experience" => &mut self.experience,
+            "reinforcements" => &mut self.reinforcements,
+            "surrender" => &mut self.surrender,
+            "place_scoring" => &mut self.place_scoring,
+            "fort_assault" => &mut self.fort_assault,
+            "scout_bonus" => &mut self.scout_bonus,
+            _ => return false,
+        };
+        *slot = on;
+        true
+    }
+}
+
+/// One of the two sides.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideSetup {
+    pub name: String,
+    /// The place the side holds at the start and retreats towards.
+    pub home: String,
+}
+
+/// What the organiser chose when creating the campaign.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    pub name: String,
+    /// The rule system the forces are built for (`lotf`).
+    pub rule_system: String,
+    /// The war, as the rule system's id.
+    pub war: String,
+    /// Battle size in points: every force must stay legal at it.
+    pub points: u32,
+    /// Number of campaign turns (default 8).
+    pub turns: u32,
+    pub sides: [SideSetup; 2],
+    #[serde(default)]
+    pub rules: HouseRules,
+    /// A fixed scenario id for every battle; none: rolled on the book's 2d6 table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Players join and enlist; the organiser edits the map.
+    #[default]
+    Enlisting,
+    /// Players give orders for the current turn.
+    Orders,
+    /// The turn's battles are being fought.
+    Battles,
+    Ended,
+}
+
+/// A player's force as it stands now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Force {
+    pub id: String,
+    pub user: i64,
+    /// The player's name as shown in the campaign.
+    pub player: String,
+    pub side: u8,
+    pub place: String,
+    /// The force as it stands: casualties and purchases applied.
+    pub roster: RosterDoc,
+    /// Each element's size at enlistment or purchase: a restore may not go above it.
+    pub full_sizes: BTreeMap<String, String>,
+    /// Commander rating rolls (1–6) by commander id.
+    pub ratings: BTreeMap<String, u8>,
+    /// Unspent reinforcement points.
+    pub bank: u32,
+    /// Why the force is out of the campaign (surrendered, destroyed); none while it fights on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out: Option<String>,
+    /// What happened to each element and commander, by id, in order.
+    pub history: BTreeMap<String, Vec<String>>,
+    /// Manual adjustments to the player's campaign points.
+    pub adjustment: i32,
+}
+
+impl Force {
+    pub fn active(&self) -> bool {
+        self.out.is_none()
+    }
+
+    pub fn note(&mut self, id: &str, text: String) {
+        self.history.entry(id.to_string()).or_default().push(text);
+    }
+}
+
+/// Where a battle is fought.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "at", rename_all = "snake_case")]
+pub enum BattleSite {
+    Place {
+        place: String,
+    },
+    /// On a route: each force's destination, where the winner goes on to.
+    Route {
+        route: String,
+        attacker_to: String,
+        defender_to: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BattleStatus {
+    /// Set up; to be fought or recorded.
+    Pending,
+    Resolved,
+}
+
+/// How a battle ended, as the campaign needs it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleResult {
+    /// `attacker`, `defender`, or none for a tie.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
+    /// The victory level id (`major`, `minor`, `marginal`, `tie`).
+    pub level: String,
+    pub attacker_vp: u8,
+    pub defender_vp: u8,
+    /// `simulated` or `tabletop`.
+    pub method: String,
+    /// The engine that fought a simulated battle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
+}
+
+/// A campaign battle: a contact on the map, linked to the battle record that fights it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CampaignBattle {
+    pub no: u32,
+    pub turn: u32,
+    /// "Chadds Ford", "the road from Kennett Square to Chadds Ford".
+    pub name: String,
+    pub site: BattleSite,
+    pub attacker: String,
+    pub defender: String,
+    /// Forces of each side in the place that did not fight; they share the loser's retreat.
+    pub attacker_support: Vec<String>,
+    pub defender_support: Vec<String>,
+    pub scenario: String,
+    /// The battle record (the `battles` table) that fights it.
+    pub record: i64,
+    pub status: BattleStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<BattleResult>,
+}
+
+/// Who holds a place, and which force took it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Holder {
+    pub side: u8,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub taken_by: Option<String>,
+}
+
+/// A move shown on the map as an arrow.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveMade {
+    pub force: String,
+    pub from: String,
+    pub to: String,
+}
+
+/// The whole campaign as the log makes it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct CampaignState {
+    pub settings: Option<Settings>,
+    pub map: Map,
+    pub phase: Phase,
+    /// The current turn (0 while enlisting).
+    pub turn: u32,
+    pub forces: BTreeMap<String, Force>,
+    /// Orders given this turn, hidden from everyone but their giver until the turn closes.
+    pub orders: BTreeMap<String, Order>,
+    pub holders: BTreeMap<String, Holder>,
+    pub battles: Vec<CampaignBattle>,
+    /// The moves of the last closed turn.
+    pub last_moves: Vec<MoveMade>,
+    /// Manual adjustments to each side's campaign points.
+    pub side_adjustment: [i32; 2],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<String>,
+}
+
+/// One log entry's content. Each variant stores the outcome it records.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Event {
+    Created {
+        settings: Settings,
+        map: Map,
+    },
+    MapChanged {
+        map: Map,
+    },
+    Enlisted {
+        force: String,
+        user: i64,
+        player: String,
+        side: u8,
+        roster: RosterDoc,
+        /// Rolled ratings by commander id.
+        ratings: BTreeMap<String, u8>,
+        /// The rolls in words.
+        rolls: Vec<String>,
+    },
+    Started,
+    OrderGiven {
+        force: String,
+        order: Order,
+    },
+    /// The turn's orders revealed, holds included.
+    TurnClosed {
+        orders: BTreeMap<String, Order>,
+    },
+    Moved {
+        force: String,
+        from: String,
+        to: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        route: Option<String>,
+    },
+    BattleSet {
+        battle: CampaignBattle,
+        /// The rolls that set it (attacker, scenario), in words.
+        rolls: Vec<String>,
+    },
+    BattleFought {
+        battle: u32,
+        result: BattleResult,
+    },
+    Retreated {
+        force: String,
+        from: String,
+        to: String,
+    },
+    Surrendered {
+        force: String,
+        at: String,
+    },
+    /// A force with no elements left is out of the campaign.
+    Destroyed {
+        force: String,
+    },
+    ElementReduced {
+        force: String,
+        element: String,
+        size: String,
+        roll: u8,
+        battle: String,
+        /// Upgrades the new size cannot carry, dropped; their points go to the bank.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        dropped: Vec<String>,
+        #[serde(default)]
+        refund: u32,
+    },
+    ElementLost {
+        force: String,
+        element: String,
+        roll: u8,
+        battle: String,
+    },
+    CommanderReplaced {
+        force: String,
+        commander: String,
+        /// The fallen commander's name and the new one.
+        fallen: String,
+        name: String,
+        rating_roll: u8,
+        /// What was rolled, in words.
+        roll: String,
+        battle: String,
+    },
+    Experience {
+        force: String,
+        commander: String,
+        roll: u8,
+        rating_roll: u8,
+        battle: String,
+    },
+    PlaceTaken {
+        place: String,
+        side: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        force: Option<String>,
+    },
+    Reinforced {
+        force: String,
+        gained: u32,
+        bank: u32,
+    },
+    Purchased {
+        force: String,
+        what: String,
+        cost: u32,
+        roster: RosterDoc,
+        /// The element whose full size this sets (a bought element).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        full_size: Option<(String, String)>,
+    },
+    TurnBegan {
+        turn: u32,
+    },
+    Ended {
+        reason: String,
+    },
+    /// The organiser voids the latest battle: the entries from `from_seq` up to this one are
+    /// set aside, and the battle is to be fought again on a fresh record.
+    BattleVoided {
+        battle: u32,
+        from_seq: i64,
+        record: i64,
+        reason: String,
+    },
+    Adjusted {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        force: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        side: Option<u8>,
+        #[serde(default)]
+        points: i32,
+        #[serde(default)]
+        bank: i32,
+        reason: String,
+    },
+    PlayerReplaced {
+        force: String,
+        user: i64,
+        player: String,
+    },
+}
+
+/// A stored log entry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    pub seq: i64,
+    pub event: Event,
+}
+
+fn bad(seq: i64, message: impl Into<String>) -> CampaignError {
+    CampaignError::BadEntry {
+        seq,
+        message: message.into(),
+    }
+}
+
+impl CampaignState {
+    pub fn settings(&self) -> Option<&Settings> {
+        self.settings.as_ref()
+    }
+
+    /// The battle size, 0 before creation.
+    pub fn points(&self) -> u32 {
+        self.settings.as_ref().map_or(0, |s| s.points)
+    }
+
+    pub fn rules(&self) -> HouseRules {
+        self.settings
+            .as_ref()
+            .map(|s| s.rules.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn side_name(&self, side: u8) -> &str {
+        self.settings
+            .as_ref()
+            .and_then(|s| s.sides.get(usize::from(side)))
+            .map_or("?", |s| s.name.as_str())
+    }
+
+    pub fn place_name<'a>(&'a self, id: &'a str) -> &'a str {
+        self.map
+            .places
+            .iter()
+            .find(|p| p.id == id)
+            .map_or(id, |p| p.name.as_str())
+    }
+
+    pub fn force_of_user(&self, user: i64) -> Option<&Force> {
+        self.forces.values().find(|f| f.user == user)
+    }
+
+    pub fn active_forces(&self) -> impl Iterator<Item = &Force> {
+        self.forces.values().filter(|f| f.active())
+    }
+
+    pub fn pending_battles(&self) -> impl Iterator<Item = &CampaignBattle> {
+        self.battles
+            .iter()
+            .filter(|b| b.status == BattleStatus::Pending)
+    }
+
+    pub fn battle(&self, no: u32) -> Option<&CampaignBattle> {
+        self.battles.iter().find(|b| b.no == no)
+    }
+
+    pub fn battle_by_record(&self, record: i64) -> Option<&CampaignBattle> {
+        self.battles.iter().find(|b| b.record == record)
+    }
+
+    /// The next force id: `f1`, `f2`, … in order of enlistment.
+    pub fn next_force_id(&self) -> String {
+        format!("f{}", self.forces.len() + 1)
+    }
+
+    fn force_mut(&mut self, seq: i64, id: &str) -> Result<&mut Force, CampaignError> {
+        self.forces
+            .get_mut(id)
+            .ok_or_else(|| bad(seq, format!("no force {id}")))
+    }
+
+    /// Applies one entry. Entries are trusted outcomes: this only checks that they fit.
+    pub fn apply(&mut self, seq: i64, event: &Event) -> Result<(), CampaignError> {
+        match event {
+            Event::Created { settings, map } => {
+                if self.settings.is_some() {
+                    return Err(bad(seq, "the campaign was already created"));
+                }
+                self.settings = Some(settings.clone());
+                self.map = map.clone();
+                for (i, s) in settings.sides.iter().enumerate() {
+                    self.holders.insert(
+                        s.home.clone(),
+                        Holder {
+                            side: i as u8,
+                            taken_by: None,
+                        },
+                    );
+                }
+            }
+            Event::MapChanged { map } => {
+                self.map = map.clone();
+                self.holders.clear();
+                if let Some(settings) = &self.settings {
+                    for (i, s) in settings.sides.iter().enumerate() {
+                        self.holders.insert(
+                            s.home.clone(),
+                            Holder {
+                                side: i as u8,
+                                taken_by: None,
+                            },
+                        );
+                    }
+                }
+                let homes: Vec<(u8, String)> = self
+                    .settings
+                    .iter()
+                    .flat_map(|s| s.sides.iter().enumerate())
+                    .map(|(i, s)| (i as u8, s.home.clone()))
+                    .collect();
+                for f in self.forces.values_mut() {
+                    if let Some((_, home)) = homes.iter().find(|(i, _)| *i == f.side) {
+                        f.place = home.clone();
+                    }
+                }
+            }
+            Event::Enlisted {
+                force,
+                user,
+                player,
+                side,
+                roster,
+                ratings,
+                ..
+            } => {
+                let home = self
+                    .settings
+                    .as_ref()
+                    .and_then(|s| s.sides.get(usize::from(*side)))
+                    .map(|s| s.home.clone())
+                    .ok_or_else(|| bad(seq, "no such side"))?;
+                let full_sizes = roster
+                    .groups
+                    .iter()
+                    .flat_map(|g| &g.elements)
+                    .filter_map(|e| e.id.clone().map(|id| (id, e.size.id().to_string())))
+                    .collect();
+                self.forces.insert(
+                    force.clone(),
+                    Force {
+                        id: force.clone(),
+                        user: *user,
+                        player: player.clone(),
+                        side: *side,
+                        place: home,
+                        roster: roster.clone(),
+                        full_sizes,
+                        ratings: ratings.clone(),
+                        bank: 0,
+                        out: None,
+                        history: BTreeMap::new(),
+                        adjustment: 0,
+                    },
+                );
+            }
+            Event::Started => {
+                self.phase = Phase::Orders;
+                self.turn = 1;
+            }
+            Event::OrderGiven { force, order } => {
+                if self.phase != Phase::Orders {
+                    return Err(bad(seq, "orders are only given while a turn is open"));
+                }
+                self.force_mut(seq, force)?;
+                self.orders.insert(force.clone(), order.clone());
+            }
+            Event::TurnClosed { .. } => {
+                self.orders.clear();
+                self.last_moves.clear();
+                self.phase = Phase::Battles;
+            }
+            Event::Moved {
+                force, from, to, ..
+            } => {
+                let f = self.force_mut(seq, force)?;
+                f.place = to.clone();
+                self.last_moves.push(MoveMade {
+                    force: force.clone(),
+                    from: from.clone(),
+                    to: to.clone(),
+                });
+            }
+            Event::BattleSet { battle, .. } => {
+                self.battles.retain(|b| b.no != battle.no);
+                self.battles.push(battle.clone());
+            }
+            Event::BattleFought { battle, result } => {
+                let b = self
+                    .battles
+                    .iter_mut()
+                    .find(|b| b.no == *battle)
+                    .ok_or_else(|| bad(seq, format!("no battle {battle}")))?;
+                b.status = BattleStatus::Resolved;
+                b.result = Some(result.clone());
+            }
+            Event::Retreated { force, to, .. } => {
+                self.force_mut(seq, force)?.place = to.clone();
+            }
+            Event::Surrendered { force, at } => {
+                let name = self.place_name(at).to_string();
+                self.force_mut(seq, force)?.out = Some(format!("surrendered at {name}"));
+            }
+            Event::Destroyed { force } => {
+                self.force_mut(seq, force)?.out = Some("destroyed: no elements left".into());
+            }
+            Event::ElementReduced {
+                force,
+                element,
+                size,
+                battle,
+                dropped,
+                refund,
+                ..
+            } => {
+                let f = self.force_mut(seq, force)?;
+                let new_size = crate::rules::lotf::types::Size::from_id(size)
+                    .ok_or_else(|| bad(seq, format!("unknown size {size}")))?;
+                let e = f
+                    .roster
+                    .groups
+                    .iter_mut()
+                    .flat_map(|g| g.elements.iter_mut())
+                    .find(|e| e.id.as_deref() == Some(element))
+                    .ok_or_else(|| bad(seq, format!("no element {element}")))?;
+                e.size = new_size;
+                e.upgrades.retain(|u| !dropped.iter().any(|d| d == u.id()));
+                f.bank = (f.bank + refund).min(super::aftermath::BANK_CAP);
+                let mut text = format!("Reduced to {} after {battle}", new_size.label());
+                if !dropped.is_empty() {
+                    text.push_str(&format!(
+                        "; lost {} ({refund} points to the bank)",
+                        dropped.join(", ")
+                    ));
+                }
+                f.note(element, text);
+            }
+            Event::ElementLost {
+                force,
+                element,
+                battle,
+                ..
+            } => {
+                let f = self.force_mut(seq, force)?;
+                let mut found = false;
+                for g in &mut f.roster.groups {
+                    let before = g.elements.len();
+                    g.elements.retain(|e| e.id.as_deref() != Some(element));
+                    found |= g.elements.len() != before;
+                }
+                if !found {
+                    return Err(bad(seq, format!("no element {element}")));
+                }
+                f.note(element, format!("Lost after {battle}"));
+            }
+            Event::CommanderReplaced {
+                force,
+                commander,
+                fallen,
+                name,
+                rating_roll,
+                battle,
+                ..
+            } => {
+                let f = self.force_mut(seq, force)?;
+                let slot = commander_slot(&mut f.roster, commander)
+                    .ok_or_else(|| bad(seq, format!("no commander {commander}")))?;
+                slot.name = name.clone();
+                f.ratings.insert(commander.clone(), *rating_roll);
+                f.note(
+                    commander,
+                    format!("{fallen} fell at {battle}; {name} took command"),
+                );
+            }
+            Event::Experience {
+                force,
+                commander,
+                rating_roll,
+                battle,
+                ..
+            } => {
+                let f = self.force_mut(seq, force)?;
+                let before = f.ratings.get(commander).copied().unwrap_or(0);
+                f.ratings.insert(commander.clone(), *rating_roll);
+                if before != *rating_roll {
+                    let word = if *rating_roll > before {
+                        "Rose"
+                    } else {
+                        "Fell"
+                    };
+                    f.note(commander, format!("{word} a rating band after {battle}"));
+                }
+            }
+            Event::PlaceTaken { place, side, force } => {
+                self.holders.insert(
+                    place.clone(),
+                    Holder {
+                        side: *side,
+                        taken_by: force.clone(),
+                    },
+                );
+            }
+            Event::Reinforced { force, bank, .. } => {
+                self.force_mut(seq, force)?.bank = *bank;
+            }
+            Event::Purchased {
+                force,
+                what,
+                cost,
+                roster,
+                full_size,
+            } => {
+                let turn = self.turn;
+                let f = self.force_mut(seq, force)?;
+                f.bank = f
+                    .bank
+                    .checked_sub(*cost)
+                    .ok_or_else(|| bad(seq, "a purchase costs more than the bank holds"))?;
+                f.roster = roster.clone();
+                if let Some((id, size)) = full_size {
+                    f.full_sizes.insert(id.clone(), size.clone());
+                    f.note(id, format!("Joined the force in turn {turn}"));
+                }
+                let _ = what;
+            }
+            Event::TurnBegan { turn } => {
+                self.turn = *turn;
+                self.phase = Phase::Orders;
+                self.orders.clear();
+            }
+            Event::Ended { reason } => {
+                self.phase = Phase::Ended;
+                self.ended = Some(reason.clone());
+            }
+            Event::BattleVoided { battle, record, .. } => {
+                // The entries this reverses are skipped by `rebuild`; here the battle is set to
+                // be fought again on its fresh record.
+                let b = self
+                    .battles
+                    .iter_mut()
+                    .find(|b| b.no == *battle)
+                    .ok_or_else(|| bad(seq, format!("no battle {battle}")))?;
+                b.status = BattleStatus::Pending;
+                b.result = None;
+                b.record = *record;
+                self.phase = Phase::Battles;
+                self.ended = None;
+            }
+            Event::Adjusted {
+                force,
+                side,
+                points,
+                bank,
+                ..
+            } => {
+                if let Some(id) = force {
+                    let f = self.force_mut(seq, id)?;
+                    f.adjustment += points;
+                    f.bank = (i64::from(f.bank) + i64::from(*bank))
+                        .clamp(0, i64::from(super::aftermath::BANK_CAP))
+                        as u32;
+                } else if let Some(s) = side {
+                    let slot = self
+                        .side_adjustment
+                        .get_mut(usize::from(*s))
+                        .ok_or_else(|| bad(seq, "no such side"))?;
+                    *slot += points;
+                }
+            }
+            Event::PlayerReplaced {
+                force,
+                user,
+                player,
+            } => {
+                let f = self.force_mut(seq, force)?;
+                f.user = *user;
+                f.player = player.clone();
+            }
+        }
+        Ok(())
+    }
+
+    /// Rebuilds a campaign from its log. Entries set aside by a voided battle are skipped.
+    pub fn rebuild(entries: &[Entry]) -> Result<CampaignState, CampaignError> {
+        let mut skipped: Vec<(i64, i64)> = Vec::new();
+        for e in entries {
+            if let Event::BattleVoided { from_seq, .. } = &e.event {
+                skipped.push((*from_seq, e.seq));
+            }
+        }
+        let mut state = CampaignState::default();
+        for e in entries {
+            if skipped
+                .iter()
+                .any(|(from, to)| e.seq >= *from && e.seq < *to)
+            {
+                continue;
+            }
+            state.apply(e.seq, &e.event)?;
+        }
+        Ok(state)
+    }
+
+    /// Places each side holds.
+    pub fn places_held(&self, side: u8) -> Vec<&str> {
+        self.holders
+            .iter()
+            .filter(|(_, h)| h.side == side)
+            .map(|(p, _)| p.as_str())
+            .collect()
+    }
+
+    /// Supply places a side holds.
+    pub fn supply_held(&self, side: u8) -> u32 {
+        self.map
+            .places
+            .iter()
+            .filter(|p| p.supply && self.holders.get(&p.id).is_some_and(|h| h.side == side))
+            .count() as u32
+    }
+
+    /// Sides with at least one force still in the field.
+    pub fn sides_in_field(&self) -> BTreeSet<u8> {
+        self.active_forces().map(|f| f.side).collect()
+    }
+}
+
+/// The commander slot with the given id (the Force Commander or a group's).
+pub fn commander_slot<'a>(
+    roster: &'a mut RosterDoc,
+    id: &str,
+) -> Option<&'a mut crate::rules::lotf::roster::CommanderDoc> {
+    if roster
+        .force_commander
+        .as_ref()
+        .is_some_and(|c| c.id.as_deref() == Some(id))
+    {
+        return roster.force_commander.as_mut();
+    }
+    roster
+        .groups
+        .iter_mut()
+        .filter_map(|g| g.commander.as_mut())
+        .find(|c| c.id.as_deref() == Some(id))
+}

@@ -1,0 +1,389 @@
+//! A campaign played through the pure engine: enlistment, orders, a contact, the battle's
+//! aftermath, the end of the turn, purchases, a voided battle, and the log rebuilt from the
+//! start giving the same state.
+
+use super::after_battle::{resolve_battle, BattleReport, ElementEnd};
+use super::aftermath::EndState;
+use super::forces::{buy_element, enlist, restore};
+use super::movement::Order;
+use super::presets::preset;
+use super::state::{
+    BattleResult, BattleStatus, CampaignState, Entry, Event, HouseRules, Phase, Settings, SideSetup,
+};
+use super::turn::{close_turn, end_turn};
+use crate::rules::lotf::catalogue::Catalogue;
+use crate::rules::lotf::combat::Side;
+use crate::rules::lotf::roster::{CommanderDoc, ElementDoc, GroupDoc, RosterDoc};
+use crate::rules::lotf::types::{ElementType, Nation, Size, War};
+
+fn cat() -> Catalogue {
+    Catalogue::builtin().expect("the built-in catalogue loads")
+}
+
+fn force(name: &str, nation: Nation) -> RosterDoc {
+    let mut r = RosterDoc::new(name, War::AmericanRevolution, nation, Some(200));
+    r.force_commander = Some(CommanderDoc {
+        id: None,
+        name: format!("General of {name}"),
+    });
+    r.groups = (1..=2)
+        .map(|g| GroupDoc {
+            id: None,
+            name: format!("Brigade {g}"),
+            commander: Some(CommanderDoc {
+                id: None,
+                name: format!("Colonel {g}"),
+            }),
+            elements: (1..=3)
+                .map(|e| {
+                    ElementDoc::new(
+                        &format!("Regiment {g}-{e}"),
+                        ElementType::Infantry,
+                        Size::Medium,
+                    )
+                })
+                .collect(),
+        })
+        .collect();
+    r
+}
+
+/// A log that records every event it is given, as the web layer does.
+struct Log {
+    state: CampaignState,
+    entries: Vec<Entry>,
+}
+
+impl Log {
+    fn push(&mut self, event: Event) {
+        let seq = self.entries.len() as i64 + 1;
+        self.state.apply(seq, &event).expect("the event applies");
+        self.entries.push(Entry { seq, event });
+    }
+
+    fn push_all(&mut self, events: Vec<Event>) {
+        for e in events {
+            self.push(e);
+        }
+    }
+}
+
+fn philadelphia(rules: HouseRules) -> Log {
+    let p = preset("philadelphia-1777").expect("preset exists");
+    let mut log = Log {
+        state: CampaignState::default(),
+        entries: Vec::new(),
+    };
+    log.push(Event::Created {
+        settings: Settings {
+            name: "Brandywine".into(),
+            rule_system: "lotf".into(),
+            war: "american_revolution".into(),
+            points: 200,
+            turns: 3,
+            sides: [
+                SideSetup {
+                    name: p.sides[0].0.into(),
+                    home: p.sides[0].1.into(),
+                },
+                SideSetup {
+                    name: p.sides[1].0.into(),
+                    home: p.sides[1].1.into(),
+                },
+            ],
+            rules,
+            scenario: None,
+        },
+        map: p.map,
+    });
+    let cat = cat();
+    for (user, side, nation) in [
+        (1, 0, Nation::British),
+        (2, 0, Nation::British),
+        (3, 1, Nation::American),
+        (4, 1, Nation::American),
+    ] {
+        let e = enlist(
+            &log.state,
+            &cat,
+            user,
+            &format!("Player {user}"),
+            side,
+            &force(&format!("Force {user}"), nation),
+            user as u64,
+        )
+        .expect("a legal force enlists");
+        log.push(e);
+    }
+    log.push(Event::Started);
+    log
+}
+
+fn give(log: &mut Log, force: &str, route_to: &str) {
+    let place = log.state.forces[force].place.clone();
+    let route = log
+        .state
+        .map
+        .routes
+        .iter()
+        .find(|r| (r.from == place && r.to == route_to) || (r.to == place && r.from == route_to))
+        .map(|r| r.id.clone())
+        .expect("the places are joined");
+    log.push(Event::OrderGiven {
+        force: force.into(),
+        order: Order::Move { route },
+    });
+}
+
+fn close(log: &mut Log, seed: u64) -> Vec<u32> {
+    let cat = cat();
+    let plan = close_turn(&log.state, &cat, seed).expect("the turn closes");
+    log.push_all(plan.events);
+    let mut nos = Vec::new();
+    for (i, mut b) in plan.battles.into_iter().enumerate() {
+        b.battle.record = 100 + i as i64;
+        nos.push(b.battle.no);
+        log.push(Event::BattleSet {
+            battle: b.battle,
+            rolls: b.rolls,
+        });
+    }
+    if nos.is_empty() {
+        let events = end_turn(&log.state);
+        log.push_all(events);
+    }
+    nos
+}
+
+fn attacker_wins_major(log: &Log, no: u32) -> BattleReport {
+    let b = log.state.battle(no).expect("battle");
+    let defender = &log.state.forces[&b.defender];
+    let elements = defender
+        .roster
+        .groups
+        .iter()
+        .flat_map(|g| &g.elements)
+        .map(|e| ElementEnd {
+            side: Side::Defender,
+            id: e.id.clone().unwrap_or_default(),
+            end: EndState::Shattered,
+        })
+        .collect();
+    let fc = defender
+        .roster
+        .force_commander
+        .as_ref()
+        .and_then(|c| c.id.clone())
+        .unwrap_or_default();
+    BattleReport {
+        result: BattleResult {
+            winner: Some("attacker".into()),
+            level: "major".into(),
+            attacker_vp: 6,
+            defender_vp: 2,
+            method: "tabletop".into(),
+            engine: None,
+        },
+        elements,
+        killed: vec![(Side::Defender, fc)],
+    }
+}
+
+#[test]
+fn enlistment_rolls_every_commander_and_refuses_a_second_force() {
+    let log = philadelphia(HouseRules::default());
+    assert_eq!(log.state.forces.len(), 4);
+    for f in log.state.forces.values() {
+        assert_eq!(
+            f.ratings.len(),
+            3,
+            "a force commander and two group commanders"
+        );
+        assert!(f.ratings.values().all(|r| (1..=6).contains(r)));
+    }
+    let again = enlist(
+        &log.state,
+        &cat(),
+        1,
+        "Player 1",
+        0,
+        &force("Another", Nation::British),
+        9,
+    );
+    assert!(again.is_err(), "the campaign has started");
+}
+
+#[test]
+fn an_illegal_roster_cannot_enlist() {
+    let mut log = philadelphia(HouseRules::default());
+    log.state.phase = Phase::Enlisting;
+    let mut big = force("Too big", Nation::British);
+    for g in &mut big.groups {
+        g.elements
+            .push(ElementDoc::new("Extra", ElementType::Infantry, Size::Large));
+    }
+    let err = enlist(&log.state, &cat(), 9, "Nine", 0, &big, 1).expect_err("over 200 points");
+    assert!(err.to_string().contains("200"), "{err}");
+}
+
+#[test]
+fn a_turn_with_a_contact_fights_then_ends_with_places_and_reinforcements() {
+    let mut log = philadelphia(HouseRules::default());
+    // Turn 1: the Crown's f1 marches to Cooch's Bridge; the Continentals' f3 to Chadds Ford.
+    give(&mut log, "f1", "iron_hill");
+    give(&mut log, "f3", "chadds_ford");
+    assert!(close(&mut log, 11).is_empty());
+    assert_eq!(log.state.turn, 2);
+    assert_eq!(log.state.holders["iron_hill"].side, 0);
+    assert_eq!(
+        log.state.holders["iron_hill"].taken_by.as_deref(),
+        Some("f1")
+    );
+    assert_eq!(
+        log.state.forces["f1"].bank,
+        10 + 5,
+        "Head of Elk is a supply place"
+    );
+    // Turn 2: both march on Kennett Square and meet there.
+    give(&mut log, "f1", "kennett");
+    give(&mut log, "f3", "kennett");
+    let battles = close(&mut log, 12);
+    assert_eq!(battles.len(), 1);
+    assert_eq!(log.state.phase, Phase::Battles);
+    let b = log.state.battle(battles[0]).expect("battle").clone();
+    assert_eq!(b.name, "Kennett Square");
+    let mut sides = [b.attacker.clone(), b.defender.clone()];
+    sides.sort();
+    assert_eq!(sides, ["f1".to_string(), "f3".to_string()]);
+
+    let report = attacker_wins_major(&log, b.no);
+    let events = resolve_battle(&log.state, &cat(), b.no, &report, 99).expect("resolves");
+    log.push_all(events);
+    let loser = &log.state.forces[&b.defender];
+    // Every element ended Shattered: each is lost on 1–3 or back one size smaller.
+    assert!(loser.roster.element_count() < 6 || loser.history.len() >= 6 || !loser.active());
+    for e in loser.roster.groups.iter().flat_map(|g| &g.elements) {
+        assert_eq!(e.size, Size::Small, "{} survived, one size smaller", e.name);
+    }
+    if loser.active() {
+        assert_ne!(loser.place, "kennett", "the loser fell back");
+        let fc = loser
+            .roster
+            .force_commander
+            .as_ref()
+            .and_then(|c| c.id.clone());
+        assert!(
+            loser.history[&fc.unwrap_or_default()][0].contains("fell at Kennett Square"),
+            "the force commander was replaced"
+        );
+    }
+    assert_eq!(
+        log.state.battle(b.no).map(|b| b.status),
+        Some(BattleStatus::Resolved)
+    );
+    // The last battle ended the turn.
+    assert_eq!(log.state.turn, 3);
+    assert_eq!(
+        log.state.holders["kennett"].side,
+        log.state.forces[&b.attacker].side
+    );
+
+    // The log rebuilds the state exactly.
+    let rebuilt = CampaignState::rebuild(&log.entries).expect("rebuilds");
+    assert_eq!(rebuilt, log.state);
+}
+
+#[test]
+fn purchases_spend_the_bank_and_keep_the_force_legal() {
+    let mut log = philadelphia(HouseRules::default());
+    assert!(close(&mut log, 1).is_empty());
+    assert_eq!(log.state.forces["f1"].bank, 15);
+    let cat = cat();
+    let expensive = buy_element(
+        &log.state,
+        &cat,
+        "f1",
+        "g1",
+        "Grenadiers",
+        ElementType::Infantry,
+        Size::Medium,
+        None,
+    )
+    .expect_err("25 points with 15 in the bank");
+    assert!(expensive.to_string().contains("15"), "{expensive}");
+    assert!(
+        restore(&log.state, &cat, "f1", "e1").is_err(),
+        "nothing is reduced"
+    );
+    let bought = buy_element(
+        &log.state,
+        &cat,
+        "f1",
+        "g1",
+        "Light company",
+        ElementType::Infantry,
+        Size::Tiny,
+        None,
+    );
+    if let Ok(e) = bought {
+        log.push(e);
+        assert!(log.state.forces["f1"].bank < 15);
+    }
+    let rebuilt = CampaignState::rebuild(&log.entries).expect("rebuilds");
+    assert_eq!(rebuilt, log.state);
+}
+
+#[test]
+fn voiding_the_latest_battle_sets_aside_its_entries() {
+    let mut log = philadelphia(HouseRules::default());
+    give(&mut log, "f1", "iron_hill");
+    give(&mut log, "f3", "chadds_ford");
+    close(&mut log, 11);
+    give(&mut log, "f1", "kennett");
+    give(&mut log, "f3", "kennett");
+    let no = close(&mut log, 12)[0];
+    let before = log.state.clone();
+    let from_seq = log.entries.len() as i64 + 1;
+    let report = attacker_wins_major(&log, no);
+    log.push_all(resolve_battle(&log.state, &cat(), no, &report, 5).expect("resolves"));
+    assert_eq!(log.state.turn, 3);
+    log.push(Event::BattleVoided {
+        battle: no,
+        from_seq,
+        record: 555,
+        reason: "wrong report".into(),
+    });
+    let rebuilt = CampaignState::rebuild(&log.entries).expect("rebuilds");
+    assert_eq!(rebuilt.turn, 2);
+    assert_eq!(rebuilt.phase, Phase::Battles);
+    assert_eq!(
+        rebuilt.forces, before.forces,
+        "casualties and moves are undone"
+    );
+    assert_eq!(rebuilt.battle(no).map(|b| b.record), Some(555));
+    assert_eq!(
+        rebuilt.battle(no).map(|b| b.status),
+        Some(BattleStatus::Pending)
+    );
+}
+
+#[test]
+fn with_casualties_switched_off_forces_come_back_whole() {
+    let rules = HouseRules {
+        persistent_casualties: false,
+        ..HouseRules::default()
+    };
+    let mut log = philadelphia(rules);
+    give(&mut log, "f1", "iron_hill");
+    close(&mut log, 1);
+    give(&mut log, "f1", "kennett");
+    give(&mut log, "f3", "chadds_ford");
+    close(&mut log, 2);
+    give(&mut log, "f1", "chadds_ford");
+    let no = close(&mut log, 3)[0];
+    let report = attacker_wins_major(&log, no);
+    let events = resolve_battle(&log.state, &cat(), no, &report, 7).expect("resolves");
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e, Event::ElementLost { .. } | Event::ElementReduced { .. })));
+}

@@ -1,0 +1,427 @@
+//! Closing a campaign turn: orders revealed, moves made together, contacts turned into battles
+//! (who attacks, which scenario), and the end of the turn once its battles are fought (places
+//! taken, reinforcements, the next turn or the end of the campaign). Each function returns the
+//! log entries to append; nothing here touches storage.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use super::aftermath::reinforcement_points;
+use super::movement::{resolve_moves, CampaignError, Contact, ForceAt, Order, PlaceKind};
+use super::state::{BattleSite, BattleStatus, CampaignBattle, CampaignState, Event, Force, Phase};
+use crate::rules::dice::Dice;
+use crate::rules::lotf::battle::ScenarioId;
+use crate::rules::lotf::catalogue::Catalogue;
+use crate::rules::lotf::record::scouts;
+use crate::rules::lotf::validate::price_roster;
+
+/// A battle the turn has produced, still without its battle record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedBattle {
+    pub battle: CampaignBattle,
+    pub rolls: Vec<String>,
+}
+
+/// What closing a turn produces: the entries up to the battles, and the battles to set up.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TurnPlan {
+    pub events: Vec<Event>,
+    pub battles: Vec<PlannedBattle>,
+}
+
+fn refuse(message: impl Into<String>) -> CampaignError {
+    CampaignError::Refused(message.into())
+}
+
+/// Checks an order a player gives for their force.
+pub fn check_order(state: &CampaignState, force: &str, order: &Order) -> Result<(), CampaignError> {
+    if state.phase != Phase::Orders {
+        return Err(refuse("Orders can only be given while a turn is open."));
+    }
+    let f = state
+        .forces
+        .get(force)
+        .ok_or_else(|| refuse("There is no such force."))?;
+    if !f.active() {
+        return Err(refuse("This force is out of the campaign."));
+    }
+    if let Order::Move { route } = order {
+        if state.map.other_end(route, &f.place).is_none() {
+            return Err(refuse(format!(
+                "That route does not leave {}.",
+                state.place_name(&f.place)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A force's points as it stands (its size when the campaign picks the force that fights).
+pub fn force_points(cat: &Catalogue, f: &Force) -> u32 {
+    price_roster(cat, &f.roster).total
+}
+
+/// Closes the open turn: reveals the orders (a force without one holds), makes the moves and
+/// plans a battle for every contact. `battle_no` is the number of the first new battle.
+pub fn close_turn(
+    state: &CampaignState,
+    cat: &Catalogue,
+    seed: u64,
+) -> Result<TurnPlan, CampaignError> {
+    if state.phase != Phase::Orders {
+        return Err(refuse("There is no open turn to close."));
+    }
+    let rules = state.rules();
+    let mut dice = Dice::from_seed(seed);
+    let active: Vec<&Force> = state.active_forces().collect();
+    let orders: BTreeMap<String, Order> = active
+        .iter()
+        .map(|f| {
+            (
+                f.id.clone(),
+                state.orders.get(&f.id).cloned().unwrap_or(Order::Hold),
+            )
+        })
+        .collect();
+    let at: Vec<ForceAt> = active
+        .iter()
+        .map(|f| ForceAt {
+            force: f.id.clone(),
+            side: f.side,
+            place: f.place.clone(),
+        })
+        .collect();
+    let resolution = resolve_moves(&state.map, &at, &orders, rules.route_battles)?;
+    let mut events = vec![Event::TurnClosed {
+        orders: orders.clone(),
+    }];
+    for m in &resolution.moves {
+        // A force stopped on a route stays where it was until its battle is fought.
+        if resolution.positions.get(&m.force) == Some(&m.to) {
+            events.push(Event::Moved {
+                force: m.force.clone(),
+                from: m.from.clone(),
+                to: m.to.clone(),
+                route: Some(m.route.clone()),
+            });
+        }
+    }
+    let mut next_no = state.battles.iter().map(|b| b.no).max().unwrap_or(0) + 1;
+    let mut battles = Vec::new();
+    for contact in &resolution.contacts {
+        let mut rolls = Vec::new();
+        let (site, name, attacker, defender, a_support, d_support, fort) = match contact {
+            Contact::OnRoute { route, forces } => {
+                let (a, b) = (forces[0].as_str(), forces[1].as_str());
+                let (att, def) = roll_for_attack(state, cat, &mut dice, a, b, &mut rolls, &rules);
+                let to_of = |f: &str| {
+                    resolution
+                        .moves
+                        .iter()
+                        .find(|m| m.force == f)
+                        .map(|m| m.to.clone())
+                        .unwrap_or_default()
+                };
+                let r = state.map.routes.iter().find(|r| &r.id == route);
+                let name = r.map_or_else(
+                    || route.clone(),
+                    |r| {
+                        format!(
+                            "the {} between {} and {}",
+                            r.kind.id(),
+                            state.place_name(&r.from),
+                            state.place_name(&r.to)
+                        )
+                    },
+                );
+                (
+                    BattleSite::Route {
+                        route: route.clone(),
+                        attacker_to: to_of(&att),
+                        defender_to: to_of(&def),
+                    },
+                    name,
+                    att,
+                    def,
+                    Vec::new(),
+                    Vec::new(),
+                    false,
+                )
+            }
+            Contact::InPlace {
+                place,
+                attackers,
+                defenders,
+                both_moved,
+            } => {
+                // Each side's largest force fights; the others stand by and share its fate.
+                let pick = |ids: &[String]| -> (String, Vec<String>) {
+                    let mut sorted: Vec<&String> = ids.iter().collect();
+                    sorted.sort_by_key(|id| {
+                        (
+                            std::cmp::Reverse(
+                                state.forces.get(*id).map_or(0, |f| force_points(cat, f)),
+                            ),
+                            (*id).clone(),
+                        )
+                    });
+                    let first = sorted.first().map(|s| (*s).clone()).unwrap_or_default();
+                    (first, sorted.iter().skip(1).map(|s| (*s).clone()).collect())
+                };
+                let (a_main, a_rest) = pick(attackers);
+                let (d_main, d_rest) = pick(defenders);
+                let (att, def, a_sup, d_sup) = if *both_moved {
+                    let (att, def) = roll_for_attack(
+                        state, cat, &mut dice, &a_main, &d_main, &mut rolls, &rules,
+                    );
+                    if att == a_main {
+                        (att, def, a_rest, d_rest)
+                    } else {
+                        (att, def, d_rest, a_rest)
+                    }
+                } else {
+                    (a_main, d_main, a_rest, d_rest)
+                };
+                let is_fort = state
+                    .map
+                    .places
+                    .iter()
+                    .any(|p| &p.id == place && p.kind == PlaceKind::Fort);
+                (
+                    BattleSite::Place {
+                        place: place.clone(),
+                    },
+                    state.place_name(place).to_string(),
+                    att,
+                    def,
+                    a_sup,
+                    d_sup,
+                    is_fort,
+                )
+            }
+        };
+        let scenario = if fort && rules.fort_assault {
+            rolls.push("Attacking a fort: Frontal Assault.".into());
+            ScenarioId::FrontalAssault
+        } else if let Some(s) = state
+            .settings()
+            .and_then(|s| s.scenario.as_deref())
+            .and_then(ScenarioId::from_id)
+        {
+            s
+        } else {
+            let roll = dice.two_d6();
+            let found = cat
+                .scenario_for_roll(roll)
+                .and_then(|s| ScenarioId::from_id(&s.id))
+                .unwrap_or(ScenarioId::TakeTheField);
+            rolls.push(format!(
+                "Scenario: 2d6 rolled {roll}, {}.",
+                scenario_name(cat, found)
+            ));
+            found
+        };
+        battles.push(PlannedBattle {
+            battle: CampaignBattle {
+                no: next_no,
+                turn: state.turn,
+                name,
+                site,
+                attacker,
+                defender,
+                attacker_support: a_support,
+                defender_support: d_support,
+                scenario: scenario.id().into(),
+                record: 0,
+                status: BattleStatus::Pending,
+                result: None,
+            },
+            rolls,
+        });
+        next_no += 1;
+    }
+    Ok(TurnPlan { events, battles })
+}
+
+/// A scenario's name in the catalogue.
+pub fn scenario_name(cat: &Catalogue, s: ScenarioId) -> String {
+    cat.tables()
+        .scenarios
+        .iter()
+        .find(|x| x.id == s.id())
+        .map(|x| x.name.clone())
+        .unwrap_or_else(|| s.id().into())
+}
+
+/// Both forces moved: roll off, +1 for the one with more Scout elements; re-roll ties.
+fn roll_for_attack(
+    state: &CampaignState,
+    cat: &Catalogue,
+    dice: &mut Dice,
+    a: &str,
+    b: &str,
+    rolls: &mut Vec<String>,
+    rules: &super::state::HouseRules,
+) -> (String, String) {
+    let scouts_of = |id: &str| state.forces.get(id).map_or(0, |f| scouts(cat, &f.roster));
+    let (sa, sb) = if rules.scout_bonus {
+        (scouts_of(a), scouts_of(b))
+    } else {
+        (0, 0)
+    };
+    let name = |id: &str| {
+        state
+            .forces
+            .get(id)
+            .map_or(id.to_string(), |f| f.roster.name.clone())
+    };
+    loop {
+        let (ra, rb) = (dice.d6() + u8::from(sa > sb), dice.d6() + u8::from(sb > sa));
+        if ra == rb {
+            rolls.push(format!(
+                "Roll for the attack: {} {ra}, {} {rb}; tied, rolled again.",
+                name(a),
+                name(b)
+            ));
+            continue;
+        }
+        let (w, l, rw, rl) = if ra > rb {
+            (a, b, ra, rb)
+        } else {
+            (b, a, rb, ra)
+        };
+        rolls.push(format!(
+            "Roll for the attack: {} {rw} beats {} {rl} and attacks.",
+            name(w),
+            name(l)
+        ));
+        return (w.to_string(), l.to_string());
+    }
+}
+
+/// The end of a turn once every battle is fought: places change hands, forces are reinforced,
+/// and the next turn begins or the campaign ends.
+pub fn end_turn(state: &CampaignState) -> Vec<Event> {
+    let mut events = Vec::new();
+    let mut holders = state.holders.clone();
+    // A side takes a place when one of its forces ends the turn there with no enemy present.
+    let mut by_place: BTreeMap<&str, Vec<&Force>> = BTreeMap::new();
+    for f in state.active_forces() {
+        by_place.entry(f.place.as_str()).or_default().push(f);
+    }
+    for (place, here) in by_place {
+        let side = here[0].side;
+        if here.iter().any(|f| f.side != side) {
+            continue;
+        }
+        if holders.get(place).is_some_and(|h| h.side == side) {
+            continue;
+        }
+        // Credit the force that moved in this turn, or else the first one there.
+        let taker = here
+            .iter()
+            .find(|f| {
+                state
+                    .last_moves
+                    .iter()
+                    .any(|m| m.force == f.id && m.to == place)
+            })
+            .unwrap_or(&here[0]);
+        events.push(Event::PlaceTaken {
+            place: place.to_string(),
+            side,
+            force: Some(taker.id.clone()),
+        });
+        holders.insert(
+            place.to_string(),
+            super::state::Holder {
+                side,
+                taken_by: Some(taker.id.clone()),
+            },
+        );
+    }
+    if state.rules().reinforcements {
+        for f in state.active_forces() {
+            let supply = state
+                .map
+                .places
+                .iter()
+                .filter(|p| p.supply && holders.get(&p.id).is_some_and(|h| h.side == f.side))
+                .count() as u32;
+            let (gained, bank) = reinforcement_points(f.bank, supply);
+            events.push(Event::Reinforced {
+                force: f.id.clone(),
+                gained,
+                bank,
+            });
+        }
+    }
+    let last = state.settings().map_or(0, |s| s.turns);
+    if let Some(reason) = ending_reason(state) {
+        events.push(Event::Ended { reason });
+    } else if state.turn >= last {
+        events.push(Event::Ended {
+            reason: format!("The last turn ({last}) is over."),
+        });
+    } else {
+        events.push(Event::TurnBegan {
+            turn: state.turn + 1,
+        });
+    }
+    events
+}
+
+/// Why the campaign ends now, if a side has no forces left in the field.
+pub fn ending_reason(state: &CampaignState) -> Option<String> {
+    if state.forces.is_empty() {
+        return None;
+    }
+    let in_field = state.sides_in_field();
+    (0..2u8)
+        .find(|s| !in_field.contains(s))
+        .map(|s| format!("{} has no forces left in the field.", state.side_name(s)))
+}
+
+/// Where a beaten force falls back: an adjacent place with no enemy force, the nearest to its
+/// home (by number of routes; ties by place id). None: nowhere to go.
+pub fn retreat_place(
+    state: &CampaignState,
+    force: &Force,
+    from: &str,
+    exclude: &[&str],
+) -> Option<String> {
+    let home = state
+        .settings()
+        .and_then(|s| s.sides.get(usize::from(force.side)))
+        .map(|s| s.home.clone())?;
+    let distance = distances_from(state, &home);
+    let enemy_at = |place: &str| {
+        state
+            .active_forces()
+            .any(|f| f.side != force.side && f.place == place && !exclude.contains(&f.id.as_str()))
+    };
+    let mut options: Vec<&str> = state
+        .map
+        .neighbours(from)
+        .into_iter()
+        .filter(|p| !enemy_at(p))
+        .collect();
+    options.sort_by_key(|p| (distance.get(*p).copied().unwrap_or(u32::MAX), p.to_string()));
+    options.first().map(|p| p.to_string())
+}
+
+fn distances_from(state: &CampaignState, start: &str) -> BTreeMap<String, u32> {
+    let mut dist = BTreeMap::new();
+    let mut queue = VecDeque::new();
+    dist.insert(start.to_string(), 0u32);
+    queue.push_back(start.to_string());
+    while let Some(p) = queue.pop_front() {
+        let d = dist[&p];
+        for n in state.map.neighbours(&p) {
+            if !dist.contains_key(n) {
+                dist.insert(n.to_string(), d + 1);
+                queue.push_back(n.to_string());
+            }
+        }
+    }
+    dist
+}

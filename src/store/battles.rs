@@ -41,6 +41,8 @@ pub struct BattleRow {
     pub version: i32,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// The campaign this battle belongs to, if any.
+    pub campaign_id: Option<i64>,
 }
 
 impl BattleRow {
@@ -74,6 +76,7 @@ pub struct NewBattle {
     pub version: i32,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    pub campaign_id: Option<i64>,
 }
 
 /// A decided result, stored with its summary columns.
@@ -251,4 +254,43 @@ pub fn set_public_token(
     diesel::update(battles::table.find(id))
         .set(battles::public_token.eq(token))
         .execute(conn)
+}
+
+/// Hands a battle that is not yet decided to a new player (a campaign player was replaced).
+pub fn reassign_open(
+    conn: &mut DbConnection,
+    campaign: i64,
+    from_user: i64,
+    to_user: i64,
+) -> QueryResult<usize> {
+    let open = battles::campaign_id
+        .eq(campaign)
+        .and(battles::status.eq_any(["set_up", "provisional", "disputed"]));
+    let a = diesel::update(
+        battles::table
+            .filter(open)
+            .filter(battles::attacker_user_id.eq(from_user)),
+    )
+    .set(battles::attacker_user_id.eq(to_user))
+    .execute(conn)?;
+    let open = battles::campaign_id
+        .eq(campaign)
+        .and(battles::status.eq_any(["set_up", "provisional", "disputed"]));
+    let d = diesel::update(
+        battles::table
+            .filter(open)
+            .filter(battles::defender_user_id.eq(from_user)),
+    )
+    .set(battles::defender_user_id.eq(to_user))
+    .execute(conn)?;
+    Ok(a + d)
+}
+
+/// Battles of a campaign.
+pub fn list_for_campaign(conn: &mut DbConnection, campaign: i64) -> QueryResult<Vec<BattleRow>> {
+    battles::table
+        .filter(battles::campaign_id.eq(campaign))
+        .order(battles::id.asc())
+        .select(BattleRow::as_select())
+        .load(conn)
 }

@@ -3,6 +3,7 @@
 //! Rule types never carry database derives; the row structs here convert to and from them.
 
 pub mod battles;
+pub mod campaigns;
 pub mod db;
 pub mod rosters;
 pub mod schema;

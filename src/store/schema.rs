@@ -89,7 +89,56 @@ diesel::table! {
         version -> Integer,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        campaign_id -> Nullable<BigInt>,
     }
 }
 
-diesel::allow_tables_to_appear_in_same_query!(users, sessions, settings, rosters, battles);
+diesel::table! {
+    campaigns (id) {
+        id -> BigInt,
+        rule_system -> Text,
+        name -> Text,
+        organiser_id -> BigInt,
+        invite_code -> Text,
+        state -> Text,
+        phase -> Text,
+        turn -> Integer,
+        version -> Integer,
+        created_at -> Timestamp,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    campaign_members (campaign_id, user_id) {
+        campaign_id -> BigInt,
+        user_id -> BigInt,
+        force_id -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    campaign_log (id) {
+        id -> BigInt,
+        campaign_id -> BigInt,
+        seq -> BigInt,
+        turn -> Integer,
+        kind -> Text,
+        force_id -> Nullable<Text>,
+        actor_id -> Nullable<BigInt>,
+        seed -> Nullable<Text>,
+        event -> Text,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(
+    users,
+    sessions,
+    settings,
+    rosters,
+    battles,
+    campaigns,
+    campaign_members,
+    campaign_log
+);

@@ -183,6 +183,7 @@ pub async fn create(
         version: 1,
         created_at: now,
         updated_at: now,
+        campaign_id: None,
     };
     with_conn(state, move |conn| Ok(battles::create(conn, &new)?)).await
 }
@@ -500,6 +501,7 @@ pub async fn correct(
                 version: 1,
                 created_at: now,
                 updated_at: now,
+                campaign_id: old.campaign_id,
             };
             Ok(battles::create(conn, &new)?)
         })

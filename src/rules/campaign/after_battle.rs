@@ -65,7 +65,10 @@ pub fn resolve_battle(
         Side::Attacker => battle.attacker.clone(),
         Side::Defender => battle.defender.clone(),
     };
-    let battle_name = battle.name.clone();
+    let battle_name = match &battle.site {
+        BattleSite::Place { .. } => format!("the battle at {}", battle.name),
+        BattleSite::Route { .. } => format!("the fight on {}", battle.name),
+    };
     let push = |work: &mut CampaignState, events: &mut Vec<Event>, e: Event| {
         let r = work.apply(0, &e);
         events.push(e);

@@ -9,6 +9,7 @@ pub mod aftermath;
 pub mod forces;
 pub mod movement;
 pub mod presets;
+pub mod standings;
 pub mod state;
 pub mod turn;
 

@@ -304,8 +304,10 @@ pub enum Event {
         settings: Settings,
         map: Map,
     },
+    /// The organiser edited the map (and perhaps the sides' home places) before the start.
     MapChanged {
         map: Map,
+        homes: [String; 2],
     },
     Enlisted {
         force: String,
@@ -542,8 +544,13 @@ impl CampaignState {
                     );
                 }
             }
-            Event::MapChanged { map } => {
+            Event::MapChanged { map, homes } => {
                 self.map = map.clone();
+                if let Some(settings) = &mut self.settings {
+                    for (side, home) in settings.sides.iter_mut().zip(homes) {
+                        side.home = home.clone();
+                    }
+                }
                 self.holders.clear();
                 if let Some(settings) = &self.settings {
                     for (i, s) in settings.sides.iter().enumerate() {
@@ -722,7 +729,7 @@ impl CampaignState {
                 f.ratings.insert(commander.clone(), *rating_roll);
                 f.note(
                     commander,
-                    format!("{fallen} fell at {battle}; {name} took command"),
+                    format!("{fallen} fell in {battle}; {name} took command"),
                 );
             }
             Event::Experience {

@@ -1,0 +1,246 @@
+//! Campaigns: one row holding the materialised state, plus the append-only log it is made
+//! from. Every change appends entries and stores the new state in one transaction, guarded by
+//! the row's version so two changes can never interleave. The log is never updated (a trigger
+//! refuses it) and nothing here deletes from it.
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::schema::{campaign_log, campaign_members, campaigns};
+use super::DbConnection;
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = campaigns)]
+pub struct CampaignRow {
+    pub id: i64,
+    pub rule_system: String,
+    pub name: String,
+    pub organiser_id: i64,
+    pub invite_code: String,
+    pub state: String,
+    pub phase: String,
+    pub turn: i32,
+    pub version: i32,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = campaigns)]
+pub struct NewCampaign {
+    pub rule_system: String,
+    pub name: String,
+    pub organiser_id: i64,
+    pub invite_code: String,
+    pub state: String,
+    pub phase: String,
+    pub turn: i32,
+    pub version: i32,
+    pub created_at: NaiveDateTime,
+    pub updated_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = campaign_log)]
+pub struct LogRow {
+    pub id: i64,
+    pub campaign_id: i64,
+    pub seq: i64,
+    pub turn: i32,
+    pub kind: String,
+    pub force_id: Option<String>,
+    pub actor_id: Option<i64>,
+    pub seed: Option<String>,
+    pub event: String,
+    pub created_at: NaiveDateTime,
+}
+
+#[derive(Debug, Clone, Insertable)]
+#[diesel(table_name = campaign_log)]
+pub struct NewLogRow {
+    pub campaign_id: i64,
+    pub seq: i64,
+    pub turn: i32,
+    pub kind: String,
+    pub force_id: Option<String>,
+    pub actor_id: Option<i64>,
+    pub seed: Option<String>,
+    pub event: String,
+    pub created_at: NaiveDateTime,
+}
+
+/// The new state after a change.
+#[derive(Debug, Clone)]
+pub struct StateChange {
+    pub state: String,
+    pub phase: String,
+    pub turn: i32,
+}
+
+fn last_id(conn: &mut DbConnection) -> QueryResult<i64> {
+    match conn {
+        DbConnection::Sqlite(c) => {
+            diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>("last_insert_rowid()"))
+                .get_result(c)
+        }
+        DbConnection::Postgresql(c) => {
+            diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>("lastval()"))
+                .get_result(c)
+        }
+    }
+}
+
+/// Creates a campaign with its first log entries.
+pub fn create(
+    conn: &mut DbConnection,
+    new: &NewCampaign,
+    entries: Vec<NewLogRow>,
+) -> QueryResult<CampaignRow> {
+    conn.transaction(|conn| {
+        diesel::insert_into(campaigns::table)
+            .values(new)
+            .execute(conn)?;
+        let id = last_id(conn)?;
+        let entries: Vec<NewLogRow> = entries
+            .into_iter()
+            .map(|mut e| {
+                e.campaign_id = id;
+                e
+            })
+            .collect();
+        insert_entries(conn, &entries)?;
+        diesel::insert_into(campaign_members::table)
+            .values((
+                campaign_members::campaign_id.eq(id),
+                campaign_members::user_id.eq(new.organiser_id),
+            ))
+            .execute(conn)?;
+        campaigns::table
+            .find(id)
+            .select(CampaignRow::as_select())
+            .first(conn)
+    })
+}
+
+pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<CampaignRow>> {
+    campaigns::table
+        .find(id)
+        .select(CampaignRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+pub fn find_by_code(conn: &mut DbConnection, code: &str) -> QueryResult<Option<CampaignRow>> {
+    campaigns::table
+        .filter(campaigns::invite_code.eq(code))
+        .select(CampaignRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Campaigns a user organises or plays in, newest first.
+pub fn list_for_user(conn: &mut DbConnection, user: i64) -> QueryResult<Vec<CampaignRow>> {
+    let mine = campaign_members::table
+        .filter(campaign_members::user_id.eq(user))
+        .select(campaign_members::campaign_id);
+    campaigns::table
+        .filter(campaigns::id.eq_any(mine))
+        .order(campaigns::id.desc())
+        .select(CampaignRow::as_select())
+        .load(conn)
+}
+
+/// Whether a user takes part in a campaign (organiser or player).
+pub fn is_member(conn: &mut DbConnection, campaign: i64, user: i64) -> QueryResult<bool> {
+    diesel::select(diesel::dsl::exists(
+        campaign_members::table
+            .filter(campaign_members::campaign_id.eq(campaign))
+            .filter(campaign_members::user_id.eq(user)),
+    ))
+    .get_result(conn)
+}
+
+/// Records that a user takes part (joining, or replacing a player).
+pub fn add_member(
+    conn: &mut DbConnection,
+    campaign: i64,
+    user: i64,
+    force: Option<&str>,
+) -> QueryResult<()> {
+    let existing = is_member(conn, campaign, user)?;
+    if existing {
+        diesel::update(
+            campaign_members::table
+                .filter(campaign_members::campaign_id.eq(campaign))
+                .filter(campaign_members::user_id.eq(user)),
+        )
+        .set(campaign_members::force_id.eq(force))
+        .execute(conn)?;
+    } else {
+        diesel::insert_into(campaign_members::table)
+            .values((
+                campaign_members::campaign_id.eq(campaign),
+                campaign_members::user_id.eq(user),
+                campaign_members::force_id.eq(force),
+            ))
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// Appends entries and stores the state they lead to, if the campaign is still at
+/// `based_on`. Returns false (and changes nothing) when someone else changed it first.
+pub fn append(
+    conn: &mut DbConnection,
+    id: i64,
+    based_on: i32,
+    change: &StateChange,
+    entries: &[NewLogRow],
+) -> QueryResult<bool> {
+    let updated = diesel::update(
+        campaigns::table
+            .find(id)
+            .filter(campaigns::version.eq(based_on)),
+    )
+    .set((
+        campaigns::state.eq(&change.state),
+        campaigns::phase.eq(&change.phase),
+        campaigns::turn.eq(change.turn),
+        campaigns::version.eq(based_on + 1),
+        campaigns::updated_at.eq(chrono::Utc::now().naive_utc()),
+    ))
+    .execute(conn)?;
+    if updated == 0 {
+        return Ok(false);
+    }
+    insert_entries(conn, entries)?;
+    Ok(true)
+}
+
+// One statement per entry: batch inserts are not available over both backends at once.
+fn insert_entries(conn: &mut DbConnection, entries: &[NewLogRow]) -> QueryResult<()> {
+    for e in entries {
+        diesel::insert_into(campaign_log::table)
+            .values(e)
+            .execute(conn)?;
+    }
+    Ok(())
+}
+
+/// The whole log in order.
+pub fn log(conn: &mut DbConnection, campaign: i64) -> QueryResult<Vec<LogRow>> {
+    campaign_log::table
+        .filter(campaign_log::campaign_id.eq(campaign))
+        .order(campaign_log::seq.asc())
+        .select(LogRow::as_select())
+        .load(conn)
+}
+
+/// The highest sequence number so far (0 for none).
+pub fn last_seq(conn: &mut DbConnection, campaign: i64) -> QueryResult<i64> {
+    let max: Option<i64> = campaign_log::table
+        .filter(campaign_log::campaign_id.eq(campaign))
+        .select(diesel::dsl::max(campaign_log::seq))
+        .first(conn)?;
+    Ok(max.unwrap_or(0))
+}

@@ -306,7 +306,17 @@ pub async fn simulate(
         confirmed_by: None,
         single_party: row.single_party,
     };
-    store_result(state, row, based_on, change).await
+    let saved = store_result(state, row, based_on, change).await?;
+    campaign_follows(state, &saved).await?;
+    Ok(saved)
+}
+
+/// A campaign battle's decided result moves its campaign on (aftermath, end of turn).
+async fn campaign_follows(state: &web::Data<AppState>, row: &BattleRow) -> Result<(), AppError> {
+    if let (Some(campaign), status::CONFIRMED) = (row.campaign_id, row.status.as_str()) {
+        crate::web::campaigns::battle_decided(state, campaign).await?;
+    }
+    Ok(())
 }
 
 /// Records a result from the table. It stays provisional until the other player confirms it;
@@ -403,6 +413,7 @@ pub async fn confirm(
     match (changed, now) {
         (true, Some(r)) => {
             void_replaced(state, &r).await?;
+            campaign_follows(state, &r).await?;
             Ok(r)
         }
         (_, None) => Err(AppError::NotFound),
@@ -460,6 +471,13 @@ pub async fn correct(
     based_on: i32,
 ) -> Result<BattleRow, AppError> {
     require_player(row, user)?;
+    if row.campaign_id.is_some() {
+        return Err(AppError::Conflict(
+            "A campaign battle is corrected by the organiser, who can void it and have it \
+             fought again."
+                .into(),
+        ));
+    }
     if row.method.as_deref() != Some("tabletop")
         || !(row.status == status::CONFIRMED || row.status == status::DISPUTED)
     {

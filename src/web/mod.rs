@@ -5,6 +5,8 @@ pub mod app;
 pub mod assets;
 pub mod auth;
 pub mod battle_records;
+pub mod campaign_actions;
+pub mod campaigns;
 pub mod battles;
 pub mod csrf;
 pub mod error;

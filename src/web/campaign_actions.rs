@@ -1,0 +1,548 @@
+//! What users do to a campaign, shared by the pages and the API. Each action checks who may do
+//! it, then asks the rules core for the events and stores them through
+//! [`crate::web::campaigns::change`].
+
+use actix_web::web;
+use serde::Deserialize;
+
+use crate::rules::campaign::forces::{buy_element, buy_upgrade, enlist, restore};
+use crate::rules::campaign::movement::{Map, Order};
+use crate::rules::campaign::presets::preset;
+use crate::rules::campaign::state::{
+    CampaignState, Event, HouseRules, Phase, Settings, SideSetup,
+};
+use crate::rules::campaign::turn::check_order;
+use crate::rules::lotf::{ElementType, ScenarioId, Size, Upgrade, War, Weapon};
+use crate::store::campaigns::{self as store, CampaignRow, NewCampaign, NewLogRow};
+use crate::store::{battles, users};
+use crate::web::auth::SignedInUser;
+use crate::web::campaigns::{
+    change, close_turn_events, event_force, event_kind, invite_code, load_for, orders_in,
+    phase_id, require_organiser, require_own_force, void_events, Loaded, Pending,
+};
+use crate::web::error::ErrorDetail;
+use crate::web::state::{with_conn, AppState};
+use crate::web::AppError;
+
+pub const LOTF: &str = "lotf";
+
+fn invalid(field: &str, message: &str) -> AppError {
+    AppError::Validation {
+        message: "Some fields need attention.".into(),
+        details: vec![ErrorDetail {
+            field: Some(field.into()),
+            message: message.into(),
+        }],
+    }
+}
+
+/// What the organiser fills in to start a campaign.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+pub struct NewCampaignInput {
+    pub name: String,
+    /// A preset map id (`forks-of-the-ohio-1755`, `philadelphia-1777`, `niagara-1814`) or
+    /// `blank` for two home places to build on.
+    pub map: String,
+    /// The war id; only read for a blank map (a preset brings its own).
+    #[serde(default)]
+    pub war: String,
+    pub points: u32,
+    #[serde(default = "default_turns")]
+    pub turns: u32,
+    /// The two sides' names; empty keeps the preset's.
+    #[serde(default)]
+    pub sides: [String; 2],
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub rules: HouseRules,
+    /// A scenario id for every battle; absent: rolled on the book's table.
+    #[serde(default)]
+    pub scenario: Option<String>,
+}
+
+fn default_turns() -> u32 {
+    8
+}
+
+/// A blank map: the two home places joined by a road, to edit from.
+fn blank_map() -> Map {
+    use crate::rules::campaign::movement::{Place, PlaceKind, Route, RouteKind};
+    let place = |id: &str, name: &str, x| Place {
+        id: id.into(),
+        name: name.into(),
+        kind: PlaceKind::Town,
+        x,
+        y: 350,
+        value: 2,
+        supply: true,
+    };
+    Map {
+        places: vec![
+            place("home_a", "First home", 150),
+            place("home_b", "Second home", 850),
+        ],
+        routes: vec![Route {
+            id: "r1".into(),
+            from: "home_a".into(),
+            to: "home_b".into(),
+            kind: RouteKind::Road,
+        }],
+    }
+}
+
+pub async fn create(
+    state: &web::Data<AppState>,
+    user: &SignedInUser,
+    input: NewCampaignInput,
+) -> Result<CampaignRow, AppError> {
+    let name = input.name.trim().to_string();
+    if name.is_empty() || name.chars().count() > 80 {
+        return Err(invalid("name", "Give the campaign a name of 1 to 80 characters."));
+    }
+    if !(50..=2000).contains(&input.points) {
+        return Err(invalid("points", "The battle size is 50 to 2000 points."));
+    }
+    if !(1..=30).contains(&input.turns) {
+        return Err(invalid("turns", "A campaign lasts 1 to 30 turns."));
+    }
+    let (map, war, default_sides) = if input.map == "blank" {
+        let war = War::from_id(&input.war)
+            .ok_or_else(|| invalid("war", "Choose the war the campaign is fought in."))?;
+        (
+            blank_map(),
+            war.id().to_string(),
+            [("First side", "home_a"), ("Second side", "home_b")],
+        )
+    } else {
+        let p = preset(&input.map).ok_or_else(|| invalid("map", "Choose a map from the list."))?;
+        (p.map, p.war.to_string(), p.sides)
+    };
+    let mut sides = Vec::new();
+    for (i, (default, home)) in default_sides.iter().enumerate() {
+        let given = input.sides[i].trim();
+        let n = if given.is_empty() { *default } else { given };
+        if n.chars().count() > 60 {
+            return Err(invalid("sides", "A side's name is at most 60 characters."));
+        }
+        sides.push(SideSetup {
+            name: n.to_string(),
+            home: (*home).to_string(),
+        });
+    }
+    if sides[0].name == sides[1].name {
+        return Err(invalid("sides", "The two sides need different names."));
+    }
+    let scenario = match input.scenario.as_deref() {
+        None | Some("") => None,
+        Some(s) => Some(
+            ScenarioId::from_id(s)
+                .ok_or_else(|| invalid("scenario", "Choose a scenario from the list."))?
+                .id()
+                .to_string(),
+        ),
+    };
+    let settings = Settings {
+        name: name.clone(),
+        rule_system: LOTF.into(),
+        war,
+        points: input.points,
+        turns: input.turns,
+        sides: [sides[0].clone(), sides[1].clone()],
+        rules: input.rules,
+        scenario,
+    };
+    let event = Event::Created { settings, map };
+    let mut st = CampaignState::default();
+    st.apply(1, &event)?;
+    let now = chrono::Utc::now().naive_utc();
+    let new = NewCampaign {
+        rule_system: LOTF.into(),
+        name,
+        organiser_id: user.id,
+        invite_code: invite_code(),
+        state: serde_json::to_string(&st).map_err(AppError::internal)?,
+        phase: phase_id(st.phase).into(),
+        turn: 0,
+        version: 1,
+        created_at: now,
+        updated_at: now,
+    };
+    let entry = NewLogRow {
+        campaign_id: 0,
+        seq: 1,
+        turn: 0,
+        kind: event_kind(&event),
+        force_id: None,
+        actor_id: Some(user.id),
+        seed: None,
+        event: serde_json::to_string(&event).map_err(AppError::internal)?,
+        created_at: now,
+    };
+    let _ = event_force(&event);
+    with_conn(state, move |conn| Ok(store::create(conn, &new, vec![entry])?)).await
+}
+
+/// The campaign an invite code opens, for the join page (no membership needed).
+pub async fn by_code(
+    state: &web::Data<AppState>,
+    code: &str,
+) -> Result<(CampaignRow, CampaignState), AppError> {
+    let code = code.trim().to_uppercase();
+    let row = with_conn(state, move |conn| Ok(store::find_by_code(conn, &code)?))
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let st = serde_json::from_str(&row.state).map_err(AppError::internal)?;
+    Ok((row, st))
+}
+
+/// A player joins a side with one of their rosters, found by the invite code.
+pub async fn join(
+    state: &web::Data<AppState>,
+    user: &SignedInUser,
+    code: &str,
+    side: u8,
+    roster_id: i64,
+) -> Result<(i64, String), AppError> {
+    let (row, _) = by_code(state, code).await?;
+    let roster = crate::web::rosters::load_owned(state, user, roster_id)
+        .await
+        .map_err(|e| match e {
+            AppError::NotFound | AppError::Forbidden(_) => {
+                invalid("roster", "Choose one of your rosters.")
+            }
+            other => other,
+        })?
+        .doc;
+    let (uid, player, cat, id) = (
+        user.id,
+        user.display_name.clone(),
+        state.rules.clone(),
+        row.id,
+    );
+    let after = change(state, id, Some(uid), move |conn, _, st| {
+        let seed = crate::battle_runner::fresh_seed();
+        let event = enlist(st, &cat.lotf, uid, &player, side, &roster, seed)?;
+        let force = event_force(&event);
+        store::add_member(conn, id, uid, force.as_deref())?;
+        Ok(vec![Pending {
+            event,
+            seed: Some(seed),
+        }])
+    })
+    .await?;
+    let force = after
+        .force_of_user(uid)
+        .map(|f| f.id.clone())
+        .ok_or_else(|| AppError::internal("the new force is missing"))?;
+    Ok((id, force))
+}
+
+pub async fn start(state: &web::Data<AppState>, c: &Loaded, actor: i64) -> Result<(), AppError> {
+    require_organiser(c)?;
+    change(state, c.id(), Some(actor), |_, _, st| {
+        if st.phase != Phase::Enlisting {
+            return Err(AppError::Conflict("The campaign has already started.".into()));
+        }
+        let sides = st.sides_in_field();
+        if sides.len() < 2 {
+            return Err(AppError::Conflict(
+                "Each side needs at least one force before the campaign can start.".into(),
+            ));
+        }
+        Ok(vec![Pending {
+            event: Event::Started,
+            seed: None,
+        }])
+    })
+    .await?;
+    Ok(())
+}
+
+/// Replaces the map (and the sides' home places) before the campaign starts.
+pub async fn set_map(
+    state: &web::Data<AppState>,
+    c: &Loaded,
+    actor: i64,
+    map: Map,
+    homes: [String; 2],
+) -> Result<(), AppError> {
+    require_organiser(c)?;
+    if let Err(problems) = map.check() {
+        return Err(AppError::Validation {
+            message: "The map needs attention.".into(),
+            details: problems
+                .into_iter()
+                .map(|m| ErrorDetail {
+                    field: Some("map".into()),
+                    message: m,
+                })
+                .collect(),
+        });
+    }
+    for h in &homes {
+        if map.place(h).is_none() {
+            return Err(invalid("homes", "Each side's home must be a place on the map."));
+        }
+    }
+    if homes[0] == homes[1] {
+        return Err(invalid("homes", "The two sides need different home places."));
+    }
+    change(state, c.id(), Some(actor), move |_, _, st| {
+        if st.phase != Phase::Enlisting {
+            return Err(AppError::Conflict(
+                "The map can only be changed before the campaign starts.".into(),
+            ));
+        }
+        Ok(vec![Pending {
+            event: Event::MapChanged {
+                map: map.clone(),
+                homes: homes.clone(),
+            },
+            seed: None,
+        }])
+    })
+    .await?;
+    Ok(())
+}
+
+/// A player orders their force. When the last order is in, the turn closes by itself.
+pub async fn give_order(
+    state: &web::Data<AppState>,
+    c: &Loaded,
+    actor: i64,
+    force: &str,
+    order: Order,
+) -> Result<CampaignState, AppError> {
+    require_own_force(c, force)?;
+    let (force, cat) = (force.to_string(), state.rules.clone());
+    change(state, c.id(), Some(actor), move |conn, row, st| {
+        check_order(st, &force, &order)?;
+        let event = Event::OrderGiven {
+            force: force.clone(),
+            order: order.clone(),
+        };
+        let mut work = st.clone();
+        work.apply(0, &event)?;
+        let mut out = vec![Pending { event, seed: None }];
+        let (given, all) = orders_in(&work);
+        if given == all {
+            out.extend(close_turn_events(conn, &cat.lotf, row, &work)?);
+        }
+        Ok(out)
+    })
+    .await
+}
+
+/// The organiser closes the turn; forces without orders hold.
+pub async fn close(
+    state: &web::Data<AppState>,
+    c: &Loaded,
+    actor: i64,
+) -> Result<CampaignState, AppError> {
+    require_organiser(c)?;
+    let cat = state.rules.clone();
+    change(state, c.id(), Some(actor), move |conn, row, st| {
+        close_turn_events(conn, &cat.lotf, row, st)
+    })
+    .await
+}
+
+/// What a player buys with reinforcement points.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+#[serde(tag = "buy", rename_all = "snake_case")]
+pub enum Purchase {
+    /// One size back for a reduced element.
+    Restore { element: String },
+    Upgrade { element: String, upgrade: String },
+    Element {
+        group: String,
+        #[serde(default)]
+        name: String,
+        #[serde(rename = "type")]
+        element_type: String,
+        size: String,
+        #[serde(default)]
+        weapon: Option<String>,
+    },
+}
+
+pub async fn purchase(
+    state: &web::Data<AppState>,
+    c: &Loaded,
+    actor: i64,
+    force: &str,
+    what: Purchase,
+) -> Result<CampaignState, AppError> {
+    require_own_force(c, force)?;
+    // Read the vocabulary before anything is stored, so a typo is a field error.
+    let parsed = match &what {
+        Purchase::Upgrade { upgrade, .. } => Some(
+            Upgrade::from_id(upgrade)
+                .ok_or_else(|| invalid("upgrade", "Choose an upgrade from the list."))?,
+        ),
+        _ => None,
+    };
+    let element_kind = match &what {
+        Purchase::Element {
+            element_type,
+            size,
+            weapon,
+            ..
+        } => Some((
+            ElementType::from_id(element_type)
+                .ok_or_else(|| invalid("type", "Choose an element type from the list."))?,
+            Size::from_id(size).ok_or_else(|| invalid("size", "Choose a size from the list."))?,
+            match weapon.as_deref() {
+                None | Some("") => None,
+                Some(w) => Some(
+                    Weapon::from_id(w)
+                        .ok_or_else(|| invalid("weapon", "Choose a weapon from the list."))?,
+                ),
+            },
+        )),
+        _ => None,
+    };
+    let (force, cat) = (force.to_string(), state.rules.clone());
+    change(state, c.id(), Some(actor), move |_, _, st| {
+        let event = match (&what, parsed, element_kind) {
+            (Purchase::Restore { element }, _, _) => restore(st, &cat.lotf, &force, element)?,
+            (Purchase::Upgrade { element, .. }, Some(u), _) => {
+                buy_upgrade(st, &cat.lotf, &force, element, u)?
+            }
+            (Purchase::Element { group, name, .. }, _, Some((t, s, w))) => {
+                buy_element(st, &cat.lotf, &force, group, name, t, s, w)?
+            }
+            _ => return Err(AppError::bad_request("Say what to buy.")),
+        };
+        Ok(vec![Pending { event, seed: None }])
+    })
+    .await
+}
+
+fn reason_of(reason: &str) -> Result<String, AppError> {
+    let r = reason.trim();
+    if r.is_empty() || r.chars().count() > 500 {
+        return Err(invalid("reason", "Give a reason of 1 to 500 characters."));
+    }
+    Ok(r.to_string())
+}
+
+pub async fn void(
+    state: &web::Data<AppState>,
+    c: &Loaded,
+    actor: i64,
+    battle: u32,
+    reason: &str,
+) -> Result<CampaignState, AppError> {
+    require_organiser(c)?;
+    let reason = reason_of(reason)?;
+    change(state, c.id(), Some(actor), move |conn, row, st| {
+        void_events(conn, row, st, battle, &reason)
+    })
+    .await
+}
+
+/// A manual adjustment: campaign points for a player's force or a side, or reinforcement
+/// points for a force.
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
+pub struct Adjustment {
+    #[serde(default)]
+    pub force: Option<String>,
+    #[serde(default)]
+    pub side: Option<u8>,
+    #[serde(default)]
+    pub points: i32,
+    #[serde(default)]
+    pub bank: i32,
+    pub reason: String,
+}
+
+pub async fn adjust(
+    state: &web::Data<AppState>,
+    c: &Loaded,
+    actor: i64,
+    a: Adjustment,
+) -> Result<CampaignState, AppError> {
+    require_organiser(c)?;
+    let reason = reason_of(&a.reason)?;
+    if a.points == 0 && a.bank == 0 {
+        return Err(invalid("points", "Give the points to add or take away."));
+    }
+    if a.points.abs() > 100 || a.bank.abs() > 100 {
+        return Err(invalid("points", "An adjustment is at most 100 points either way."));
+    }
+    match (&a.force, a.side) {
+        (Some(f), None) if c.state.forces.contains_key(f) => {}
+        (None, Some(s)) if s < 2 && a.bank == 0 => {}
+        (None, Some(_)) => {
+            return Err(invalid("bank", "Reinforcement points go to a force, not a side."))
+        }
+        _ => return Err(invalid("force", "Choose one force or one side.")),
+    }
+    change(state, c.id(), Some(actor), move |_, _, st| {
+        if st.phase == Phase::Enlisting {
+            return Err(AppError::Conflict(
+                "Adjustments are made once the campaign has started.".into(),
+            ));
+        }
+        Ok(vec![Pending {
+            event: Event::Adjusted {
+                force: a.force.clone(),
+                side: a.side,
+                points: a.points,
+                bank: a.bank,
+                reason: reason.clone(),
+            },
+            seed: None,
+        }])
+    })
+    .await
+}
+
+/// Hands a force to another registered player (someone leaves the club).
+pub async fn replace_player(
+    state: &web::Data<AppState>,
+    c: &Loaded,
+    actor: i64,
+    force: &str,
+    email: &str,
+) -> Result<CampaignState, AppError> {
+    require_organiser(c)?;
+    let old = c.state.forces.get(force).ok_or(AppError::NotFound)?.user;
+    let email = email.trim().to_lowercase();
+    let user = with_conn(state, move |conn| Ok(users::find_by_email(conn, &email)?))
+        .await?
+        .filter(|u| !u.disabled)
+        .ok_or_else(|| invalid("email", "No active Muster account has that email."))?;
+    if c.state.force_of_user(user.id).is_some() {
+        return Err(invalid("email", "That player already has a force in this campaign."));
+    }
+    let (force, campaign) = (force.to_string(), c.id());
+    let (new_user, name) = (user.id, user.display_name.clone());
+    change(state, campaign, Some(actor), move |conn, _, st| {
+        if st.phase == Phase::Ended {
+            return Err(AppError::Conflict("The campaign is over.".into()));
+        }
+        store::add_member(conn, campaign, new_user, Some(&force))?;
+        store::add_member(conn, campaign, old, None)?;
+        battles::reassign_open(conn, campaign, old, new_user)?;
+        Ok(vec![Pending {
+            event: Event::PlayerReplaced {
+                force: force.clone(),
+                user: new_user,
+                player: name.clone(),
+            },
+            seed: None,
+        }])
+    })
+    .await
+}
+
+/// Loads a campaign for the signed-in user (a thin re-export for handlers).
+pub async fn load(
+    state: &web::Data<AppState>,
+    user: &SignedInUser,
+    id: i64,
+) -> Result<Loaded, AppError> {
+    load_for(state, user, id).await
+}

@@ -79,13 +79,12 @@ pub struct StateChange {
 
 fn last_id(conn: &mut DbConnection) -> QueryResult<i64> {
     match conn {
-        DbConnection::Sqlite(c) => {
-            diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>("last_insert_rowid()"))
-                .get_result(c)
-        }
+        DbConnection::Sqlite(c) => diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(
+            "last_insert_rowid()",
+        ))
+        .get_result(c),
         DbConnection::Postgresql(c) => {
-            diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>("lastval()"))
-                .get_result(c)
+            diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>("lastval()")).get_result(c)
         }
     }
 }

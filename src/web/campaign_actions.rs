@@ -8,17 +8,15 @@ use serde::Deserialize;
 use crate::rules::campaign::forces::{buy_element, buy_upgrade, enlist, restore};
 use crate::rules::campaign::movement::{Map, Order};
 use crate::rules::campaign::presets::preset;
-use crate::rules::campaign::state::{
-    CampaignState, Event, HouseRules, Phase, Settings, SideSetup,
-};
+use crate::rules::campaign::state::{CampaignState, Event, HouseRules, Phase, Settings, SideSetup};
 use crate::rules::campaign::turn::check_order;
 use crate::rules::lotf::{ElementType, ScenarioId, Size, Upgrade, War, Weapon};
 use crate::store::campaigns::{self as store, CampaignRow, NewCampaign, NewLogRow};
 use crate::store::{battles, users};
 use crate::web::auth::SignedInUser;
 use crate::web::campaigns::{
-    change, close_turn_events, event_force, event_kind, invite_code, load_for, orders_in,
-    phase_id, require_organiser, require_own_force, void_events, Loaded, Pending,
+    change, close_turn_events, event_force, event_kind, invite_code, load_for, orders_in, phase_id,
+    require_organiser, require_own_force, void_events, Loaded, Pending,
 };
 use crate::web::error::ErrorDetail;
 use crate::web::state::{with_conn, AppState};
@@ -97,7 +95,10 @@ pub async fn create(
 ) -> Result<CampaignRow, AppError> {
     let name = input.name.trim().to_string();
     if name.is_empty() || name.chars().count() > 80 {
-        return Err(invalid("name", "Give the campaign a name of 1 to 80 characters."));
+        return Err(invalid(
+            "name",
+            "Give the campaign a name of 1 to 80 characters.",
+        ));
     }
     if !(50..=2000).contains(&input.points) {
         return Err(invalid("points", "The battle size is 50 to 2000 points."));
@@ -179,7 +180,10 @@ pub async fn create(
         created_at: now,
     };
     let _ = event_force(&event);
-    with_conn(state, move |conn| Ok(store::create(conn, &new, vec![entry])?)).await
+    with_conn(state, move |conn| {
+        Ok(store::create(conn, &new, vec![entry])?)
+    })
+    .await
 }
 
 /// The campaign an invite code opens, for the join page (no membership needed).
@@ -241,7 +245,9 @@ pub async fn start(state: &web::Data<AppState>, c: &Loaded, actor: i64) -> Resul
     require_organiser(c)?;
     change(state, c.id(), Some(actor), |_, _, st| {
         if st.phase != Phase::Enlisting {
-            return Err(AppError::Conflict("The campaign has already started.".into()));
+            return Err(AppError::Conflict(
+                "The campaign has already started.".into(),
+            ));
         }
         let sides = st.sides_in_field();
         if sides.len() < 2 {
@@ -281,11 +287,17 @@ pub async fn set_map(
     }
     for h in &homes {
         if map.place(h).is_none() {
-            return Err(invalid("homes", "Each side's home must be a place on the map."));
+            return Err(invalid(
+                "homes",
+                "Each side's home must be a place on the map.",
+            ));
         }
     }
     if homes[0] == homes[1] {
-        return Err(invalid("homes", "The two sides need different home places."));
+        return Err(invalid(
+            "homes",
+            "The two sides need different home places.",
+        ));
     }
     change(state, c.id(), Some(actor), move |_, _, st| {
         if st.phase != Phase::Enlisting {
@@ -352,8 +364,13 @@ pub async fn close(
 #[serde(tag = "buy", rename_all = "snake_case")]
 pub enum Purchase {
     /// One size back for a reduced element.
-    Restore { element: String },
-    Upgrade { element: String, upgrade: String },
+    Restore {
+        element: String,
+    },
+    Upgrade {
+        element: String,
+        upgrade: String,
+    },
     Element {
         group: String,
         #[serde(default)]
@@ -469,13 +486,19 @@ pub async fn adjust(
         return Err(invalid("points", "Give the points to add or take away."));
     }
     if a.points.abs() > 100 || a.bank.abs() > 100 {
-        return Err(invalid("points", "An adjustment is at most 100 points either way."));
+        return Err(invalid(
+            "points",
+            "An adjustment is at most 100 points either way.",
+        ));
     }
     match (&a.force, a.side) {
         (Some(f), None) if c.state.forces.contains_key(f) => {}
         (None, Some(s)) if s < 2 && a.bank == 0 => {}
         (None, Some(_)) => {
-            return Err(invalid("bank", "Reinforcement points go to a force, not a side."))
+            return Err(invalid(
+                "bank",
+                "Reinforcement points go to a force, not a side.",
+            ))
         }
         _ => return Err(invalid("force", "Choose one force or one side.")),
     }
@@ -515,7 +538,10 @@ pub async fn replace_player(
         .filter(|u| !u.disabled)
         .ok_or_else(|| invalid("email", "No active Muster account has that email."))?;
     if c.state.force_of_user(user.id).is_some() {
-        return Err(invalid("email", "That player already has a force in this campaign."));
+        return Err(invalid(
+            "email",
+            "That player already has a force in this campaign.",
+        ));
     }
     let (force, campaign) = (force.to_string(), c.id());
     let (new_user, name) = (user.id, user.display_name.clone());

@@ -475,11 +475,7 @@ pub fn create_record(
         defender_roster_id: None,
         title: format!(
             "{}, turn {}: {} against {} at {}",
-            row.name,
-            b.turn,
-            setup.attacker.roster.name,
-            setup.defender.roster.name,
-            b.name
+            row.name, b.turn, setup.attacker.roster.name, setup.defender.roster.name, b.name
         ),
         scenario: b.scenario.clone(),
         points: i32::try_from(st.points()).unwrap_or(i32::MAX),
@@ -537,7 +533,10 @@ pub fn close_turn_events(
 /// Whether every force still in the field has an order in.
 pub fn orders_in(st: &CampaignState) -> (usize, usize) {
     let active: Vec<&String> = st.active_forces().map(|f| &f.id).collect();
-    let given = active.iter().filter(|f| st.orders.contains_key(**f)).count();
+    let given = active
+        .iter()
+        .filter(|f| st.orders.contains_key(**f))
+        .count();
     (given, active.len())
 }
 
@@ -550,10 +549,7 @@ pub fn void_events(
     no: u32,
     reason: &str,
 ) -> Result<Vec<Pending>, AppError> {
-    let b = st
-        .battle(no)
-        .ok_or(AppError::NotFound)?
-        .clone();
+    let b = st.battle(no).ok_or(AppError::NotFound)?.clone();
     let log: Vec<Entry> = store::log(conn, row.id)?
         .iter()
         .map(parse_entry)

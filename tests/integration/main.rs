@@ -8,6 +8,7 @@ mod battles;
 mod browser;
 mod browser_print;
 mod browser_rosters;
+mod campaigns;
 mod cli;
 mod helpers;
 mod lotf;

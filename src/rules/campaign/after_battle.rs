@@ -224,6 +224,11 @@ pub fn resolve_battle(
         let Some(f) = work.forces.get(&force_id).filter(|f| f.active()).cloned() else {
             continue;
         };
+        // Only the force's own commanders matter: an officer the battle itself promoted (and
+        // who fell later in it) holds no post in the force.
+        if !f.ratings.contains_key(id) {
+            continue;
+        }
         for e in replace_commander(&f, id, &mut dice, rules.field_promotion, &battle_name) {
             push(&mut work, &mut events, e)?;
         }

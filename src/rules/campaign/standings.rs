@@ -136,7 +136,10 @@ pub fn standings(state: &CampaignState) -> Standings {
                 adjustment,
                 total: i64::from(battle_points) + i64::from(place_points) + i64::from(adjustment),
                 record,
-                places: held.iter().map(|p| state.place_name(p).to_string()).collect(),
+                places: held
+                    .iter()
+                    .map(|p| state.place_name(p).to_string())
+                    .collect(),
             }
         })
         .collect();

@@ -185,7 +185,11 @@ fn attacker_wins_major(log: &Log, no: u32) -> BattleReport {
             engine: None,
         },
         elements,
-        killed: vec![(Side::Defender, fc)],
+        // An officer promoted during the battle who fell later holds no post in the force.
+        killed: vec![
+            (Side::Defender, fc),
+            (Side::Defender, "defender-promoted-6".into()),
+        ],
     }
 }
 
@@ -273,7 +277,8 @@ fn a_turn_with_a_contact_fights_then_ends_with_places_and_reinforcements() {
             .as_ref()
             .and_then(|c| c.id.clone());
         assert!(
-            loser.history[&fc.unwrap_or_default()][0].contains("fell in the battle at Kennett Square"),
+            loser.history[&fc.unwrap_or_default()][0]
+                .contains("fell in the battle at Kennett Square"),
             "the force commander was replaced"
         );
     }
@@ -290,9 +295,17 @@ fn a_turn_with_a_contact_fights_then_ends_with_places_and_reinforcements() {
 
     // Standings by hand: 6 and 2 victory points, plus the value of places each side holds.
     let st = super::standings::standings(&log.state);
-    let winner = st.players.iter().find(|p| p.force == b.attacker).expect("winner");
+    let winner = st
+        .players
+        .iter()
+        .find(|p| p.force == b.attacker)
+        .expect("winner");
     assert_eq!((winner.battle_points, winner.record.won), (6, 1));
-    let loser = st.players.iter().find(|p| p.force == b.defender).expect("loser");
+    let loser = st
+        .players
+        .iter()
+        .find(|p| p.force == b.defender)
+        .expect("loser");
     assert_eq!((loser.battle_points, loser.record.lost), (2, 1));
     for side in &st.sides {
         let held: u32 = log
@@ -302,7 +315,11 @@ fn a_turn_with_a_contact_fights_then_ends_with_places_and_reinforcements() {
             .filter(|(_, h)| h.side == side.side)
             .map(|(p, _)| u32::from(log.state.map.place(p).map_or(0, |x| x.value)))
             .sum();
-        let vp = if side.side == log.state.forces[&b.attacker].side { 6 } else { 2 };
+        let vp = if side.side == log.state.forces[&b.attacker].side {
+            6
+        } else {
+            2
+        };
         assert_eq!(side.total, i64::from(vp + held), "{}", side.name);
     }
 

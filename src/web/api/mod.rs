@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod admin;
 pub mod battle_records;
 pub mod battles;
+pub mod campaigns;
 pub mod health;
 pub mod lotf;
 pub mod rosters;
@@ -90,7 +91,27 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(battle_records::simulate)
             .service(battle_records::record)
             .service(battle_records::confirm)
-            .service(battle_records::dispute),
+            .service(battle_records::dispute)
+            .service(campaigns::list)
+            .service(campaigns::preset_list)
+            .service(campaigns::create)
+            .service(campaigns::get_one)
+            .service(campaigns::get_map)
+            .service(campaigns::put_map)
+            .service(campaigns::join)
+            .service(campaigns::start)
+            .service(campaigns::get_orders)
+            .service(campaigns::give_order)
+            .service(campaigns::close_turn)
+            .service(campaigns::battles)
+            .service(campaigns::void_battle)
+            .service(campaigns::force_detail)
+            .service(campaigns::purchase)
+            .service(campaigns::replace_player)
+            .service(campaigns::adjust)
+            .service(campaigns::get_standings)
+            .service(campaigns::get_log)
+            .service(campaigns::get_audit),
     );
 }
 

@@ -1,0 +1,499 @@
+//! Campaigns over the API: create and join, the map, orders and turns, forces and their
+//! reinforcements, standings, the log, and the organiser's tools. Other players' orders are
+//! never returned before the turn closes.
+
+use actix_web::{get, post, put, web, HttpResponse};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::rules::campaign::movement::{Map, Order};
+use crate::rules::campaign::presets::presets;
+use crate::rules::campaign::standings::standings;
+use crate::store::campaigns as store;
+use crate::web::auth::ApiUser;
+use crate::web::campaign_actions::{self as actions, Adjustment, NewCampaignInput, Purchase};
+use crate::web::campaign_view::{battles_json, campaign_json, log_lines, map_json};
+use crate::web::campaigns::{audit, load_for, log_rows, Loaded};
+use crate::web::error::ErrorBody;
+use crate::web::state::{with_conn, AppState};
+use crate::web::AppError;
+
+async fn fresh(
+    state: &web::Data<AppState>,
+    user: &crate::web::auth::SignedInUser,
+    id: i64,
+) -> Result<Loaded, AppError> {
+    load_for(state, user, id).await
+}
+
+/// List your campaigns
+///
+/// Campaigns you organise or play in, newest first.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), responses(
+    (status = 200, description = "Your campaigns", body = Object)
+))]
+#[get("/campaigns")]
+pub async fn list(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+) -> Result<HttpResponse, AppError> {
+    let uid = user.id;
+    let rows = with_conn(&state, move |conn| Ok(store::list_for_user(conn, uid)?)).await?;
+    let items: Vec<Value> = rows
+        .iter()
+        .map(|r| {
+            json!({"id": r.id, "name": r.name, "phase": r.phase, "turn": r.turn,
+                   "organiser": r.organiser_id == uid})
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(json!({ "campaigns": items })))
+}
+
+/// Preset maps
+///
+/// The ready-made maps a campaign can start from, with their places, routes and sides.
+#[utoipa::path(tag = "campaigns", responses(
+    (status = 200, description = "The presets", body = Object)
+))]
+#[get("/campaigns/presets")]
+pub async fn preset_list() -> Result<HttpResponse, AppError> {
+    let items: Vec<Value> = presets()
+        .into_iter()
+        .map(|p| {
+            json!({"id": p.id, "title": p.title, "war": p.war, "description": p.blurb,
+                   "sides": p.sides.iter().map(|(n, h)| json!({"name": n, "home": h})).collect::<Vec<_>>(),
+                   "map": p.map})
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(json!({ "presets": items })))
+}
+
+/// Create a campaign
+///
+/// You become its organiser. The answer carries the invite code players join with.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), request_body = NewCampaignInput, responses(
+    (status = 201, description = "The campaign", body = Object),
+    (status = 422, description = "A field needs attention", body = ErrorBody)
+))]
+#[post("/campaigns")]
+pub async fn create(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    body: web::Json<NewCampaignInput>,
+) -> Result<HttpResponse, AppError> {
+    let row = actions::create(&state, &user, body.into_inner()).await?;
+    let c = fresh(&state, &user, row.id).await?;
+    Ok(HttpResponse::Created().json(campaign_json(&c)))
+}
+
+/// A campaign
+///
+/// Its phase and turn, sides, forces, battles, how many orders are in (and your own), and what
+/// needs your attention. Members only.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
+    (status = 200, description = "The campaign", body = Object),
+    (status = 404, description = "No such campaign of yours", body = ErrorBody)
+))]
+#[get("/campaigns/{id}")]
+pub async fn get_one(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let c = fresh(&state, &user, id.into_inner()).await?;
+    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+}
+
+/// The campaign map
+///
+/// Places, routes, the sides' homes, who holds each place, where the forces stand and the
+/// last turn's moves.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
+    (status = 200, description = "The map", body = Object),
+    (status = 404, description = "No such campaign of yours", body = ErrorBody)
+))]
+#[get("/campaigns/{id}/map")]
+pub async fn get_map(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let c = fresh(&state, &user, id.into_inner()).await?;
+    Ok(HttpResponse::Ok().json(map_json(&c.state)))
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct MapJson {
+    /// `{"places": [{"id", "name", "kind", "x", "y", "value", "supply"}], "routes": [{"id", "from", "to", "kind"}]}`
+    #[schema(value_type = Object)]
+    map: Map,
+    /// The two sides' home place ids.
+    homes: [String; 2],
+}
+
+/// Replace the campaign map
+///
+/// Organiser only, before the campaign starts. The map is checked whole: every problem is
+/// named.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), request_body = MapJson, responses(
+    (status = 200, description = "The new map", body = Object),
+    (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 409, description = "The campaign has started", body = ErrorBody),
+    (status = 422, description = "The map has problems", body = ErrorBody)
+))]
+#[put("/campaigns/{id}/map")]
+pub async fn put_map(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    body: web::Json<MapJson>,
+) -> Result<HttpResponse, AppError> {
+    let id = id.into_inner();
+    let c = fresh(&state, &user, id).await?;
+    let body = body.into_inner();
+    actions::set_map(&state, &c, user.id, body.map, body.homes).await?;
+    let c = fresh(&state, &user, id).await?;
+    Ok(HttpResponse::Ok().json(map_json(&c.state)))
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct JoinJson {
+    /// The invite code from the organiser.
+    code: String,
+    /// 0 or 1.
+    side: u8,
+    /// One of your rosters, legal at the campaign's battle size.
+    roster_id: i64,
+}
+
+/// Join a campaign
+///
+/// Enlists one of your rosters on a side; the server rolls your commanders' ratings and logs
+/// the rolls with their seed.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), request_body = JoinJson, responses(
+    (status = 201, description = "The campaign, with your force", body = Object),
+    (status = 404, description = "No campaign with that id and code", body = ErrorBody),
+    (status = 409, description = "Already enlisted, or the campaign has started", body = ErrorBody),
+    (status = 422, description = "The roster is not legal at the battle size", body = ErrorBody)
+))]
+#[post("/campaigns/{id}/join")]
+pub async fn join(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    body: web::Json<JoinJson>,
+) -> Result<HttpResponse, AppError> {
+    let (row, _) = actions::by_code(&state, &body.code).await?;
+    if row.id != id.into_inner() {
+        return Err(AppError::NotFound);
+    }
+    let (cid, _) = actions::join(&state, &user, &body.code, body.side, body.roster_id).await?;
+    let c = fresh(&state, &user, cid).await?;
+    Ok(HttpResponse::Created().json(campaign_json(&c)))
+}
+
+/// Start the campaign
+///
+/// Organiser only: closes enlistment and opens turn 1. Each side needs a force.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
+    (status = 200, description = "The campaign", body = Object),
+    (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 409, description = "Already started, or a side has no force", body = ErrorBody)
+))]
+#[post("/campaigns/{id}/start")]
+pub async fn start(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let id = id.into_inner();
+    let c = fresh(&state, &user, id).await?;
+    actions::start(&state, &c, user.id).await?;
+    let c = fresh(&state, &user, id).await?;
+    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+}
+
+/// Orders this turn
+///
+/// How many orders are in, and yours. Other players' orders stay hidden until the turn closes.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
+    (status = 200, description = "Orders in, and yours", body = Object)
+))]
+#[get("/campaigns/{id}/orders")]
+pub async fn get_orders(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let c = fresh(&state, &user, id.into_inner()).await?;
+    let v = campaign_json(&c);
+    Ok(HttpResponse::Ok().json(json!({"turn": c.state.turn, "orders": v["orders"]})))
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct OrderJson {
+    /// Your force's id.
+    force: String,
+    /// `{"order": "hold"}` or `{"order": "move", "route": "r3"}`.
+    #[schema(value_type = Object)]
+    order: Order,
+}
+
+/// Give an order
+///
+/// Hold, or move along one route from where the force stands. A later order replaces an
+/// earlier one. When the last order is in, the turn closes by itself.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), request_body = OrderJson, responses(
+    (status = 200, description = "The campaign after the order", body = Object),
+    (status = 403, description = "Not your force", body = ErrorBody),
+    (status = 409, description = "No turn is open, or the route does not start here", body = ErrorBody)
+))]
+#[post("/campaigns/{id}/orders")]
+pub async fn give_order(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    body: web::Json<OrderJson>,
+) -> Result<HttpResponse, AppError> {
+    let id = id.into_inner();
+    let c = fresh(&state, &user, id).await?;
+    let body = body.into_inner();
+    actions::give_order(&state, &c, user.id, &body.force, body.order).await?;
+    let c = fresh(&state, &user, id).await?;
+    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+}
+
+/// Close the turn
+///
+/// Organiser only. Orders are revealed (no order means hold), moves are made together, and
+/// every contact becomes a battle; with no battle to fight, the turn ends at once.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
+    (status = 200, description = "The campaign after the turn", body = Object),
+    (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 409, description = "No turn is open", body = ErrorBody)
+))]
+#[post("/campaigns/{id}/turn/close")]
+pub async fn close_turn(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let id = id.into_inner();
+    let c = fresh(&state, &user, id).await?;
+    actions::close(&state, &c, user.id).await?;
+    let c = fresh(&state, &user, id).await?;
+    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+}
+
+/// The campaign's battles
+///
+/// Every battle with its place, forces, scenario and result; `record` is the battle's id under
+/// `/api/v1/battles/{id}`, where its players simulate or record it.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
+    (status = 200, description = "The battles", body = Object)
+))]
+#[get("/campaigns/{id}/battles")]
+pub async fn battles(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let c = fresh(&state, &user, id.into_inner()).await?;
+    Ok(HttpResponse::Ok().json(json!({ "battles": battles_json(&c.state) })))
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct ReasonJson {
+    reason: String,
+}
+
+/// Void the latest battle
+///
+/// Organiser only. The battle's aftermath is set aside (nothing is deleted) and it is set up
+/// again on a fresh battle record. Refused once orders or purchases have followed it.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("no" = u32, Path, description = "Battle number in the campaign")), request_body = ReasonJson, responses(
+    (status = 200, description = "The campaign", body = Object),
+    (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 409, description = "Not the latest battle, or too late", body = ErrorBody)
+))]
+#[post("/campaigns/{id}/battles/{no}/void")]
+pub async fn void_battle(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    path: web::Path<(i64, u32)>,
+    body: web::Json<ReasonJson>,
+) -> Result<HttpResponse, AppError> {
+    let (id, no) = path.into_inner();
+    let c = fresh(&state, &user, id).await?;
+    actions::void(&state, &c, user.id, no, &body.reason).await?;
+    let c = fresh(&state, &user, id).await?;
+    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+}
+
+/// A force as it stands
+///
+/// Its roster now (casualties and purchases applied), commander ratings, bank, and each
+/// element's and commander's history.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("force" = String, Path, description = "Force id")), responses(
+    (status = 200, description = "The force", body = Object),
+    (status = 404, description = "No such force", body = ErrorBody)
+))]
+#[get("/campaigns/{id}/forces/{force}")]
+pub async fn force_detail(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    path: web::Path<(i64, String)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, force) = path.into_inner();
+    let c = fresh(&state, &user, id).await?;
+    let f = c.state.forces.get(&force).ok_or(AppError::NotFound)?;
+    let total = crate::rules::campaign::turn::force_points(&state.rules.lotf, f);
+    Ok(HttpResponse::Ok().json(json!({
+        "id": f.id, "player": f.player, "side": f.side, "place": f.place, "bank": f.bank,
+        "points": total, "out": f.out, "roster": f.roster, "ratings": f.ratings,
+        "full_sizes": f.full_sizes, "history": f.history, "adjustment": f.adjustment,
+    })))
+}
+
+/// Spend reinforcement points
+///
+/// Your force only: `{"buy": "restore", "element"}`, `{"buy": "upgrade", "element", "upgrade"}`
+/// or `{"buy": "element", "group", "name", "type", "size", "weapon"}`. The force must stay legal
+/// at the battle size and the bank must cover the cost.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("force" = String, Path, description = "Force id")), request_body = Purchase, responses(
+    (status = 200, description = "The campaign", body = Object),
+    (status = 403, description = "Not your force", body = ErrorBody),
+    (status = 409, description = "Too dear, or the force would not be legal", body = ErrorBody)
+))]
+#[post("/campaigns/{id}/forces/{force}/purchases")]
+pub async fn purchase(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    path: web::Path<(i64, String)>,
+    body: web::Json<Purchase>,
+) -> Result<HttpResponse, AppError> {
+    let (id, force) = path.into_inner();
+    let c = fresh(&state, &user, id).await?;
+    actions::purchase(&state, &c, user.id, &force, body.into_inner()).await?;
+    let c = fresh(&state, &user, id).await?;
+    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct ReplaceJson {
+    /// The email of the Muster account that takes the force over.
+    email: String,
+}
+
+/// Replace a player
+///
+/// Organiser only: hands a force to another registered player, including its open battles.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("force" = String, Path, description = "Force id")), request_body = ReplaceJson, responses(
+    (status = 200, description = "The campaign", body = Object),
+    (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 422, description = "No such account, or already playing", body = ErrorBody)
+))]
+#[post("/campaigns/{id}/forces/{force}/replace")]
+pub async fn replace_player(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    path: web::Path<(i64, String)>,
+    body: web::Json<ReplaceJson>,
+) -> Result<HttpResponse, AppError> {
+    let (id, force) = path.into_inner();
+    let c = fresh(&state, &user, id).await?;
+    actions::replace_player(&state, &c, user.id, &force, &body.email).await?;
+    let c = fresh(&state, &user, id).await?;
+    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+}
+
+/// Make a manual adjustment
+///
+/// Organiser only: campaign points for a force or a side, or reinforcement points for a force,
+/// with a reason. It is a log entry like everything else.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), request_body = Adjustment, responses(
+    (status = 200, description = "The campaign", body = Object),
+    (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 422, description = "A field needs attention", body = ErrorBody)
+))]
+#[post("/campaigns/{id}/adjustments")]
+pub async fn adjust(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    body: web::Json<Adjustment>,
+) -> Result<HttpResponse, AppError> {
+    let id = id.into_inner();
+    let c = fresh(&state, &user, id).await?;
+    actions::adjust(&state, &c, user.id, body.into_inner()).await?;
+    let c = fresh(&state, &user, id).await?;
+    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+}
+
+/// Standings
+///
+/// Campaign points per side and per player: battle victory points, the value of places held,
+/// adjustments; battles won, drawn and lost; places held.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
+    (status = 200, description = "The standings", body = Object)
+))]
+#[get("/campaigns/{id}/standings")]
+pub async fn get_standings(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let c = fresh(&state, &user, id.into_inner()).await?;
+    let s = standings(&c.state);
+    Ok(HttpResponse::Ok().json(json!({
+        "final": c.state.ended.is_some(), "sides": s.sides, "players": s.players,
+    })))
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct LogQuery {
+    /// Only this campaign turn.
+    turn: Option<i32>,
+    /// Only entries about this force.
+    force: Option<String>,
+}
+
+/// The campaign log
+///
+/// Every entry in order, with its seed where dice decided it. Entries set aside by a voided
+/// battle are marked. Another player's order this turn shows only that it was given.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), LogQuery), responses(
+    (status = 200, description = "The log", body = Object)
+))]
+#[get("/campaigns/{id}/log")]
+pub async fn get_log(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    query: web::Query<LogQuery>,
+) -> Result<HttpResponse, AppError> {
+    let id = id.into_inner();
+    let c = fresh(&state, &user, id).await?;
+    let rows = log_rows(&state, id).await?;
+    let lines = log_lines(&c, &rows, query.turn, query.force.as_deref())?;
+    Ok(HttpResponse::Ok().json(json!({ "entries": lines })))
+}
+
+/// Check the log against the state
+///
+/// Rebuilds the campaign by applying its log from the start and says whether that gives the
+/// stored state.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
+    (status = 200, description = "Whether the rebuilt state matches", body = Object)
+))]
+#[get("/campaigns/{id}/audit")]
+pub async fn get_audit(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let id = id.into_inner();
+    fresh(&state, &user, id).await?;
+    let (matches, entries) = audit(&state, id).await?;
+    Ok(HttpResponse::Ok().json(json!({ "rebuilt_matches": matches, "entries": entries })))
+}

@@ -1,0 +1,592 @@
+//! How a campaign is shown: log entries in words, what a user may see of it (never another
+//! player's orders before the reveal), the map's drawing, and "needs my attention".
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::rules::campaign::movement::{Order, PlaceKind, RouteKind};
+use crate::rules::campaign::state::{BattleSite, BattleStatus, CampaignState, Event, Phase};
+use crate::store::campaigns::LogRow;
+use crate::web::campaigns::{orders_in, parse_entry, phase_id, Loaded};
+use crate::web::AppError;
+
+fn force_label(st: &CampaignState, id: &str) -> String {
+    st.forces.get(id).map_or(id.to_string(), |f| {
+        format!("{} ({})", f.roster.name, f.player)
+    })
+}
+
+fn order_words(st: &CampaignState, force: &str, order: &Order) -> String {
+    match order {
+        Order::Hold => "hold".into(),
+        Order::Move { route } => {
+            let at = st.forces.get(force).map(|f| f.place.as_str()).unwrap_or("");
+            match st.map.other_end(route, at) {
+                Some(to) => format!("march to {}", st.place_name(to)),
+                None => format!("move along route {route}"),
+            }
+        }
+    }
+}
+
+/// One log entry in plain words. `st` is the current state, for names.
+pub fn describe(st: &CampaignState, e: &Event) -> String {
+    let place = |p: &str| st.place_name(p).to_string();
+    match e {
+        Event::Created { settings, .. } => format!(
+            "Campaign \"{}\" created: {} points, {} turns, {} against {}.",
+            settings.name,
+            settings.points,
+            settings.turns,
+            settings.sides[0].name,
+            settings.sides[1].name
+        ),
+        Event::MapChanged { map, .. } => format!(
+            "The organiser changed the map ({} places, {} routes).",
+            map.places.len(),
+            map.routes.len()
+        ),
+        Event::Enlisted {
+            force,
+            player,
+            side,
+            roster,
+            rolls,
+            ..
+        } => format!(
+            "{player} enlisted {} ({force}) for {}. Commander ratings: {}",
+            roster.name,
+            st.side_name(*side),
+            rolls.join(" ")
+        ),
+        Event::Started => "The campaign began: turn 1, orders are open.".into(),
+        Event::OrderGiven { force, order } => format!(
+            "{} ordered to {}.",
+            force_label(st, force),
+            order_words(st, force, order)
+        ),
+        Event::TurnClosed { orders } => {
+            let holds = orders.values().filter(|o| **o == Order::Hold).count();
+            format!(
+                "The turn closed and orders were revealed: {} moving, {} holding.",
+                orders.len() - holds,
+                holds
+            )
+        }
+        Event::Moved {
+            force, from, to, ..
+        } => format!(
+            "{} marched from {} to {}.",
+            force_label(st, force),
+            place(from),
+            place(to)
+        ),
+        Event::BattleSet { battle, rolls } => format!(
+            "Battle {}: {} attacks {} at {}, scenario {}. {}",
+            battle.no,
+            force_label(st, &battle.attacker),
+            force_label(st, &battle.defender),
+            battle.name,
+            battle.scenario.replace('_', " "),
+            rolls.join(" ")
+        ),
+        Event::BattleFought { battle, result } => {
+            let who = match result.winner.as_deref() {
+                Some("attacker") => "the attacker won",
+                Some("defender") => "the defender won",
+                _ => "a tie",
+            };
+            format!(
+                "Battle {battle} {}: {who} ({} victory, {}:{}).",
+                if result.method == "simulated" {
+                    "was fought by the simulator"
+                } else {
+                    "was recorded from the table"
+                },
+                result.level,
+                result.attacker_vp,
+                result.defender_vp
+            )
+        }
+        Event::Retreated { force, from, to } => format!(
+            "{} fell back from {} to {}.",
+            force_label(st, force),
+            place(from),
+            place(to)
+        ),
+        Event::Surrendered { force, at } => format!(
+            "{} had nowhere to go and surrendered at {}.",
+            force_label(st, force),
+            place(at)
+        ),
+        Event::Destroyed { force } => {
+            format!(
+                "{} has no elements left and is out.",
+                force_label(st, force)
+            )
+        }
+        Event::ElementReduced {
+            force,
+            element,
+            size,
+            roll,
+            dropped,
+            refund,
+            ..
+        } => {
+            let mut s = format!(
+                "{}: element {element} rolled {roll} and is reduced to {size}.",
+                force_label(st, force)
+            );
+            if !dropped.is_empty() {
+                s.push_str(&format!(
+                    " It loses {} ({refund} points back to the bank).",
+                    dropped.join(", ")
+                ));
+            }
+            s
+        }
+        Event::ElementLost {
+            force,
+            element,
+            roll,
+            ..
+        } => format!(
+            "{}: element {element} rolled {roll} and is lost.",
+            force_label(st, force)
+        ),
+        Event::CommanderReplaced {
+            force,
+            fallen,
+            name,
+            roll,
+            ..
+        } => format!(
+            "{}: {fallen} has fallen; {name} takes command ({roll}).",
+            force_label(st, force)
+        ),
+        Event::Experience {
+            force,
+            commander,
+            roll,
+            rating_roll,
+            ..
+        } => format!(
+            "{}: experience roll for commander {commander}: {roll}; rating roll now {rating_roll}.",
+            force_label(st, force)
+        ),
+        Event::PlaceTaken { place: p, side, .. } => {
+            format!("{} took {}.", st.side_name(*side), place(p))
+        }
+        Event::Reinforced {
+            force,
+            gained,
+            bank,
+        } => format!(
+            "{} gained {gained} reinforcement points ({bank} in the bank).",
+            force_label(st, force)
+        ),
+        Event::Purchased { force, what, .. } => {
+            format!("{} bought: {what}.", force_label(st, force))
+        }
+        Event::TurnBegan { turn } => format!("Turn {turn} began: orders are open."),
+        Event::Ended { reason } => format!("The campaign ended. {reason}"),
+        Event::BattleVoided { battle, reason, .. } => format!(
+            "The organiser voided battle {battle}: {reason}. Its aftermath is set aside and it \
+             is to be fought again."
+        ),
+        Event::Adjusted {
+            force,
+            side,
+            points,
+            bank,
+            reason,
+        } => {
+            let whom = match (force, side) {
+                (Some(f), _) => force_label(st, f),
+                (None, Some(s)) => st.side_name(*s).to_string(),
+                _ => "?".into(),
+            };
+            format!("The organiser adjusted {whom}: {points:+} campaign points, {bank:+} reinforcement points. Reason: {reason}")
+        }
+        Event::PlayerReplaced { force, player, .. } => {
+            format!("{player} takes over force {force} from the player who left.")
+        }
+    }
+}
+
+/// A log entry as a user may see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct LogLine {
+    pub seq: i64,
+    pub turn: i32,
+    pub kind: String,
+    pub force: Option<String>,
+    pub seed: Option<String>,
+    pub text: String,
+    pub at: String,
+    /// The stored entry; absent for another player's hidden order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<Value>,
+    pub set_aside: bool,
+}
+
+/// The log as `c`'s user may see it, filtered by turn and force.
+pub fn log_lines(
+    c: &Loaded,
+    rows: &[LogRow],
+    turn: Option<i32>,
+    force: Option<&str>,
+) -> Result<Vec<LogLine>, AppError> {
+    let st = &c.state;
+    let mut set_aside: Vec<(i64, i64)> = Vec::new();
+    let mut entries = Vec::new();
+    for r in rows {
+        let e = parse_entry(r)?;
+        if let Event::BattleVoided { from_seq, .. } = &e.event {
+            set_aside.push((*from_seq, e.seq));
+        }
+        entries.push((r, e));
+    }
+    let mut out = Vec::new();
+    // Each entry is told against the campaign as it stood just before it (where a force stood
+    // when it was ordered, what a place was called then).
+    let mut before = CampaignState::default();
+    for (r, e) in entries {
+        let aside = set_aside.iter().any(|(a, b)| r.seq >= *a && r.seq < *b);
+        let then = before.clone();
+        // A stored entry that no longer applies is still shown, told against the present.
+        if !aside && before.apply(r.seq, &e.event).is_err() {
+            before = st.clone();
+        }
+        let told = if then.settings.is_none() { st } else { &then };
+        if turn.is_some_and(|t| t != r.turn)
+            || force.is_some_and(|f| r.force_id.as_deref() != Some(f))
+        {
+            continue;
+        }
+        let hidden = matches!(&e.event, Event::OrderGiven { force, .. }
+            if st.phase == Phase::Orders
+                && r.turn == i32::try_from(st.turn).unwrap_or(i32::MAX)
+                && c.force.as_deref() != Some(force.as_str()));
+        let (text, event) = if hidden {
+            (
+                format!(
+                    "{} gave an order (hidden until the turn closes).",
+                    r.force_id
+                        .as_deref()
+                        .map_or("A player".to_string(), |f| force_label(st, f))
+                ),
+                None,
+            )
+        } else {
+            (
+                describe(told, &e.event),
+                serde_json::from_str::<Value>(&r.event).ok(),
+            )
+        };
+        out.push(LogLine {
+            seq: r.seq,
+            turn: r.turn,
+            kind: r.kind.clone(),
+            force: r.force_id.clone(),
+            seed: if hidden { None } else { r.seed.clone() },
+            text,
+            at: r.created_at.format("%Y-%m-%d %H:%M").to_string(),
+            event,
+            set_aside: aside,
+        });
+    }
+    Ok(out)
+}
+
+/// Things the user should do now.
+pub fn attention(c: &Loaded) -> Vec<String> {
+    let st = &c.state;
+    let mut out = Vec::new();
+    if st.phase == Phase::Ended {
+        return out;
+    }
+    if let Some(f) = c.force.as_deref().and_then(|f| st.forces.get(f)) {
+        if f.active() {
+            if st.phase == Phase::Orders && !st.orders.contains_key(&f.id) {
+                out.push(format!("Give your order for turn {}.", st.turn));
+            }
+            for b in st.pending_battles() {
+                if b.attacker == f.id || b.defender == f.id {
+                    out.push(format!("Fight or record battle {} at {}.", b.no, b.name));
+                }
+            }
+            if f.bank >= 5 && st.phase != Phase::Enlisting {
+                out.push(format!(
+                    "You have {} reinforcement points to spend.",
+                    f.bank
+                ));
+            }
+        }
+    }
+    if c.organiser {
+        match st.phase {
+            Phase::Enlisting => {
+                if st.sides_in_field().len() == 2 {
+                    out.push(
+                        "Both sides have forces: start the campaign when everyone has joined."
+                            .into(),
+                    );
+                } else {
+                    out.push("Invite players: each side needs at least one force.".into());
+                }
+            }
+            Phase::Orders => {
+                let (given, all) = orders_in(st);
+                out.push(format!(
+                    "{given} of {all} orders in for turn {}; close the turn when you are ready.",
+                    st.turn
+                ));
+            }
+            Phase::Battles => {
+                let n = st.pending_battles().count();
+                out.push(format!(
+                    "{n} battle(s) of turn {} still to be decided.",
+                    st.turn
+                ));
+            }
+            Phase::Ended => {}
+        }
+    }
+    out
+}
+
+/// The campaign as JSON for `c`'s user. Other players' orders never appear.
+pub fn campaign_json(c: &Loaded) -> Value {
+    let st = &c.state;
+    let settings = st.settings();
+    let (given, all) = orders_in(st);
+    json!({
+        "id": c.row.id,
+        "name": c.row.name,
+        "rule_system": c.row.rule_system,
+        "version": c.row.version,
+        "phase": phase_id(st.phase),
+        "turn": st.turn,
+        "turns": settings.map(|s| s.turns),
+        "points": settings.map(|s| s.points),
+        "war": settings.map(|s| s.war.clone()),
+        "scenario": settings.and_then(|s| s.scenario.clone()),
+        "sides": settings.map(|s| s.sides.iter().map(|x| json!({"name": x.name, "home": x.home})).collect::<Vec<_>>()),
+        "rules": settings.map(|s| s.rules.clone()),
+        "organiser": c.organiser,
+        "invite_code": if c.organiser { Some(c.row.invite_code.clone()) } else { None },
+        "my_force": c.force,
+        "orders": {"in": given, "of": all,
+                   "mine": c.force.as_ref().and_then(|f| st.orders.get(f))},
+        "forces": st.forces.values().map(|f| json!({
+            "id": f.id, "player": f.player, "side": f.side, "place": f.place,
+            "name": f.roster.name, "elements": f.roster.element_count(), "out": f.out,
+        })).collect::<Vec<_>>(),
+        "battles": battles_json(st),
+        "ended": st.ended,
+        "attention": attention(c),
+    })
+}
+
+pub fn battles_json(st: &CampaignState) -> Vec<Value> {
+    st.battles
+        .iter()
+        .map(|b| {
+            json!({
+                "no": b.no, "turn": b.turn, "name": b.name, "attacker": b.attacker,
+                "defender": b.defender, "scenario": b.scenario, "record": b.record,
+                "status": match b.status { BattleStatus::Pending => "pending", BattleStatus::Resolved => "resolved" },
+                "result": b.result,
+                "at": match &b.site { BattleSite::Place { place } => json!({"place": place}),
+                                      BattleSite::Route { route, .. } => json!({"route": route}) },
+            })
+        })
+        .collect()
+}
+
+pub fn map_json(st: &CampaignState) -> Value {
+    json!({
+        "places": st.map.places,
+        "routes": st.map.routes,
+        "homes": st.settings().map(|s| [s.sides[0].home.clone(), s.sides[1].home.clone()]),
+        "holders": st.holders,
+        "forces": st.active_forces().map(|f| json!({"id": f.id, "side": f.side, "place": f.place})).collect::<Vec<_>>(),
+        "last_moves": st.last_moves,
+    })
+}
+
+// ---------- the SVG map ----------
+
+pub struct SvgPlace {
+    pub id: String,
+    pub name: String,
+    pub x: i32,
+    pub y: i32,
+    /// `side0`, `side1` or `none`.
+    pub holder: &'static str,
+    pub fort: bool,
+    pub kind: &'static str,
+    pub value: u8,
+    pub supply: bool,
+    /// Label below or above the marker, to keep labels off the edge.
+    pub label_y: i32,
+}
+
+pub struct SvgRoute {
+    pub x1: i32,
+    pub y1: i32,
+    pub x2: i32,
+    pub y2: i32,
+    pub kind: &'static str,
+}
+
+pub struct SvgForce {
+    pub x: i32,
+    pub y: i32,
+    pub side: u8,
+    pub label: String,
+    pub mine: bool,
+}
+
+pub struct SvgArrow {
+    pub x1: i32,
+    pub y1: i32,
+    pub x2: i32,
+    pub y2: i32,
+}
+
+pub struct SvgBattle {
+    pub x: i32,
+    pub y: i32,
+    pub no: u32,
+    pub record: i64,
+    pub pending: bool,
+}
+
+pub struct SvgMap {
+    pub places: Vec<SvgPlace>,
+    pub routes: Vec<SvgRoute>,
+    pub forces: Vec<SvgForce>,
+    pub arrows: Vec<SvgArrow>,
+    pub battles: Vec<SvgBattle>,
+}
+
+/// The drawing of the map: coordinates in the 1000 × 700 view box.
+pub fn svg_map(c: &Loaded) -> SvgMap {
+    let st = &c.state;
+    let at = |id: &str| {
+        st.map
+            .place(id)
+            .map_or((0, 0), |p| (i32::from(p.x), i32::from(p.y)))
+    };
+    let places = st
+        .map
+        .places
+        .iter()
+        .map(|p| SvgPlace {
+            id: p.id.clone(),
+            name: p.name.clone(),
+            x: i32::from(p.x),
+            y: i32::from(p.y),
+            holder: match st.holders.get(&p.id).map(|h| h.side) {
+                Some(0) => "side0",
+                Some(1) => "side1",
+                _ => "none",
+            },
+            fort: p.kind == PlaceKind::Fort,
+            kind: p.kind.id(),
+            value: p.value,
+            supply: p.supply,
+            label_y: if p.y > 640 { -22 } else { 34 },
+        })
+        .collect();
+    let routes = st
+        .map
+        .routes
+        .iter()
+        .map(|r| {
+            let ((x1, y1), (x2, y2)) = (at(&r.from), at(&r.to));
+            SvgRoute {
+                x1,
+                y1,
+                x2,
+                y2,
+                kind: match r.kind {
+                    RouteKind::Road => "road",
+                    RouteKind::Trail => "trail",
+                    RouteKind::River => "river",
+                },
+            }
+        })
+        .collect();
+    // Forces in one place stack beside the marker.
+    let mut stacked: std::collections::BTreeMap<&str, i32> = Default::default();
+    let forces = st
+        .active_forces()
+        .map(|f| {
+            let (x, y) = at(&f.place);
+            let n = stacked.entry(f.place.as_str()).or_insert(0);
+            let slot = *n;
+            *n += 1;
+            SvgForce {
+                x: x + 16,
+                y: y - 26 - slot * 22,
+                side: f.side,
+                label: f.player.chars().take(14).collect(),
+                mine: c.force.as_deref() == Some(f.id.as_str()),
+            }
+        })
+        .collect();
+    let arrows = st
+        .last_moves
+        .iter()
+        .map(|m| {
+            let ((x1, y1), (x2, y2)) = (at(&m.from), at(&m.to));
+            // Stop short of both markers so the arrowhead stays visible.
+            let (dx, dy) = (f64::from(x2 - x1), f64::from(y2 - y1));
+            let len = (dx * dx + dy * dy).sqrt().max(1.0);
+            let trim = 18.0 / len;
+            SvgArrow {
+                x1: x1 + (dx * trim) as i32,
+                y1: y1 + (dy * trim) as i32,
+                x2: x2 - (dx * trim) as i32,
+                y2: y2 - (dy * trim) as i32,
+            }
+        })
+        .collect();
+    let battles = st
+        .battles
+        .iter()
+        .filter(|b| b.turn + 1 >= st.turn)
+        .map(|b| {
+            let (x, y) = match &b.site {
+                BattleSite::Place { place } => at(place),
+                BattleSite::Route { route, .. } => st
+                    .map
+                    .routes
+                    .iter()
+                    .find(|r| &r.id == route)
+                    .map_or((0, 0), |r| {
+                        let ((x1, y1), (x2, y2)) = (at(&r.from), at(&r.to));
+                        ((x1 + x2) / 2, (y1 + y2) / 2)
+                    }),
+            };
+            SvgBattle {
+                x: x - 22,
+                y: y - 22,
+                no: b.no,
+                record: b.record,
+                pending: b.status == BattleStatus::Pending,
+            }
+        })
+        .collect();
+    SvgMap {
+        places,
+        routes,
+        forces,
+        arrows,
+        battles,
+    }
+}

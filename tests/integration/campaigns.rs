@@ -1,0 +1,852 @@
+//! Campaigns over HTTP: four players on a preset map through three turns, with a simulated and
+//! a recorded battle, casualties, a fallen commander replaced, reinforcements spent, standings
+//! checked by hand, the log, and the state rebuilt from the log. Then who may do what.
+
+use serde_json::{json, Value};
+
+use crate::helpers::{spawn_app, TestApp};
+
+fn roster(name: &str, nation: &str) -> Value {
+    json!({"format": "muster.lotf.roster/1", "name": name, "war": "american_revolution", "nation": nation,
+           "points_limit": 150, "force_commander": {"name": format!("{name} general")},
+           "groups": [
+             {"name": "Left", "commander": {"name": format!("{name} left")}, "elements": [
+               {"name": format!("{name} 1st"), "type": "infantry", "size": "medium"},
+               {"name": format!("{name} 2nd"), "type": "infantry", "size": "medium"},
+               {"name": format!("{name} 3rd"), "type": "infantry", "size": "medium"}]},
+             {"name": "Right", "commander": {"name": format!("{name} right")}, "elements": [
+               {"name": format!("{name} 4th"), "type": "infantry", "size": "medium"},
+               {"name": format!("{name} 5th"), "type": "infantry", "size": "medium"},
+               {"name": format!("{name} 6th"), "type": "infantry", "size": "medium"}]}]})
+}
+
+/// A player with a bearer token.
+struct Player {
+    token: String,
+    email: String,
+}
+
+struct Api<'a> {
+    app: &'a TestApp,
+    http: reqwest::Client,
+}
+
+impl Api<'_> {
+    async fn call(
+        &self,
+        p: &Player,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> (u16, Value) {
+        let url = self.app.url(&format!("/api/v1{path}"));
+        let req = match method {
+            "GET" => self.http.get(url),
+            "PUT" => self.http.put(url),
+            _ => self.http.post(url),
+        }
+        .bearer_auth(&p.token);
+        let req = match body {
+            Some(b) => req.json(&b),
+            None => req,
+        };
+        let res = req.send().await.expect("request");
+        let status = res.status().as_u16();
+        let text = res.text().await.expect("body");
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
+    }
+
+    async fn ok(&self, p: &Player, method: &str, path: &str, body: Option<Value>) -> Value {
+        let (status, v) = self.call(p, method, path, body).await;
+        assert!(status < 300, "{method} {path} as {}: {status} {v}", p.email);
+        v
+    }
+}
+
+async fn player(app: &TestApp, email: &str) -> Player {
+    Player {
+        token: app.api_user(email).await,
+        email: email.into(),
+    }
+}
+
+async fn roster_of(api: &Api<'_>, p: &Player, name: &str, nation: &str) -> i64 {
+    api.ok(p, "POST", "/rosters", Some(roster(name, nation)))
+        .await["id"]
+        .as_i64()
+        .expect("roster id")
+}
+
+fn route_between(map: &Value, a: &str, b: &str) -> String {
+    map["routes"]
+        .as_array()
+        .expect("routes")
+        .iter()
+        .find(|r| (r["from"] == a && r["to"] == b) || (r["from"] == b && r["to"] == a))
+        .map(|r| r["id"].as_str().expect("id").to_string())
+        .unwrap_or_else(|| panic!("no route {a}–{b}"))
+}
+
+struct Campaign {
+    id: i64,
+    map: Value,
+}
+
+async fn order(
+    api: &Api<'_>,
+    c: &Campaign,
+    p: &Player,
+    force: &str,
+    to: Option<(&str, &str)>,
+) -> Value {
+    let order = match to {
+        None => json!({"order": "hold"}),
+        Some((from, to)) => json!({"order": "move", "route": route_between(&c.map, from, to)}),
+    };
+    api.ok(
+        p,
+        "POST",
+        &format!("/campaigns/{}/orders", c.id),
+        Some(json!({"force": force, "order": order})),
+    )
+    .await
+}
+
+/// Four players, two a side, on the Philadelphia map; the organiser plays too.
+async fn four_player_campaign(api: &Api<'_>) -> (Campaign, [Player; 4]) {
+    let app = api.app;
+    let players = [
+        player(app, "howe@example.com").await,
+        player(app, "cornwallis@example.com").await,
+        player(app, "washington@example.com").await,
+        player(app, "greene@example.com").await,
+    ];
+    let created = api
+        .ok(
+            &players[0],
+            "POST",
+            "/campaigns",
+            Some(
+                json!({"name": "Philadelphia 1777", "map": "philadelphia-1777", "points": 200,
+                        "turns": 3, "sides": ["", ""]}),
+            ),
+        )
+        .await;
+    let id = created["id"].as_i64().expect("campaign id");
+    let code = created["invite_code"].as_str().expect("code").to_string();
+    for (i, (p, nation)) in players
+        .iter()
+        .zip(["british", "british", "american", "american"])
+        .enumerate()
+    {
+        let r = roster_of(api, p, &format!("Force {}", i + 1), nation).await;
+        let joined = api
+            .ok(
+                p,
+                "POST",
+                &format!("/campaigns/{id}/join"),
+                Some(json!({"code": code, "side": u8::from(i >= 2), "roster_id": r})),
+            )
+            .await;
+        assert_eq!(joined["my_force"], format!("f{}", i + 1));
+    }
+    let map = api
+        .ok(&players[0], "GET", &format!("/campaigns/{id}/map"), None)
+        .await;
+    (Campaign { id, map }, players)
+}
+
+fn kinds(log: &Value) -> Vec<String> {
+    log["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_four_player_campaign_runs_three_turns_to_final_standings() {
+    let app = spawn_app().await;
+    let api = Api {
+        app: &app,
+        http: reqwest::Client::new(),
+    };
+    let (c, [howe, cornwallis, washington, greene]) = four_player_campaign(&api).await;
+    let id = c.id;
+    api.ok(&howe, "POST", &format!("/campaigns/{id}/start"), None)
+        .await;
+
+    // Every commander's rating was rolled at enlistment, with the seed in the log.
+    let log = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/log"), None)
+        .await;
+    let enlisted: Vec<&Value> = log["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "enlisted")
+        .collect();
+    assert_eq!(enlisted.len(), 4);
+    for e in &enlisted {
+        assert!(e["seed"].as_str().is_some_and(|s| !s.is_empty()), "{e}");
+        assert_eq!(e["event"]["ratings"].as_object().map(|m| m.len()), Some(3));
+    }
+
+    // ---- Turn 1: marches, no contact. Greene gives no order and holds.
+    order(&api, &c, &howe, "f1", Some(("head_of_elk", "iron_hill"))).await;
+    order(&api, &c, &cornwallis, "f2", None).await;
+    order(
+        &api,
+        &c,
+        &washington,
+        "f3",
+        Some(("philadelphia", "chadds_ford")),
+    )
+    .await;
+    let seen = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/orders"), None)
+        .await;
+    assert_eq!(
+        (seen["orders"]["in"].as_u64(), seen["orders"]["of"].as_u64()),
+        (Some(3), Some(4))
+    );
+    // Washington's order is his alone until the turn closes.
+    let log = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/log?turn=1"), None)
+        .await;
+    let his = log["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["force"] == "f3" && e["kind"] == "order_given")
+        .expect("his order is listed");
+    assert!(his.get("event").is_none() && !his["text"].as_str().unwrap().contains("Chadds"));
+    api.ok(&howe, "POST", &format!("/campaigns/{id}/turn/close"), None)
+        .await;
+    let state = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
+        .await;
+    assert_eq!(
+        (state["turn"].as_u64(), state["phase"].as_str()),
+        (Some(2), Some("orders"))
+    );
+    let map = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/map"), None)
+        .await;
+    assert_eq!(map["holders"]["iron_hill"]["side"], 0);
+    assert_eq!(map["holders"]["chadds_ford"]["side"], 1);
+    let where_is = |m: &Value, f: &str| {
+        m["forces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == f)
+            .unwrap()["place"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(where_is(&map, "f4"), "philadelphia", "no order means hold");
+    // 10 points a turn, plus 5 for each supply place the side holds (Head of Elk; Philadelphia).
+    let f1 = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/forces/f1"), None)
+        .await;
+    assert_eq!(f1["bank"], 15);
+    // Now the log shows what Washington ordered.
+    let log = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/log?force=f3"), None)
+        .await;
+    assert!(
+        log["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["kind"] == "order_given"
+                && e["text"].as_str().unwrap().contains("Chadds Ford"))
+    );
+
+    // ---- Turn 2: Howe and Washington both march on Kennett Square and meet there.
+    order(&api, &c, &howe, "f1", Some(("iron_hill", "kennett"))).await;
+    order(
+        &api,
+        &c,
+        &cornwallis,
+        "f2",
+        Some(("head_of_elk", "iron_hill")),
+    )
+    .await;
+    order(
+        &api,
+        &c,
+        &greene,
+        "f4",
+        Some(("philadelphia", "fort_mifflin")),
+    )
+    .await;
+    // The last order closes the turn by itself.
+    order(
+        &api,
+        &c,
+        &washington,
+        "f3",
+        Some(("chadds_ford", "kennett")),
+    )
+    .await;
+    let state = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
+        .await;
+    assert_eq!(state["phase"], "battles");
+    let battles = state["battles"].as_array().unwrap().clone();
+    assert_eq!(battles.len(), 1);
+    assert_eq!(battles[0]["at"]["place"], "kennett");
+    let record = battles[0]["record"].as_i64().unwrap();
+    let kennett_attacker = battles[0]["attacker"].as_str().unwrap().to_string();
+    // The battle record was set up from the forces with the ratings rolled at enlistment.
+    let setup = api
+        .ok(&howe, "GET", &format!("/battles/{record}/setup"), None)
+        .await;
+    assert_eq!(setup["points"], 200);
+    assert_eq!(
+        setup["attacker"]["commanders"].as_object().map(|m| m.len()),
+        Some(3)
+    );
+    // Either player may hand it to the simulator.
+    let fought = api
+        .ok(
+            &washington,
+            "POST",
+            &format!("/battles/{record}/simulate"),
+            Some(json!({"version": 1})),
+        )
+        .await;
+    assert_eq!(fought["status"], "confirmed");
+    let state = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
+        .await;
+    assert_eq!(state["battles"][0]["status"], "resolved");
+    assert_eq!(
+        (state["turn"].as_u64(), state["phase"].as_str()),
+        (Some(3), Some("orders"))
+    );
+    let map = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/map"), None)
+        .await;
+    let winner = match state["battles"][0]["result"]["winner"].as_str() {
+        Some("attacker") => Some(kennett_attacker.clone()),
+        Some("defender") => Some(
+            state["battles"][0]["defender"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        ),
+        _ => None,
+    };
+    if let Some(w) = &winner {
+        assert_eq!(where_is(&map, w), "kennett", "the winner holds the field");
+    }
+
+    // ---- Reinforcements: Cornwallis has 30 points and buys a regiment.
+    let f2 = api
+        .ok(
+            &cornwallis,
+            "GET",
+            &format!("/campaigns/{id}/forces/f2"),
+            None,
+        )
+        .await;
+    assert_eq!(f2["bank"], 30);
+    let group = f2["roster"]["groups"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    api.ok(
+        &cornwallis,
+        "POST",
+        &format!("/campaigns/{id}/forces/f2/purchases"),
+        Some(json!({"buy": "element", "group": group, "name": "Guards", "type": "infantry", "size": "medium"})),
+    )
+    .await;
+    let f2 = api
+        .ok(
+            &cornwallis,
+            "GET",
+            &format!("/campaigns/{id}/forces/f2"),
+            None,
+        )
+        .await;
+    assert_eq!(
+        (f2["bank"].as_u64(), f2["points"].as_u64()),
+        (Some(5), Some(175))
+    );
+
+    // ---- Turn 3: Cornwallis and Greene both march on Wilmington and meet there.
+    order(
+        &api,
+        &c,
+        &cornwallis,
+        "f2",
+        Some(("iron_hill", "wilmington")),
+    )
+    .await;
+    order(
+        &api,
+        &c,
+        &greene,
+        "f4",
+        Some(("fort_mifflin", "wilmington")),
+    )
+    .await;
+    api.ok(&howe, "POST", &format!("/campaigns/{id}/turn/close"), None)
+        .await;
+    let state = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
+        .await;
+    let b2 = state["battles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["no"] == 2)
+        .expect("a second battle")
+        .clone();
+    assert_eq!(b2["at"]["place"], "wilmington");
+    let record2 = b2["record"].as_i64().unwrap();
+    let setup = api
+        .ok(&greene, "GET", &format!("/battles/{record2}/setup"), None)
+        .await;
+    // The bought regiment marches with its force.
+    let (att_key, def_key) = if b2["attacker"] == "f2" {
+        ("attacker", "defender")
+    } else {
+        ("defender", "attacker")
+    };
+    let count = |s: &Value, k: &str| {
+        s[k]["roster"]["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["elements"].as_array().unwrap().len())
+            .sum::<usize>()
+    };
+    assert_eq!(count(&setup, att_key), 7);
+    // Recorded from the table: Greene's force is shattered and its general falls.
+    let mut elements = Vec::new();
+    for (key, side) in [("attacker", "attacker"), ("defender", "defender")] {
+        for g in setup[key]["roster"]["groups"].as_array().unwrap() {
+            for e in g["elements"].as_array().unwrap() {
+                let state = if key == def_key { "shattered" } else { "fit" };
+                elements.push(json!({"side": side, "id": e["id"], "state": state, "hits": 0}));
+            }
+        }
+    }
+    let fc = setup[def_key]["roster"]["force_commander"]["id"].clone();
+    let objectives = match setup["scenario"].as_str().unwrap() {
+        "take_the_field" => 2,
+        "hold_the_ground" | "flank_attack" | "surrounded" | "frontal_assault" => 3,
+        _ => 0,
+    };
+    let (ao, dobj) = if att_key == "attacker" {
+        (objectives, 0)
+    } else {
+        (0, objectives)
+    };
+    let recorded = api
+        .ok(
+            &cornwallis,
+            "POST",
+            &format!("/battles/{record2}/record"),
+            Some(
+                json!({"version": 1, "report": {"turns_played": 6, "elements": elements,
+                        "commanders": [{"side": def_key, "id": fc, "fate": "killed"}],
+                        "attacker_objectives": ao, "defender_objectives": dobj}}),
+            ),
+        )
+        .await;
+    assert_eq!(recorded["status"], "provisional");
+    // Nothing happens in the campaign until Greene confirms it.
+    let state = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
+        .await;
+    assert_eq!(state["phase"], "battles");
+    api.ok(
+        &greene,
+        "POST",
+        &format!("/battles/{record2}/confirm"),
+        Some(json!({"version": 2})),
+    )
+    .await;
+
+    // ---- The aftermath: casualties, the general replaced, and the campaign's end.
+    let state = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
+        .await;
+    assert_eq!(state["phase"], "ended", "{state}");
+    let f4 = api
+        .ok(&greene, "GET", &format!("/campaigns/{id}/forces/f4"), None)
+        .await;
+    let history = f4["history"].as_object().unwrap();
+    let fc_id = fc.as_str().unwrap();
+    if f4["out"].is_null() {
+        assert!(history[fc_id][0]
+            .as_str()
+            .unwrap()
+            .contains("fell in the battle at Wilmington"));
+        // Every element that survived is one size smaller, and says so.
+        for g in f4["roster"]["groups"].as_array().unwrap() {
+            for e in g["elements"].as_array().unwrap() {
+                assert_eq!(e["size"], "small", "{e}");
+                let id = e["id"].as_str().unwrap();
+                assert_eq!(
+                    history[id][0].as_str().unwrap(),
+                    "Reduced to Small after the battle at Wilmington"
+                );
+            }
+        }
+    }
+    let log = api
+        .ok(&washington, "GET", &format!("/campaigns/{id}/log"), None)
+        .await;
+    let k = kinds(&log);
+    for needed in [
+        "created",
+        "enlisted",
+        "started",
+        "order_given",
+        "turn_closed",
+        "moved",
+        "battle_set",
+        "battle_fought",
+        "place_taken",
+        "reinforced",
+        "purchased",
+        "turn_began",
+        "ended",
+    ] {
+        assert!(
+            k.iter().any(|x| x == needed),
+            "the log has no {needed}: {k:?}"
+        );
+    }
+    assert!(k
+        .iter()
+        .any(|x| x == "element_lost" || x == "element_reduced"));
+    if f4["out"].is_null() {
+        assert!(k.iter().any(|x| x == "commander_replaced"));
+    }
+    assert_eq!(k.iter().filter(|x| *x == "battle_fought").count(), 2);
+    // Dice-driven entries carry their seed.
+    for e in log["entries"].as_array().unwrap() {
+        if [
+            "battle_set",
+            "battle_fought",
+            "element_lost",
+            "element_reduced",
+            "commander_replaced",
+        ]
+        .contains(&e["kind"].as_str().unwrap())
+        {
+            assert!(e["seed"].is_string(), "{e}");
+        }
+    }
+
+    // ---- Standings, by hand: victory points of each battle plus places held.
+    let standings = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/standings"), None)
+        .await;
+    assert_eq!(standings["final"], true);
+    let state = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
+        .await;
+    let map = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/map"), None)
+        .await;
+    let mut vp = std::collections::BTreeMap::<String, u64>::new();
+    for b in state["battles"].as_array().unwrap() {
+        let r = &b["result"];
+        *vp.entry(b["attacker"].as_str().unwrap().into())
+            .or_default() += r["attacker_vp"].as_u64().unwrap();
+        *vp.entry(b["defender"].as_str().unwrap().into())
+            .or_default() += r["defender_vp"].as_u64().unwrap();
+    }
+    let value = |place: &str| {
+        map["places"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == place)
+            .unwrap()["value"]
+            .as_u64()
+            .unwrap()
+    };
+    for side in 0..2u64 {
+        let forces: Vec<String> = state["forces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["side"] == side)
+            .map(|f| f["id"].as_str().unwrap().to_string())
+            .collect();
+        let battle_points: u64 = forces.iter().map(|f| vp.get(f).copied().unwrap_or(0)).sum();
+        let places: u64 = map["holders"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(_, h)| h["side"] == side)
+            .map(|(p, _)| value(p))
+            .sum();
+        let s = &standings["sides"][side as usize];
+        assert_eq!(
+            s["total"].as_u64(),
+            Some(battle_points + places),
+            "side {side}: {s}"
+        );
+        for f in &forces {
+            let credited: u64 = map["holders"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .filter(|(_, h)| h["side"] == side && h["taken_by"] == f.as_str())
+                .map(|(p, _)| value(p))
+                .sum();
+            let row = standings["players"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["force"] == f.as_str())
+                .unwrap();
+            assert_eq!(
+                row["total"].as_u64(),
+                Some(vp.get(f).copied().unwrap_or(0) + credited),
+                "{f}: {row}"
+            );
+        }
+    }
+    // Cornwallis took Wilmington (a value-2 place) by beating Greene there.
+    let wilm = &map["holders"]["wilmington"];
+    assert_eq!(
+        (wilm["side"].as_u64(), wilm["taken_by"].as_str()),
+        (Some(0), Some("f2"))
+    );
+
+    // ---- The log, applied from the start, gives the stored state.
+    let audit = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/audit"), None)
+        .await;
+    assert_eq!(audit["rebuilt_matches"], true, "{audit}");
+    rebuild_matches_stored_state(&app, id);
+}
+
+/// Reads the stored log and state straight from the database and rebuilds.
+fn rebuild_matches_stored_state(app: &TestApp, id: i64) {
+    use muster::rules::campaign::state::{CampaignState, Entry};
+    let pool = app.pool();
+    let mut conn = pool.get().expect("conn");
+    let row = muster::store::campaigns::find(&mut conn, id)
+        .expect("query")
+        .expect("campaign");
+    let entries: Vec<Entry> = muster::store::campaigns::log(&mut conn, id)
+        .expect("log")
+        .iter()
+        .map(|r| Entry {
+            seq: r.seq,
+            event: serde_json::from_str(&r.event).expect("entry parses"),
+        })
+        .collect();
+    let stored: CampaignState = serde_json::from_str(&row.state).expect("state parses");
+    let rebuilt = CampaignState::rebuild(&entries).expect("rebuilds");
+    assert_eq!(rebuilt, stored);
+    assert!(!stored.battles.is_empty() && stored.forces.len() == 4);
+}
+
+#[tokio::test]
+async fn who_may_do_what_in_a_campaign() {
+    let app = spawn_app().await;
+    let api = Api {
+        app: &app,
+        http: reqwest::Client::new(),
+    };
+    let (c, [howe, cornwallis, washington, _greene]) = four_player_campaign(&api).await;
+    let id = c.id;
+    let stranger = player(&app, "stranger@example.com").await;
+    // Outsiders see nothing, not even that it exists.
+    let (status, _) = api
+        .call(&stranger, "GET", &format!("/campaigns/{id}"), None)
+        .await;
+    assert_eq!(status, 404);
+    let (status, _) = api
+        .call(&stranger, "GET", &format!("/campaigns/{id}/log"), None)
+        .await;
+    assert_eq!(status, 404);
+    // Only the organiser edits the map and starts the campaign.
+    let map = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/map"), None)
+        .await;
+    let body =
+        json!({"map": {"places": map["places"], "routes": map["routes"]}, "homes": map["homes"]});
+    let (status, _) = api
+        .call(
+            &cornwallis,
+            "PUT",
+            &format!("/campaigns/{id}/map"),
+            Some(body.clone()),
+        )
+        .await;
+    assert_eq!(status, 403);
+    let (status, _) = api
+        .call(&washington, "POST", &format!("/campaigns/{id}/start"), None)
+        .await;
+    assert_eq!(status, 403);
+    // A broken map is refused with its problems named.
+    let mut broken = body.clone();
+    broken["map"]["routes"][0]["to"] = json!("atlantis");
+    let (status, err) = api
+        .call(&howe, "PUT", &format!("/campaigns/{id}/map"), Some(broken))
+        .await;
+    assert_eq!(status, 422, "{err}");
+    assert!(err.to_string().contains("not on the map"), "{err}");
+    api.ok(&howe, "POST", &format!("/campaigns/{id}/start"), None)
+        .await;
+    // After the start the map is fixed, and nobody joins late.
+    let (status, _) = api
+        .call(&howe, "PUT", &format!("/campaigns/{id}/map"), Some(body))
+        .await;
+    assert_eq!(status, 409);
+    // Players order only their own force, along a route that leaves where it stands.
+    let (status, _) = api
+        .call(
+            &cornwallis,
+            "POST",
+            &format!("/campaigns/{id}/orders"),
+            Some(json!({"force": "f3", "order": {"order": "hold"}})),
+        )
+        .await;
+    assert_eq!(status, 403);
+    let far = route_between(&c.map, "germantown", "whitemarsh");
+    let (status, err) = api
+        .call(
+            &cornwallis,
+            "POST",
+            &format!("/campaigns/{id}/orders"),
+            Some(json!({"force": "f2", "order": {"order": "move", "route": far}})),
+        )
+        .await;
+    assert_eq!(status, 409, "{err}");
+    // Nobody else sees an order before the reveal, the organiser included.
+    order(
+        &api,
+        &c,
+        &washington,
+        "f3",
+        Some(("philadelphia", "germantown")),
+    )
+    .await;
+    for viewer in [&howe, &cornwallis] {
+        let o = api
+            .ok(viewer, "GET", &format!("/campaigns/{id}/orders"), None)
+            .await;
+        assert_eq!(o["orders"]["in"], 1);
+        assert!(o["orders"]["mine"].is_null(), "{o}");
+        let log = api
+            .ok(viewer, "GET", &format!("/campaigns/{id}/log"), None)
+            .await;
+        let given = log["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["kind"] == "order_given")
+            .expect("the order is listed as given");
+        assert!(given.get("event").is_none(), "{given}");
+        assert!(!given.to_string().contains("Germantown"), "{given}");
+    }
+    let mine = api
+        .ok(&washington, "GET", &format!("/campaigns/{id}/orders"), None)
+        .await;
+    assert_eq!(mine["orders"]["mine"]["order"], "move");
+    // Only the organiser closes turns, voids battles, adjusts and replaces players.
+    let (status, _) = api
+        .call(
+            &washington,
+            "POST",
+            &format!("/campaigns/{id}/turn/close"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 403);
+    let (status, _) = api
+        .call(
+            &washington,
+            "POST",
+            &format!("/campaigns/{id}/adjustments"),
+            Some(json!({"side": 1, "points": 5, "reason": "because"})),
+        )
+        .await;
+    assert_eq!(status, 403);
+    let (status, _) = api
+        .call(
+            &cornwallis,
+            "POST",
+            &format!("/campaigns/{id}/forces/f3/replace"),
+            Some(json!({"email": "stranger@example.com"})),
+        )
+        .await;
+    assert_eq!(status, 403);
+    // Players spend only their own points.
+    let (status, _) = api
+        .call(
+            &cornwallis,
+            "POST",
+            &format!("/campaigns/{id}/forces/f1/purchases"),
+            Some(json!({"buy": "restore", "element": "e1"})),
+        )
+        .await;
+    assert_eq!(status, 403);
+    // The organiser's tools work, and are logged with their reasons.
+    api.ok(
+        &howe,
+        "POST",
+        &format!("/campaigns/{id}/adjustments"),
+        Some(json!({"side": 1, "points": 2, "reason": "Late start for the Continentals"})),
+    )
+    .await;
+    api.ok(
+        &howe,
+        "POST",
+        &format!("/campaigns/{id}/forces/f3/replace"),
+        Some(json!({"email": "stranger@example.com"})),
+    )
+    .await;
+    let now = api
+        .ok(&stranger, "GET", &format!("/campaigns/{id}"), None)
+        .await;
+    assert_eq!(now["my_force"], "f3", "the new player has the force");
+    let (status, _) = api
+        .call(
+            &washington,
+            "GET",
+            &format!("/campaigns/{id}/forces/f3"),
+            None,
+        )
+        .await;
+    assert_eq!(status, 200, "the old player may still read the campaign");
+    let (status, _) = api
+        .call(
+            &washington,
+            "POST",
+            &format!("/campaigns/{id}/orders"),
+            Some(json!({"force": "f3", "order": {"order": "hold"}})),
+        )
+        .await;
+    assert_eq!(status, 403, "but no longer orders the force");
+    let log = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/log"), None)
+        .await;
+    let text = log.to_string();
+    assert!(text.contains("Late start for the Continentals") && text.contains("player_replaced"));
+    let standings = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/standings"), None)
+        .await;
+    assert_eq!(standings["sides"][1]["adjustment"], 2);
+}

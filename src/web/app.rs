@@ -13,7 +13,7 @@ use crate::store::{self, settings, DbPool};
 use crate::web::api::{self, ApiDoc};
 use crate::web::auth::random_token;
 use crate::web::middleware::{log_request, render_errors, security_headers};
-use crate::web::pages::{accounts, admin, battles, fight, home, odds, print, rosters};
+use crate::web::pages::{accounts, admin, battles, campaigns, fight, home, odds, print, rosters};
 use crate::web::state::{AppState, Keys};
 use crate::web::throttle::LoginThrottle;
 use crate::web::{assets, csrf, AppError};
@@ -175,6 +175,39 @@ impl Application {
                 .service(web::resource("/battles/{id}/publish").post(battles::publish))
                 .service(
                     web::resource("/battles/{id}/print/{side}/{kind}").get(battles::print_side),
+                )
+                .service(
+                    web::resource("/campaigns")
+                        .get(campaigns::list)
+                        .post(campaigns::create),
+                )
+                .service(web::resource("/campaigns/join").post(campaigns::join_code))
+                .service(
+                    web::resource("/campaigns/join/{code}")
+                        .get(campaigns::join_show)
+                        .post(campaigns::join),
+                )
+                .service(web::resource("/campaigns/{id}").get(campaigns::show))
+                .service(web::resource("/campaigns/{id}/start").post(campaigns::start))
+                .service(web::resource("/campaigns/{id}/orders").post(campaigns::give_order))
+                .service(web::resource("/campaigns/{id}/close").post(campaigns::close_turn))
+                .service(
+                    web::resource("/campaigns/{id}/map")
+                        .get(campaigns::map_edit)
+                        .post(campaigns::map_change),
+                )
+                .service(web::resource("/campaigns/{id}/standings").get(campaigns::standings_page))
+                .service(web::resource("/campaigns/{id}/log").get(campaigns::log_page))
+                .service(
+                    web::resource("/campaigns/{id}/organiser")
+                        .get(campaigns::organiser)
+                        .post(campaigns::organiser_action),
+                )
+                .service(web::resource("/campaigns/{id}/forces/{force}").get(campaigns::force))
+                .service(web::resource("/campaigns/{id}/forces/{force}/buy").post(campaigns::buy))
+                .service(
+                    web::resource("/campaigns/{id}/forces/{force}/print/{kind}")
+                        .get(campaigns::force_print),
                 )
                 .service(web::resource("/fight").get(fight::index))
                 .service(

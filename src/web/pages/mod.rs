@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod admin;
 pub mod battles;
+pub mod campaigns;
 pub mod fight;
 pub mod home;
 pub mod odds;

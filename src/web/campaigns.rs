@@ -46,6 +46,13 @@ impl From<CampaignError> for AppError {
         match e {
             CampaignError::BadEntry { .. } => AppError::internal(e),
             CampaignError::Refused(message) => AppError::Conflict(message),
+            CampaignError::Invalid(message) => AppError::Validation {
+                message: message.clone(),
+                details: vec![crate::web::error::ErrorDetail {
+                    field: None,
+                    message,
+                }],
+            },
             other => AppError::bad_request(other.to_string()),
         }
     }

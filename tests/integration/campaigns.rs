@@ -733,7 +733,7 @@ async fn who_may_do_what_in_a_campaign() {
             Some(json!({"force": "f2", "order": {"order": "move", "route": far}})),
         )
         .await;
-    assert_eq!(status, 409, "{err}");
+    assert_eq!(status, 422, "{err}");
     // Nobody else sees an order before the reveal, the organiser included.
     order(
         &api,
@@ -849,4 +849,176 @@ async fn who_may_do_what_in_a_campaign() {
         .ok(&howe, "GET", &format!("/campaigns/{id}/standings"), None)
         .await;
     assert_eq!(standings["sides"][1]["adjustment"], 2);
+}
+
+/// The pages as plain forms: a refused form keeps what was typed, the organiser edits the map,
+/// players join and order, the pages for standings, log and force render, and the pages refuse
+/// what the API refuses.
+#[tokio::test]
+async fn the_campaign_pages_work_as_plain_forms() {
+    use crate::helpers::{csrf_from, location, PASSWORD};
+    let app = spawn_app().await;
+    let api = Api {
+        app: &app,
+        http: reqwest::Client::new(),
+    };
+    let howe = player(&app, "howe@example.com").await;
+    let washington = player(&app, "washington@example.com").await;
+    let howe_roster = roster_of(&api, &howe, "Howe's army", "british").await;
+    let wash_roster = roster_of(&api, &washington, "Main army", "american").await;
+
+    let organiser = app.other_visitor();
+    organiser.login("howe@example.com", PASSWORD).await;
+    // A nameless campaign is refused, and the form keeps the other fields.
+    let res = organiser
+        .post_form(
+            "/campaigns",
+            "/campaigns",
+            &[
+                ("name", ""),
+                ("map", "niagara-1814"),
+                ("points", "180"),
+                ("turns", "5"),
+                ("side_a", "Left Division"),
+                ("rule_route_battles", "on"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 422);
+    let page = res.text().await.unwrap();
+    assert!(page.contains("Give the campaign a name"), "{page}");
+    assert!(page.contains("value=\"Left Division\"") && page.contains("value=\"180\""));
+    // A switched-off rule stays off.
+    let res = organiser
+        .post_form(
+            "/campaigns",
+            "/campaigns",
+            &[
+                ("name", "Niagara 1814"),
+                ("map", "niagara-1814"),
+                ("points", "200"),
+                ("turns", "5"),
+                ("side_a", ""),
+                ("side_b", ""),
+                ("rule_route_battles", "on"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let campaign = location(&res);
+    let id: i64 = campaign.trim_start_matches("/campaigns/").parse().unwrap();
+    let state = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
+        .await;
+    assert_eq!(state["rules"]["route_battles"], true);
+    assert_eq!(state["rules"]["persistent_casualties"], false);
+    let page = organiser.get_html(&campaign).await;
+    assert!(
+        page.contains("Fort Erie") && page.contains("<svg"),
+        "the map is drawn"
+    );
+    let code = page
+        .split("class=\"invite-code\">")
+        .nth(1)
+        .and_then(|s| s.split('<').next())
+        .unwrap()
+        .to_string();
+
+    // The organiser adds a place and a route on the map editor.
+    let map_page = format!("{campaign}/map");
+    let res = organiser
+        .post_form(
+            &map_page,
+            &map_page,
+            &[
+                ("op", "add_place"),
+                ("name", "Cook's Mills"),
+                ("kind", "village"),
+                ("x", "300"),
+                ("y", "400"),
+                ("value", "1"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let res = organiser
+        .post_form(
+            &map_page,
+            &map_page,
+            &[
+                ("op", "add_place"),
+                ("name", "Nowhere"),
+                ("kind", "village"),
+                ("x", "5000"),
+                ("y", "400"),
+                ("value", "1"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 422, "off the map");
+    let res = organiser
+        .post_form(
+            &map_page,
+            &map_page,
+            &[
+                ("op", "add_route"),
+                ("from", "cook_s_mills"),
+                ("to", "lundys_lane"),
+                ("kind", "trail"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let map = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/map"), None)
+        .await;
+    assert!(map["places"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["name"] == "Cook's Mills"));
+    route_between(&map, "cook_s_mills", "lundys_lane");
+
+    // Both enlist through the join page (the roster must be for this war).
+    let res = organiser
+        .post_form(
+            &format!("/campaigns/join/{code}"),
+            &format!("/campaigns/join/{code}"),
+            &[("side", "0"), ("roster", &howe_roster.to_string())],
+        )
+        .await;
+    assert_eq!(
+        res.status(),
+        422,
+        "an American Revolution roster in the War of 1812"
+    );
+    assert!(res.text().await.unwrap().contains("War of 1812"));
+    let _ = wash_roster;
+
+    // A player may not start, close or use the organiser's tools; a stranger sees nothing.
+    let player_v = app.other_visitor();
+    player_v.login("washington@example.com", PASSWORD).await;
+    assert_eq!(
+        player_v.get(&campaign).await.status(),
+        404,
+        "not a member yet"
+    );
+    let organiser_tools = format!("{campaign}/organiser");
+    assert_eq!(organiser.get(&organiser_tools).await.status(), 200);
+    // Forms need their CSRF token.
+    let res = organiser
+        .client
+        .post(organiser.url(&format!("{campaign}/start")))
+        .form(&[("csrf_token", "forged")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 403);
+    let token = csrf_from(&organiser.get_html(&campaign).await);
+    assert!(!token.is_empty());
+    // Standings, log and map pages render for the organiser.
+    for path in ["standings", "log", "map"] {
+        let res = organiser.get(&format!("{campaign}/{path}")).await;
+        assert_eq!(res.status(), 200, "{path}");
+    }
 }

@@ -6,6 +6,7 @@ mod api;
 mod battle_records;
 mod battles;
 mod browser;
+mod browser_campaigns;
 mod browser_print;
 mod browser_rosters;
 mod campaigns;

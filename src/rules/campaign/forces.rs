@@ -17,6 +17,10 @@ fn refuse(message: impl Into<String>) -> CampaignError {
     CampaignError::Refused(message.into())
 }
 
+fn invalid(message: impl Into<String>) -> CampaignError {
+    CampaignError::Invalid(message.into())
+}
+
 /// What makes a force illegal in a campaign at the battle size, in plain words. Once casualties
 /// have started, too few groups or elements per group are only warnings (campaign rules v1).
 pub fn campaign_problems(
@@ -63,14 +67,14 @@ pub fn enlist(
         ));
     }
     if usize::from(side) >= settings.sides.len() {
-        return Err(refuse("Choose one of the two sides."));
+        return Err(invalid("Choose one of the two sides."));
     }
     if state.force_of_user(user).is_some() {
         return Err(refuse("You already have a force in this campaign."));
     }
     if roster.war.id() != settings.war {
         let war = War::from_id(&settings.war).map_or(settings.war.clone(), |w| w.label().into());
-        return Err(refuse(format!(
+        return Err(invalid(format!(
             "This campaign is fought in the {war}; the roster is for the {}.",
             roster.war.label()
         )));
@@ -80,7 +84,7 @@ pub fn enlist(
     roster.points_limit = Some(settings.points);
     let problems = campaign_problems(cat, &roster, settings.points, false);
     if !problems.is_empty() {
-        return Err(refuse(format!(
+        return Err(invalid(format!(
             "The roster is not legal at {} points: {}",
             settings.points,
             problems.join(" ")
@@ -150,17 +154,17 @@ fn purchase(
     let after = price_roster(cat, &new_roster).total;
     let cost = after.saturating_sub(before);
     if cost == 0 {
-        return Err(refuse("That costs nothing, so there is nothing to buy."));
+        return Err(invalid("That costs nothing, so there is nothing to buy."));
     }
     if cost > f.bank {
-        return Err(refuse(format!(
+        return Err(invalid(format!(
             "That costs {cost} points; the force has {} in the bank.",
             f.bank
         )));
     }
     let problems = campaign_problems(cat, &new_roster, state.points(), true);
     if !problems.is_empty() {
-        return Err(refuse(format!(
+        return Err(invalid(format!(
             "The force would not be legal: {}",
             problems.join(" ")
         )));
@@ -192,21 +196,21 @@ pub fn restore(
     let f = spendable(state, force)?;
     let mut roster = f.roster.clone();
     let e = element_mut(&mut roster, element)
-        .ok_or_else(|| refuse("There is no such element in the force."))?;
+        .ok_or_else(|| invalid("There is no such element in the force."))?;
     let full = f
         .full_sizes
         .get(element)
         .and_then(|s| Size::from_id(s))
         .unwrap_or(e.size);
     if e.size >= full {
-        return Err(refuse(format!("{} is already at full size.", e.name)));
+        return Err(invalid(format!("{} is already at full size.", e.name)));
     }
     let sizes = crate::rules::lotf::validate::sizes_for(cat, e.element_type);
     let next = sizes
         .iter()
         .copied()
         .find(|s| *s > e.size)
-        .ok_or_else(|| refuse("That element cannot grow."))?;
+        .ok_or_else(|| invalid("That element cannot grow."))?;
     e.size = next;
     let what = format!("Restored {} to {}", e.name, next.label());
     purchase(state, cat, f, roster, what, None)
@@ -223,9 +227,9 @@ pub fn buy_upgrade(
     let f = spendable(state, force)?;
     let mut roster = f.roster.clone();
     let e = element_mut(&mut roster, element)
-        .ok_or_else(|| refuse("There is no such element in the force."))?;
+        .ok_or_else(|| invalid("There is no such element in the force."))?;
     if e.upgrades.contains(&upgrade) {
-        return Err(refuse(format!("{} already has that upgrade.", e.name)));
+        return Err(invalid(format!("{} already has that upgrade.", e.name)));
     }
     e.upgrades.push(upgrade);
     let name = cat
@@ -253,7 +257,7 @@ pub fn buy_element(
         .groups
         .iter_mut()
         .find(|g| g.id.as_deref() == Some(group))
-        .ok_or_else(|| refuse("There is no such group in the force."))?;
+        .ok_or_else(|| invalid("There is no such group in the force."))?;
     let name = name.trim();
     let name = if name.is_empty() {
         format!("New {}", element_type.label())

@@ -268,9 +268,13 @@ pub enum CampaignError {
     },
     #[error("force {0} has an order but is not on the map")]
     UnknownForce(String),
-    /// An action the campaign's rules or its current phase do not allow, in plain words.
+    /// An action the campaign's current phase or state does not allow, in plain words.
     #[error("{0}")]
     Refused(String),
+    /// Input that cannot be right whatever the state (an illegal roster, a route that does not
+    /// leave the force's place), in plain words.
+    #[error("{0}")]
+    Invalid(String),
     /// A log entry that does not fit the state it is applied to (a corrupt or reordered log).
     #[error("log entry {seq}: {message}")]
     BadEntry { seq: i64, message: String },

@@ -46,7 +46,7 @@ pub fn check_order(state: &CampaignState, force: &str, order: &Order) -> Result<
     }
     if let Order::Move { route } = order {
         if state.map.other_end(route, &f.place).is_none() {
-            return Err(refuse(format!(
+            return Err(CampaignError::Invalid(format!(
                 "That route does not leave {}.",
                 state.place_name(&f.place)
             )));

@@ -311,10 +311,14 @@ pub async fn simulate(
     Ok(saved)
 }
 
-/// A campaign battle's decided result moves its campaign on (aftermath, end of turn).
+/// A campaign battle's decided result moves its campaign on (aftermath, end of turn). The
+/// battle itself is already saved: should the campaign fail to follow now, it catches up the
+/// next time anyone opens it, so the player's answer is not spoiled by it.
 async fn campaign_follows(state: &web::Data<AppState>, row: &BattleRow) -> Result<(), AppError> {
     if let (Some(campaign), status::CONFIRMED) = (row.campaign_id, row.status.as_str()) {
-        crate::web::campaigns::battle_decided(state, campaign).await?;
+        if let Err(e) = crate::web::campaigns::battle_decided(state, campaign).await {
+            tracing::error!(campaign, battle = row.id, error = %e, "campaign did not follow its battle");
+        }
     }
     Ok(())
 }

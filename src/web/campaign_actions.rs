@@ -459,6 +459,67 @@ pub async fn void(
     .await
 }
 
+/// The organiser's choices for a battle before it is fought.
+#[derive(Debug, Clone, Default, Deserialize, utoipa::ToSchema)]
+pub struct Arrangement {
+    /// The force that attacks, one of the attacking side's forces in the place.
+    #[serde(default)]
+    pub attacker: Option<String>,
+    #[serde(default)]
+    pub defender: Option<String>,
+    /// A scenario id.
+    #[serde(default)]
+    pub scenario: Option<String>,
+}
+
+pub async fn rearrange(
+    state: &web::Data<AppState>,
+    c: &Loaded,
+    actor: i64,
+    battle: u32,
+    a: Arrangement,
+) -> Result<CampaignState, AppError> {
+    require_organiser(c)?;
+    let scenario = match a.scenario.as_deref() {
+        None | Some("") => None,
+        Some(s) => Some(
+            ScenarioId::from_id(s)
+                .ok_or_else(|| invalid("scenario", "Choose a scenario from the list."))?,
+        ),
+    };
+    let cat = state.rules.clone();
+    change(state, c.id(), Some(actor), move |conn, row, st| {
+        let (mut new, what) = crate::rules::campaign::turn::rearrange(
+            st,
+            &cat.lotf,
+            battle,
+            a.attacker.as_deref().filter(|s| !s.is_empty()),
+            a.defender.as_deref().filter(|s| !s.is_empty()),
+            scenario,
+        )?;
+        let old = battles::find(conn, new.record)?;
+        if old
+            .as_ref()
+            .is_some_and(|r| r.status != crate::web::battle_records::status::SET_UP)
+        {
+            return Err(AppError::Conflict(
+                "This battle already has a result; void it instead.".into(),
+            ));
+        }
+        battles::void(conn, new.record)?;
+        let rolls: Vec<String> = old
+            .as_ref()
+            .and_then(|r| serde_json::from_str(&r.rolls).ok())
+            .unwrap_or_default();
+        new.record = crate::web::campaigns::create_record(conn, row, st, &new, &rolls)?;
+        Ok(vec![Pending {
+            event: Event::BattleRearranged { battle: new, what },
+            seed: None,
+        }])
+    })
+    .await
+}
+
 /// A manual adjustment: campaign points for a player's force or a side, or reinforcement
 /// points for a force.
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]

@@ -90,6 +90,10 @@ pub fn describe(st: &CampaignState, e: &Event) -> String {
             battle.scenario.replace('_', " "),
             rolls.join(" ")
         ),
+        Event::BattleRearranged { battle, what } => format!(
+            "The organiser rearranged battle {} at {}: {what}.",
+            battle.no, battle.name
+        ),
         Event::BattleFought { battle, result } => {
             let who = match result.winner.as_deref() {
                 Some("attacker") => "the attacker won",

@@ -122,7 +122,8 @@ async fn the_organiser_and_a_player_play_a_turn_through_the_pages() {
     assert!(page.contains("Give your order for turn 1"), "{page}");
     let recent = b.text(".log-list").await;
     assert!(
-        recent.contains("gave an order (hidden until the turn closes)") && !recent.contains("Cooch"),
+        recent.contains("gave an order (hidden until the turn closes)")
+            && !recent.contains("Cooch"),
         "the organiser's order stays hidden: {recent}"
     );
     b.click("#order-form input[value='hold']").await;

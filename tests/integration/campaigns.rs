@@ -1022,3 +1022,210 @@ async fn the_campaign_pages_work_as_plain_forms() {
         assert_eq!(res.status(), 200, "{path}");
     }
 }
+
+/// The organiser rearranges a battle before it is fought, then voids it after: its aftermath is
+/// set aside (and still shown), it is fought again on a fresh record, and the log still
+/// rebuilds the state. A force prints as it stands.
+#[tokio::test]
+async fn a_battle_is_rearranged_voided_and_fought_again() {
+    use crate::helpers::PASSWORD;
+    let app = spawn_app().await;
+    let api = Api {
+        app: &app,
+        http: reqwest::Client::new(),
+    };
+    let (c, [howe, cornwallis, washington, _greene]) = four_player_campaign(&api).await;
+    let id = c.id;
+    api.ok(&howe, "POST", &format!("/campaigns/{id}/start"), None)
+        .await;
+    order(&api, &c, &howe, "f1", Some(("head_of_elk", "iron_hill"))).await;
+    order(
+        &api,
+        &c,
+        &washington,
+        "f3",
+        Some(("philadelphia", "chadds_ford")),
+    )
+    .await;
+    api.ok(&howe, "POST", &format!("/campaigns/{id}/turn/close"), None)
+        .await;
+    order(&api, &c, &howe, "f1", Some(("iron_hill", "kennett"))).await;
+    order(
+        &api,
+        &c,
+        &washington,
+        "f3",
+        Some(("chadds_ford", "kennett")),
+    )
+    .await;
+    api.ok(&howe, "POST", &format!("/campaigns/{id}/turn/close"), None)
+        .await;
+    let before = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/forces/f3"), None)
+        .await;
+    let state = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
+        .await;
+    let first_record = state["battles"][0]["record"].as_i64().unwrap();
+
+    // Arranged: a Meeting Engagement instead of the rolled scenario; a fresh record.
+    let (status, _) = api
+        .call(
+            &cornwallis,
+            "POST",
+            &format!("/campaigns/{id}/battles/1/arrange"),
+            Some(json!({"scenario": "meeting_engagement"})),
+        )
+        .await;
+    assert_eq!(status, 403, "only the organiser arranges");
+    let state = api
+        .ok(
+            &howe,
+            "POST",
+            &format!("/campaigns/{id}/battles/1/arrange"),
+            Some(json!({"scenario": "meeting_engagement"})),
+        )
+        .await;
+    let record = state["battles"][0]["record"].as_i64().unwrap();
+    assert_ne!(record, first_record);
+    assert_eq!(state["battles"][0]["scenario"], "meeting_engagement");
+    let old = api
+        .ok(&howe, "GET", &format!("/battles/{first_record}"), None)
+        .await;
+    assert_eq!(old["status"], "voided");
+    let setup = api
+        .ok(&howe, "GET", &format!("/battles/{record}/setup"), None)
+        .await;
+    assert_eq!(setup["scenario"], "meeting_engagement");
+
+    // Fought, then voided by the organiser with a reason.
+    api.ok(
+        &howe,
+        "POST",
+        &format!("/battles/{record}/simulate"),
+        Some(json!({"version": 1})),
+    )
+    .await;
+    let state = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
+        .await;
+    assert_eq!(state["turn"], 3);
+    let (status, _) = api
+        .call(
+            &washington,
+            "POST",
+            &format!("/campaigns/{id}/battles/1/void"),
+            Some(json!({"reason": "I lost"})),
+        )
+        .await;
+    assert_eq!(status, 403);
+    let state = api
+        .ok(
+            &howe,
+            "POST",
+            &format!("/campaigns/{id}/battles/1/void"),
+            Some(json!({"reason": "The wrong forces were set up"})),
+        )
+        .await;
+    assert_eq!(
+        (state["turn"].as_u64(), state["phase"].as_str()),
+        (Some(2), Some("battles"))
+    );
+    assert_eq!(state["battles"][0]["status"], "pending");
+    let again = state["battles"][0]["record"].as_i64().unwrap();
+    assert_ne!(again, record);
+    let after = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/forces/f3"), None)
+        .await;
+    assert_eq!(after["roster"], before["roster"], "casualties are undone");
+    assert_eq!(after["place"], "kennett");
+    let log = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/log"), None)
+        .await;
+    let entries = log["entries"].as_array().unwrap();
+    assert!(entries.iter().any(|e| e["kind"] == "battle_voided"
+        && e["text"]
+            .as_str()
+            .unwrap()
+            .contains("The wrong forces were set up")));
+    assert!(
+        entries
+            .iter()
+            .any(|e| e["kind"] == "battle_fought" && e["set_aside"] == true),
+        "the voided result stays in the log, set aside"
+    );
+    let audit = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/audit"), None)
+        .await;
+    assert_eq!(audit["rebuilt_matches"], true);
+
+    // Fought again: the campaign moves on.
+    api.ok(
+        &washington,
+        "POST",
+        &format!("/battles/{again}/simulate"),
+        Some(json!({"version": 1})),
+    )
+    .await;
+    let state = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
+        .await;
+    assert_eq!(state["turn"], 3);
+    // An order given since means the battle can no longer be voided.
+    order(&api, &c, &cornwallis, "f2", None).await;
+    let (status, err) = api
+        .call(
+            &howe,
+            "POST",
+            &format!("/campaigns/{id}/battles/1/void"),
+            Some(json!({"reason": "too late"})),
+        )
+        .await;
+    assert_eq!(status, 409, "{err}");
+    assert_eq!(
+        api.ok(&howe, "GET", &format!("/campaigns/{id}/audit"), None)
+            .await["rebuilt_matches"],
+        true
+    );
+
+    // Each player prints their force as it stands, with the commanders' rolled ratings.
+    let v = app.other_visitor();
+    v.login("washington@example.com", PASSWORD).await;
+    let sheet = v
+        .get_html(&format!("/campaigns/{id}/forces/f3/print/sheet"))
+        .await;
+    assert!(
+        sheet.contains("Force 3") && sheet.contains("Philadelphia 1777, turn 3"),
+        "{sheet}"
+    );
+    let f3 = api
+        .ok(
+            &washington,
+            "GET",
+            &format!("/campaigns/{id}/forces/f3"),
+            None,
+        )
+        .await;
+    for (_, history) in f3["history"].as_object().unwrap() {
+        for line in history.as_array().unwrap() {
+            let line = line.as_str().unwrap();
+            if line.starts_with("Reduced") {
+                assert!(
+                    sheet.contains(line),
+                    "the sheet tells the element's story: {line}"
+                );
+            }
+        }
+    }
+    let cards = v
+        .get(&format!("/campaigns/{id}/forces/f3/print/cards"))
+        .await;
+    assert_eq!(cards.status(), 200);
+    let page = v.get_html(&format!("/campaigns/{id}/forces/f3")).await;
+    assert!(
+        page.contains("Reinforcements"),
+        "the player may spend on his own force"
+    );
+    let page = v.get_html(&format!("/campaigns/{id}/forces/f1")).await;
+    assert!(!page.contains("id=\"buy-element\""), "but not on another's");
+}

@@ -144,22 +144,28 @@ pub fn resolve_battle(
                             at: place.clone(),
                         },
                     )?,
-                    None => {
-                        let home = work
-                            .settings()
-                            .and_then(|s| s.sides.get(usize::from(f.side)))
-                            .map(|s| s.home.clone())
-                            .unwrap_or_default();
-                        push(
+                    // With surrender switched off, the force falls back further, to the
+                    // nearest place with no enemy in it (M-81); with none anywhere it still
+                    // surrenders.
+                    None => match nearest_free_place(&work, &f, place, &leaving) {
+                        Some(to) => push(
                             &mut work,
                             &mut events,
                             Event::Retreated {
                                 force: id.clone(),
                                 from: place.clone(),
-                                to: home,
+                                to,
                             },
-                        )?
-                    }
+                        )?,
+                        None => push(
+                            &mut work,
+                            &mut events,
+                            Event::Surrendered {
+                                force: id.clone(),
+                                at: place.clone(),
+                            },
+                        )?,
+                    },
                 }
             }
         }
@@ -313,6 +319,38 @@ pub fn resolve_battle(
         }
     }
     Ok(events)
+}
+
+/// The nearest place (by routes) other than `from` with no enemy force in it; ties by id.
+fn nearest_free_place(
+    state: &CampaignState,
+    force: &Force,
+    from: &str,
+    leaving: &[&str],
+) -> Option<String> {
+    let enemy_at = |place: &str| {
+        state
+            .active_forces()
+            .any(|f| f.side != force.side && f.place == place && !leaving.contains(&f.id.as_str()))
+    };
+    let mut seen = std::collections::BTreeSet::from([from.to_string()]);
+    let mut frontier = vec![from.to_string()];
+    while !frontier.is_empty() {
+        let mut next: Vec<String> = Vec::new();
+        for p in &frontier {
+            for n in state.map.neighbours(p) {
+                if seen.insert(n.to_string()) {
+                    next.push(n.to_string());
+                }
+            }
+        }
+        next.sort();
+        if let Some(free) = next.iter().find(|p| !enemy_at(p)) {
+            return Some(free.clone());
+        }
+        frontier = next;
+    }
+    None
 }
 
 /// Upgrades an element cannot carry at a smaller size, and the points they were worth.

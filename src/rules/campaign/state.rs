@@ -81,7 +81,7 @@ impl HouseRules {
             ),
             (
                 "surrender",
-                "A beaten force with nowhere to go surrenders",
+                "A beaten force with nowhere to go surrenders (off: it falls back to the nearest place free of enemies)",
                 self.surrender,
             ),
             (
@@ -340,6 +340,12 @@ pub enum Event {
         battle: CampaignBattle,
         /// The rolls that set it (attacker, scenario), in words.
         rolls: Vec<String>,
+    },
+    /// The organiser changed a battle before it was fought (which force of a side fights, or
+    /// the scenario); it is fought on a fresh record.
+    BattleRearranged {
+        battle: CampaignBattle,
+        what: String,
     },
     BattleFought {
         battle: u32,
@@ -644,6 +650,14 @@ impl CampaignState {
             Event::BattleSet { battle, .. } => {
                 self.battles.retain(|b| b.no != battle.no);
                 self.battles.push(battle.clone());
+            }
+            Event::BattleRearranged { battle, .. } => {
+                let b = self
+                    .battles
+                    .iter_mut()
+                    .find(|b| b.no == battle.no)
+                    .ok_or_else(|| bad(seq, format!("no battle {}", battle.no)))?;
+                *b = battle.clone();
             }
             Event::BattleFought { battle, result } => {
                 let b = self

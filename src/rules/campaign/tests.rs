@@ -422,3 +422,275 @@ fn with_casualties_switched_off_forces_come_back_whole() {
         .iter()
         .any(|e| matches!(e, Event::ElementLost { .. } | Event::ElementReduced { .. })));
 }
+
+fn report(winner: &str, level: &str) -> BattleReport {
+    BattleReport {
+        result: BattleResult {
+            winner: Some(winner.into()),
+            level: level.into(),
+            attacker_vp: if winner == "attacker" { 5 } else { 2 },
+            defender_vp: if winner == "attacker" { 2 } else { 5 },
+            method: "simulated".into(),
+            engine: Some("test".into()),
+        },
+        elements: Vec::new(),
+        killed: Vec::new(),
+    }
+}
+
+#[test]
+fn forces_that_cross_on_a_route_fight_there_and_the_winner_goes_on() {
+    let mut log = philadelphia(HouseRules::default());
+    give(&mut log, "f1", "iron_hill");
+    give(&mut log, "f3", "chadds_ford");
+    close(&mut log, 1);
+    give(&mut log, "f3", "kennett");
+    close(&mut log, 2);
+    // Turn 3: each marches on the other's place along the same road.
+    give(&mut log, "f1", "kennett");
+    give(&mut log, "f3", "iron_hill");
+    let no = close(&mut log, 3)[0];
+    let b = log.state.battle(no).expect("battle").clone();
+    assert!(
+        matches!(b.site, super::state::BattleSite::Route { .. }),
+        "{b:?}"
+    );
+    assert_eq!(b.name, "the road between Cooch's Bridge and Kennett Square");
+    // Both wait where they started until the battle is decided.
+    assert_eq!(log.state.forces["f1"].place, "iron_hill");
+    assert_eq!(log.state.forces["f3"].place, "kennett");
+    let events =
+        resolve_battle(&log.state, &cat(), no, &report("attacker", "minor"), 4).expect("resolves");
+    log.push_all(events);
+    let (winner, loser) = (
+        &log.state.forces[&b.attacker],
+        &log.state.forces[&b.defender],
+    );
+    let winner_goes_to = if b.attacker == "f1" {
+        "kennett"
+    } else {
+        "iron_hill"
+    };
+    assert_eq!(winner.place, winner_goes_to, "the winner goes on");
+    let loser_stays = if b.defender == "f1" {
+        "iron_hill"
+    } else {
+        "kennett"
+    };
+    assert_eq!(loser.place, loser_stays, "the loser stays where it started");
+    assert_eq!(
+        CampaignState::rebuild(&log.entries).expect("rebuilds"),
+        log.state
+    );
+}
+
+#[test]
+fn with_route_battles_off_forces_pass_each_other() {
+    let rules = HouseRules {
+        route_battles: false,
+        ..HouseRules::default()
+    };
+    let mut log = philadelphia(rules);
+    give(&mut log, "f1", "iron_hill");
+    give(&mut log, "f3", "chadds_ford");
+    close(&mut log, 1);
+    give(&mut log, "f3", "kennett");
+    close(&mut log, 2);
+    give(&mut log, "f1", "kennett");
+    give(&mut log, "f3", "iron_hill");
+    assert!(close(&mut log, 3).is_empty(), "no battle");
+    assert_eq!(log.state.forces["f1"].place, "kennett");
+    assert_eq!(log.state.forces["f3"].place, "iron_hill");
+}
+
+/// A triangle of places (and a wilderness beyond c): three Crown forces against one
+/// Continental one.
+fn triangle(rules: HouseRules) -> Log {
+    use super::movement::{Map, Place, PlaceKind, Route, RouteKind};
+    let place = |id: &str, kind| Place {
+        id: id.into(),
+        name: id.to_uppercase(),
+        kind,
+        x: 100,
+        y: 100,
+        value: 1,
+        supply: false,
+    };
+    let route = |id: &str, a: &str, b: &str| Route {
+        id: id.into(),
+        from: a.into(),
+        to: b.into(),
+        kind: RouteKind::Road,
+    };
+    let mut log = Log {
+        state: CampaignState::default(),
+        entries: Vec::new(),
+    };
+    log.push(Event::Created {
+        settings: Settings {
+            name: "Triangle".into(),
+            rule_system: "lotf".into(),
+            war: "american_revolution".into(),
+            points: 200,
+            turns: 5,
+            sides: [
+                SideSetup {
+                    name: "Crown".into(),
+                    home: "a".into(),
+                },
+                SideSetup {
+                    name: "Congress".into(),
+                    home: "c".into(),
+                },
+            ],
+            rules,
+            scenario: Some("take_the_field".into()),
+        },
+        map: Map {
+            places: vec![
+                place("a", PlaceKind::Town),
+                place("b", PlaceKind::Fort),
+                place("c", PlaceKind::Town),
+                place("d", PlaceKind::Wilderness),
+            ],
+            routes: vec![
+                route("ab", "a", "b"),
+                route("bc", "b", "c"),
+                route("ac", "a", "c"),
+                route("cd", "c", "d"),
+            ],
+        },
+    });
+    let cat = cat();
+    for (user, side, nation) in [
+        (1, 0, Nation::British),
+        (2, 0, Nation::British),
+        (3, 1, Nation::American),
+        (4, 0, Nation::British),
+    ] {
+        let e = enlist(
+            &log.state,
+            &cat,
+            user,
+            "p",
+            side,
+            &force("F", nation),
+            user as u64,
+        )
+        .expect("enlists");
+        log.push(e);
+    }
+    log.push(Event::Started);
+    // Turn 1: the Continentals occupy the fort at b.
+    give(&mut log, "f3", "b");
+    assert!(close(&mut log, 1).is_empty());
+    log
+}
+
+#[test]
+fn a_beaten_force_with_nowhere_to_go_surrenders_and_its_side_is_out() {
+    let mut log = triangle(HouseRules::default());
+    // Turn 2: one Crown force takes c, another attacks the fort at b, the third holds a.
+    give(&mut log, "f1", "c");
+    give(&mut log, "f2", "b");
+    let no = close(&mut log, 2)[0];
+    let b = log.state.battle(no).expect("battle").clone();
+    assert_eq!((b.attacker.as_str(), b.defender.as_str()), ("f2", "f3"));
+    assert_eq!(b.scenario, "frontal_assault", "attacking a fort");
+    let events =
+        resolve_battle(&log.state, &cat(), no, &report("attacker", "major"), 8).expect("resolves");
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::Surrendered { force, .. } if force == "f3")));
+    log.push_all(events);
+    assert_eq!(log.state.phase, Phase::Ended);
+    assert!(log
+        .state
+        .ended
+        .as_deref()
+        .is_some_and(|r| r.contains("Congress has no forces left")));
+}
+
+#[test]
+fn with_surrender_off_a_trapped_force_falls_back_further_and_forts_use_the_table() {
+    let rules = HouseRules {
+        surrender: false,
+        fort_assault: false,
+        ..HouseRules::default()
+    };
+    let mut log = triangle(rules);
+    give(&mut log, "f1", "c");
+    give(&mut log, "f2", "b");
+    let no = close(&mut log, 2)[0];
+    assert_eq!(
+        log.state.battle(no).map(|b| b.scenario.as_str()),
+        Some("take_the_field"),
+        "the campaign's fixed scenario, not Frontal Assault"
+    );
+    let events =
+        resolve_battle(&log.state, &cat(), no, &report("attacker", "minor"), 8).expect("resolves");
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e, Event::Surrendered { .. })));
+    log.push_all(events);
+    assert!(log.state.forces["f3"].active());
+    assert_eq!(
+        log.state.forces["f3"].place, "d",
+        "through c, past the enemy, to the wilds"
+    );
+}
+
+#[test]
+fn the_organiser_may_pick_which_force_fights_and_the_scenario() {
+    let mut log = triangle(HouseRules::default());
+    // Two Crown forces march on the fort together.
+    give(&mut log, "f1", "b");
+    give(&mut log, "f2", "b");
+    let no = close(&mut log, 2)[0];
+    let b = log.state.battle(no).expect("battle").clone();
+    assert_eq!(b.attacker_support.len(), 1, "the other stands by");
+    let other = b.attacker_support[0].clone();
+    let (new, what) = super::turn::rearrange(
+        &log.state,
+        &cat(),
+        no,
+        Some(&other),
+        None,
+        Some(crate::rules::lotf::battle::ScenarioId::Ambush),
+    )
+    .expect("rearranges");
+    assert_eq!(new.attacker, other);
+    assert_eq!(new.attacker_support, vec![b.attacker.clone()]);
+    assert!(what.contains("Ambush"), "{what}");
+    assert!(super::turn::rearrange(&log.state, &cat(), no, Some("f3"), None, None).is_err());
+}
+
+#[test]
+fn a_major_victory_gives_the_winners_experience_rolls_and_the_loser_one() {
+    let mut log = triangle(HouseRules::default());
+    give(&mut log, "f2", "b");
+    let no = close(&mut log, 2)[0];
+    let events =
+        resolve_battle(&log.state, &cat(), no, &report("attacker", "major"), 3).expect("resolves");
+    let rolls: Vec<&Event> = events
+        .iter()
+        .filter(|e| matches!(e, Event::Experience { .. }))
+        .collect();
+    // Three commanders of the winner, and the loser's Force Commander (if it did not surrender).
+    assert!(rolls.len() >= 3, "{rolls:?}");
+    for e in rolls {
+        if let Event::Experience {
+            roll, rating_roll, ..
+        } = e
+        {
+            assert!((1..=6).contains(roll) && (1..=6).contains(rating_roll));
+        }
+    }
+    let minor = {
+        let mut log = triangle(HouseRules::default());
+        give(&mut log, "f2", "b");
+        let no = close(&mut log, 2)[0];
+        resolve_battle(&log.state, &cat(), no, &report("attacker", "minor"), 3).expect("resolves")
+    };
+    assert!(!minor.iter().any(|e| matches!(e, Event::Experience { .. })));
+}

@@ -105,9 +105,9 @@ pub fn close_turn(
             });
         }
     }
-    let mut next_no = state.battles.iter().map(|b| b.no).max().unwrap_or(0) + 1;
+    let first_no = state.battles.iter().map(|b| b.no).max().unwrap_or(0) + 1;
     let mut battles = Vec::new();
-    for contact in &resolution.contacts {
+    for (next_no, contact) in (first_no..).zip(&resolution.contacts) {
         let mut rolls = Vec::new();
         let (site, name, attacker, defender, a_support, d_support, fort) = match contact {
             Contact::OnRoute { route, forces } => {
@@ -237,7 +237,6 @@ pub fn close_turn(
             },
             rolls,
         });
-        next_no += 1;
     }
     Ok(TurnPlan { events, battles })
 }
@@ -424,4 +423,59 @@ fn distances_from(state: &CampaignState, start: &str) -> BTreeMap<String, u32> {
         }
     }
     dist
+}
+
+/// The organiser's choices for a battle not yet fought: which force of each side fights (one
+/// of those in the place) and the scenario. Returns the battle as rearranged and what changed,
+/// in words.
+pub fn rearrange(
+    state: &CampaignState,
+    cat: &Catalogue,
+    no: u32,
+    attacker: Option<&str>,
+    defender: Option<&str>,
+    scenario: Option<ScenarioId>,
+) -> Result<(CampaignBattle, String), CampaignError> {
+    let b = state
+        .battle(no)
+        .ok_or_else(|| refuse("There is no such battle in this campaign."))?;
+    if b.status != BattleStatus::Pending {
+        return Err(refuse("This battle has been decided; void it first."));
+    }
+    let mut new = b.clone();
+    let mut what = Vec::new();
+    let swap = |main: &mut String, support: &mut Vec<String>, to: &str, what: &mut Vec<String>| {
+        if to == main.as_str() {
+            return Ok(());
+        }
+        let i = support.iter().position(|f| f == to).ok_or_else(|| {
+            CampaignError::Invalid("That force is not in the place to fight.".into())
+        })?;
+        let old = std::mem::replace(main, support.remove(i));
+        support.push(old);
+        what.push(format!(
+            "{} fights instead",
+            state
+                .forces
+                .get(to)
+                .map_or(to.to_string(), |f| f.roster.name.clone())
+        ));
+        Ok(())
+    };
+    if let Some(a) = attacker {
+        swap(&mut new.attacker, &mut new.attacker_support, a, &mut what)?;
+    }
+    if let Some(d) = defender {
+        swap(&mut new.defender, &mut new.defender_support, d, &mut what)?;
+    }
+    if let Some(s) = scenario {
+        if s.id() != new.scenario {
+            new.scenario = s.id().into();
+            what.push(format!("scenario {}", scenario_name(cat, s)));
+        }
+    }
+    if what.is_empty() {
+        return Err(CampaignError::Invalid("Nothing would change.".into()));
+    }
+    Ok((new, what.join("; ")))
 }

@@ -11,7 +11,9 @@ use crate::rules::campaign::presets::presets;
 use crate::rules::campaign::standings::standings;
 use crate::store::campaigns as store;
 use crate::web::auth::ApiUser;
-use crate::web::campaign_actions::{self as actions, Adjustment, NewCampaignInput, Purchase};
+use crate::web::campaign_actions::{
+    self as actions, Adjustment, Arrangement, NewCampaignInput, Purchase,
+};
 use crate::web::campaign_view::{battles_json, campaign_json, log_lines, map_json};
 use crate::web::campaigns::{audit, load_for, log_rows, Loaded};
 use crate::web::error::ErrorBody;
@@ -326,6 +328,30 @@ pub async fn void_battle(
     let (id, no) = path.into_inner();
     let c = fresh(&state, &user, id).await?;
     actions::void(&state, &c, user.id, no, &body.reason).await?;
+    let c = fresh(&state, &user, id).await?;
+    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+}
+
+/// Arrange a battle before it is fought
+///
+/// Organiser only: which of a side's forces in the place fights (the others stand by and share
+/// its retreat), and the scenario. The battle is set up again on a fresh record.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("no" = u32, Path, description = "Battle number in the campaign")), request_body = Arrangement, responses(
+    (status = 200, description = "The campaign", body = Object),
+    (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 409, description = "Already fought or recorded", body = ErrorBody),
+    (status = 422, description = "That force is not in the place, or nothing changes", body = ErrorBody)
+))]
+#[post("/campaigns/{id}/battles/{no}/arrange")]
+pub async fn arrange_battle(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    path: web::Path<(i64, u32)>,
+    body: web::Json<Arrangement>,
+) -> Result<HttpResponse, AppError> {
+    let (id, no) = path.into_inner();
+    let c = fresh(&state, &user, id).await?;
+    actions::rearrange(&state, &c, user.id, no, body.into_inner()).await?;
     let c = fresh(&state, &user, id).await?;
     Ok(HttpResponse::Ok().json(campaign_json(&c)))
 }

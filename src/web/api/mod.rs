@@ -105,6 +105,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(campaigns::close_turn)
             .service(campaigns::battles)
             .service(campaigns::void_battle)
+            .service(campaigns::arrange_battle)
             .service(campaigns::force_detail)
             .service(campaigns::purchase)
             .service(campaigns::replace_player)

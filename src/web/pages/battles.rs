@@ -462,7 +462,8 @@ async fn battle_page(
             && row.recorded_by != me
             && !shared,
         can_dispute: is_player && row.status == status::PROVISIONAL && !shared,
-        can_correct: is_player
+        can_correct: row.campaign_id.is_none()
+            && is_player
             && row.method.as_deref() == Some("tabletop")
             && (row.status == status::CONFIRMED || row.status == status::DISPUTED)
             && !shared,

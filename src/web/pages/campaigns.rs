@@ -1328,12 +1328,24 @@ pub async fn map_change(
 
 // ---------- organiser tools ----------
 
+pub struct ArrangeView {
+    pub no: u32,
+    pub label: String,
+    pub attackers: Vec<ForceChoice>,
+    pub attacker: String,
+    pub defenders: Vec<ForceChoice>,
+    pub defender: String,
+    pub scenario: String,
+}
+
 #[derive(Template)]
 #[template(path = "campaigns/organiser.html")]
 struct OrganiserPage {
     ctx: PageCtx,
     id: i64,
     name: String,
+    pending: Vec<ArrangeView>,
+    scenarios: Vec<ForceChoice>,
     battles: Vec<ForceChoice>,
     forces: Vec<ForceChoice>,
     sides: Vec<ForceChoice>,
@@ -1343,6 +1355,7 @@ struct OrganiserPage {
 }
 
 async fn organiser_page(
+    state: &web::Data<AppState>,
     ctx: PageCtx,
     c: Loaded,
     errors: FormErrors,
@@ -1350,10 +1363,38 @@ async fn organiser_page(
     done: String,
 ) -> Result<HttpResponse, AppError> {
     let st = &c.state;
+    let label = |f: &String| choice(f.clone(), force_name(&c, f));
     render_with_status(
         &OrganiserPage {
             id: c.id(),
             name: c.row.name.clone(),
+            pending: st
+                .pending_battles()
+                .map(|b| ArrangeView {
+                    no: b.no,
+                    label: format!("Battle {} at {}", b.no, b.name),
+                    attackers: std::iter::once(&b.attacker)
+                        .chain(&b.attacker_support)
+                        .map(label)
+                        .collect(),
+                    attacker: b.attacker.clone(),
+                    defenders: std::iter::once(&b.defender)
+                        .chain(&b.defender_support)
+                        .map(label)
+                        .collect(),
+                    defender: b.defender.clone(),
+                    scenario: b.scenario.clone(),
+                })
+                .collect(),
+            scenarios: ScenarioId::ALL
+                .iter()
+                .map(|s| {
+                    choice(
+                        s.id(),
+                        crate::rules::campaign::turn::scenario_name(&state.rules.lotf, *s),
+                    )
+                })
+                .collect(),
             battles: st
                 .battles
                 .iter()
@@ -1411,9 +1452,18 @@ pub async fn organiser(
         "void" => "The battle is void and set up again; its players fight or record it anew.",
         "adjust" => "The adjustment is made and logged.",
         "replace" => "The force has its new player.",
+        "arrange" => "The battle is set up again as you chose.",
         _ => "",
     };
-    organiser_page(ctx, c, FormErrors::default(), StatusCode::OK, done.into()).await
+    organiser_page(
+        &state,
+        ctx,
+        c,
+        FormErrors::default(),
+        StatusCode::OK,
+        done.into(),
+    )
+    .await
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -1428,6 +1478,9 @@ pub struct ToolForm {
     pub points: String,
     pub bank: String,
     pub email: String,
+    pub attacker: String,
+    pub defender: String,
+    pub scenario: String,
 }
 
 pub async fn organiser_action(
@@ -1469,6 +1522,22 @@ pub async fn organiser_action(
             .await
             .map(|_| "adjust")
         }
+        "arrange" => {
+            let no = form.battle.parse::<u32>().unwrap_or(0);
+            actions::rearrange(
+                &state,
+                &c,
+                user.id,
+                no,
+                actions::Arrangement {
+                    attacker: Some(form.attacker.clone()),
+                    defender: Some(form.defender.clone()),
+                    scenario: Some(form.scenario.clone()),
+                },
+            )
+            .await
+            .map(|_| "arrange")
+        }
         "replace" => actions::replace_player(&state, &c, user.id, &form.target, &form.email)
             .await
             .map(|_| "replace"),
@@ -1479,7 +1548,7 @@ pub async fn organiser_action(
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
             let c = actions::load(&state, &user, id).await?;
-            organiser_page(ctx, c, errors, status, String::new()).await
+            organiser_page(&state, ctx, c, errors, status, String::new()).await
         }
     }
 }

@@ -1067,14 +1067,20 @@ async fn a_battle_is_rearranged_voided_and_fought_again() {
         .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
         .await;
     let first_record = state["battles"][0]["record"].as_i64().unwrap();
+    // A scenario other than the one rolled.
+    let pick = if state["battles"][0]["scenario"] == "meeting_engagement" {
+        "ambush"
+    } else {
+        "meeting_engagement"
+    };
 
-    // Arranged: a Meeting Engagement instead of the rolled scenario; a fresh record.
+    // Arranged: another scenario than the rolled one; a fresh record.
     let (status, _) = api
         .call(
             &cornwallis,
             "POST",
             &format!("/campaigns/{id}/battles/1/arrange"),
-            Some(json!({"scenario": "meeting_engagement"})),
+            Some(json!({"scenario": pick})),
         )
         .await;
     assert_eq!(status, 403, "only the organiser arranges");
@@ -1083,12 +1089,12 @@ async fn a_battle_is_rearranged_voided_and_fought_again() {
             &howe,
             "POST",
             &format!("/campaigns/{id}/battles/1/arrange"),
-            Some(json!({"scenario": "meeting_engagement"})),
+            Some(json!({"scenario": pick})),
         )
         .await;
     let record = state["battles"][0]["record"].as_i64().unwrap();
     assert_ne!(record, first_record);
-    assert_eq!(state["battles"][0]["scenario"], "meeting_engagement");
+    assert_eq!(state["battles"][0]["scenario"], pick);
     let old = api
         .ok(&howe, "GET", &format!("/battles/{first_record}"), None)
         .await;
@@ -1096,7 +1102,7 @@ async fn a_battle_is_rearranged_voided_and_fought_again() {
     let setup = api
         .ok(&howe, "GET", &format!("/battles/{record}/setup"), None)
         .await;
-    assert_eq!(setup["scenario"], "meeting_engagement");
+    assert_eq!(setup["scenario"], pick);
 
     // Fought, then voided by the organiser with a reason.
     api.ok(

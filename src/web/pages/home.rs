@@ -12,12 +12,42 @@ struct HomePage {
     ctx: PageCtx,
     /// Battles waiting for this user: results to confirm, disputes.
     attention: Vec<BattleLine>,
+    /// Campaigns waiting for this user: orders due, battles to fight, points to spend.
+    campaigns: Vec<(i64, String, Vec<String>)>,
+}
+
+/// What each running campaign of the user asks of them.
+async fn campaign_attention(
+    state: &web::Data<AppState>,
+    user: &crate::web::auth::SignedInUser,
+) -> Result<Vec<(i64, String, Vec<String>)>, AppError> {
+    let uid = user.id;
+    let rows = crate::web::state::with_conn(state, move |conn| {
+        Ok(crate::store::campaigns::list_for_user(conn, uid)?)
+    })
+    .await?;
+    let mut out = Vec::new();
+    for row in rows.iter().filter(|r| r.phase != "ended") {
+        let c = crate::web::campaigns::load_for(state, user, row.id).await?;
+        let items = crate::web::campaign_view::attention(&c);
+        if !items.is_empty() {
+            out.push((row.id, row.name.clone(), items));
+        }
+    }
+    Ok(out)
 }
 
 pub async fn home(state: web::Data<AppState>, ctx: PageCtx) -> Result<HttpResponse, AppError> {
-    let attention = match &ctx.user {
-        Some(user) => attention(&state, user).await?,
-        None => Vec::new(),
+    let (attention, campaigns) = match &ctx.user {
+        Some(user) => (
+            attention(&state, user).await?,
+            campaign_attention(&state, user).await?,
+        ),
+        None => (Vec::new(), Vec::new()),
     };
-    render(&HomePage { ctx, attention })
+    render(&HomePage {
+        ctx,
+        attention,
+        campaigns,
+    })
 }

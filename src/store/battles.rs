@@ -283,7 +283,37 @@ pub fn reassign_open(
     )
     .set(battles::defender_user_id.eq(to_user))
     .execute(conn)?;
+    // A result the leaving player recorded counts as the new player's, so that he cannot
+    // confirm it himself.
+    let open = battles::campaign_id
+        .eq(campaign)
+        .and(battles::status.eq_any(["provisional", "disputed"]));
+    diesel::update(
+        battles::table
+            .filter(open)
+            .filter(battles::recorded_by.eq(from_user)),
+    )
+    .set(battles::recorded_by.eq(to_user))
+    .execute(conn)?;
     Ok(a + d)
+}
+
+/// Voids a battle only if it still has the status and version it was read with, moving its
+/// version on so that a player acting on the old version is refused. False: it changed first.
+pub fn void_if(conn: &mut DbConnection, id: i64, status: &str, version: i32) -> QueryResult<bool> {
+    let n = diesel::update(
+        battles::table
+            .find(id)
+            .filter(battles::status.eq(status))
+            .filter(battles::version.eq(version)),
+    )
+    .set((
+        battles::status.eq("voided"),
+        battles::version.eq(version + 1),
+        battles::updated_at.eq(chrono::Utc::now().naive_utc()),
+    ))
+    .execute(conn)?;
+    Ok(n > 0)
 }
 
 /// Battles of a campaign.

@@ -271,6 +271,17 @@ pub async fn simulate(
     based_on: i32,
 ) -> Result<BattleRow, AppError> {
     require_player(row, user)?;
+    simulate_unchecked(state, user.id, row, based_on).await
+}
+
+/// The simulator fights a battle for whoever the caller has authorised: one of its players, or
+/// a campaign's organiser when a player cannot play.
+pub async fn simulate_unchecked(
+    state: &web::Data<AppState>,
+    by: i64,
+    row: &BattleRow,
+    based_on: i32,
+) -> Result<BattleRow, AppError> {
     if row.status != status::SET_UP {
         return Err(AppError::Conflict(
             "This battle has already been decided.".into(),
@@ -302,7 +313,7 @@ pub async fn simulate(
             outcome: Box::new(outcome),
         })
         .ok(),
-        recorded_by: Some(user.id),
+        recorded_by: Some(by),
         confirmed_by: None,
         single_party: row.single_party,
     };

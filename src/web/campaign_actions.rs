@@ -328,6 +328,12 @@ pub async fn give_order(
     require_own_force(c, force)?;
     let (force, cat) = (force.to_string(), state.rules.clone());
     change(state, c.id(), Some(actor), move |conn, row, st| {
+        // Checked again on the state being changed: the force may have changed hands since.
+        if st.forces.get(&force).map(|f| f.user) != Some(actor) {
+            return Err(AppError::Forbidden(
+                "Only the player of a force may order it.".into(),
+            ));
+        }
         check_order(st, &force, &order)?;
         let event = Event::OrderGiven {
             force: force.clone(),
@@ -421,6 +427,11 @@ pub async fn purchase(
     };
     let (force, cat) = (force.to_string(), state.rules.clone());
     change(state, c.id(), Some(actor), move |_, _, st| {
+        if st.forces.get(&force).map(|f| f.user) != Some(actor) {
+            return Err(AppError::Forbidden(
+                "Only the player of a force may spend its points.".into(),
+            ));
+        }
         let event = match (&what, parsed, element_kind) {
             (Purchase::Restore { element }, _, _) => restore(st, &cat.lotf, &force, element)?,
             (Purchase::Upgrade { element, .. }, Some(u), _) => {
@@ -498,15 +509,16 @@ pub async fn rearrange(
             scenario,
         )?;
         let old = battles::find(conn, new.record)?;
-        if old
-            .as_ref()
-            .is_some_and(|r| r.status != crate::web::battle_records::status::SET_UP)
-        {
+        let set_up = crate::web::battle_records::status::SET_UP;
+        let voided = match &old {
+            Some(r) => battles::void_if(conn, r.id, set_up, r.version)?,
+            None => true,
+        };
+        if !voided {
             return Err(AppError::Conflict(
                 "This battle already has a result; void it instead.".into(),
             ));
         }
-        battles::void(conn, new.record)?;
         let rolls: Vec<String> = old
             .as_ref()
             .and_then(|r| serde_json::from_str(&r.rolls).ok())
@@ -518,6 +530,28 @@ pub async fn rearrange(
         }])
     })
     .await
+}
+
+/// The organiser lets the simulator decide a battle its players cannot fight or record. The
+/// campaign then moves on as after any decided battle.
+pub async fn simulate_battle(
+    state: &web::Data<AppState>,
+    c: &Loaded,
+    actor: i64,
+    battle: u32,
+) -> Result<(), AppError> {
+    require_organiser(c)?;
+    let b = c.state.battle(battle).ok_or(AppError::NotFound)?;
+    if b.status != crate::rules::campaign::state::BattleStatus::Pending {
+        return Err(AppError::Conflict("This battle has been decided.".into()));
+    }
+    let record = b.record;
+    let row = with_conn(state, move |conn| Ok(battles::find(conn, record)?))
+        .await?
+        .ok_or(AppError::NotFound)?;
+    let version = row.version;
+    crate::web::battle_records::simulate_unchecked(state, actor, &row, version).await?;
+    Ok(())
 }
 
 /// A manual adjustment: campaign points for a player's force or a side, or reinforcement
@@ -546,7 +580,7 @@ pub async fn adjust(
     if a.points == 0 && a.bank == 0 {
         return Err(invalid("points", "Give the points to add or take away."));
     }
-    if a.points.abs() > 100 || a.bank.abs() > 100 {
+    if !(-100..=100).contains(&a.points) || !(-100..=100).contains(&a.bank) {
         return Err(invalid(
             "points",
             "An adjustment is at most 100 points either way.",
@@ -575,6 +609,11 @@ pub async fn adjust(
                 side: a.side,
                 points: a.points,
                 bank: a.bank,
+                bank_after: a.force.as_ref().and_then(|f| st.forces.get(f)).map(|f| {
+                    (i64::from(f.bank) + i64::from(a.bank))
+                        .clamp(0, i64::from(crate::rules::campaign::aftermath::BANK_CAP))
+                        as u32
+                }),
                 reason: reason.clone(),
             },
             seed: None,
@@ -592,7 +631,7 @@ pub async fn replace_player(
     email: &str,
 ) -> Result<CampaignState, AppError> {
     require_organiser(c)?;
-    let old = c.state.forces.get(force).ok_or(AppError::NotFound)?.user;
+    c.state.forces.get(force).ok_or(AppError::NotFound)?;
     let email = email.trim().to_lowercase();
     let user = with_conn(state, move |conn| Ok(users::find_by_email(conn, &email)?))
         .await?
@@ -610,6 +649,13 @@ pub async fn replace_player(
         if st.phase == Phase::Ended {
             return Err(AppError::Conflict("The campaign is over.".into()));
         }
+        if st.force_of_user(new_user).is_some() {
+            return Err(invalid(
+                "email",
+                "That player already has a force in this campaign.",
+            ));
+        }
+        let old = st.forces.get(&force).ok_or(AppError::NotFound)?.user;
         store::add_member(conn, campaign, new_user, Some(&force))?;
         store::add_member(conn, campaign, old, None)?;
         battles::reassign_open(conn, campaign, old, new_user)?;

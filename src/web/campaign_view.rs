@@ -205,6 +205,7 @@ pub fn describe(st: &CampaignState, e: &Event) -> String {
             points,
             bank,
             reason,
+            ..
         } => {
             let whom = match (force, side) {
                 (Some(f), _) => force_label(st, f),
@@ -321,7 +322,7 @@ pub fn attention(c: &Loaded) -> Vec<String> {
                     out.push(format!("Fight or record battle {} at {}.", b.no, b.name));
                 }
             }
-            if f.bank >= 5 && st.phase != Phase::Enlisting {
+            if f.bank >= 5 && st.phase == Phase::Orders {
                 out.push(format!(
                     "You have {} reinforcement points to spend.",
                     f.bank

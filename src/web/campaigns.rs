@@ -129,6 +129,7 @@ fn pending(events: Vec<Event>, seed: Option<u64>) -> Vec<Pending> {
 
 /// Why a guarded change must start again.
 enum Attempt {
+    /// Someone else changed the campaign first.
     Stale,
     Failed(AppError),
 }
@@ -226,23 +227,24 @@ where
 {
     let rules = state.rules.clone();
     with_conn(state, move |conn| {
-        for _ in 0..5 {
+        for _ in 0..6 {
             let attempt = conn.transaction::<_, Attempt, _>(|conn| {
                 let row = store::find(conn, id)?.ok_or(AppError::NotFound)?;
                 let current = parse_state(&row)?;
-                // Battles decided elsewhere come first, so every change sees their outcome.
-                let synced = sync_events(conn, &rules.lotf, &row, &current)?;
-                let mut events = synced;
-                let mut work = current.clone();
-                for p in &events {
-                    work.apply(0, &p.event).map_err(AppError::from)?;
+                // Battles decided elsewhere are brought in first and stored on their own, so
+                // that every decision (a void above all) reads a log that matches the state.
+                let synced = sync_events(conn, &rules.lotf, &current)?;
+                if !synced.is_empty() {
+                    store_events(conn, &row, &current, synced, None)?;
+                    return Ok(None);
                 }
-                events.extend(decide(conn, &row, &work)?);
-                store_events(conn, &row, &current, events, actor)
+                let events = decide(conn, &row, &current)?;
+                store_events(conn, &row, &current, events, actor).map(Some)
             });
             match attempt {
-                Ok(s) => return Ok(s),
-                Err(Attempt::Stale) => continue,
+                Ok(Some(s)) => return Ok(s),
+                // Kept the battles brought in; decide again on the state they led to.
+                Ok(None) | Err(Attempt::Stale) => continue,
                 Err(Attempt::Failed(e)) => return Err(e),
             }
         }
@@ -271,7 +273,13 @@ pub async fn load_for(
     .await?;
     let mut current = parse_state(&row)?;
     if current.phase == Phase::Battles && current.pending_battles().next().is_some() {
-        current = change(state, id, None, |_, _, _| Ok(Vec::new())).await?;
+        // Bring in battles decided since; should that fail, show the campaign as stored.
+        match change(state, id, None, |_, _, _| Ok(Vec::new())).await {
+            Ok(now) => current = now,
+            Err(e) => {
+                tracing::error!(campaign = id, error = %e, "could not bring in decided battles")
+            }
+        }
     }
     let row = with_conn(state, move |conn| {
         store::find(conn, id)?.ok_or(AppError::NotFound)
@@ -400,10 +408,12 @@ fn side_id(s: Side) -> String {
 fn sync_events(
     conn: &mut DbConnection,
     cat: &lotf::Catalogue,
-    _row: &CampaignRow,
     current: &CampaignState,
 ) -> Result<Vec<Pending>, AppError> {
     let mut out = Vec::new();
+    if current.phase == Phase::Ended {
+        return Ok(out);
+    }
     let mut work = current.clone();
     let open: Vec<CampaignBattle> = current.pending_battles().cloned().collect();
     for b in open {
@@ -616,16 +626,19 @@ pub fn void_events(
             fought.seq
         }
     };
-    if b.status == BattleStatus::Pending {
-        let record = battles::find(conn, b.record)?;
-        if record.as_ref().is_some_and(|r| r.status == status::SET_UP) {
+    let old = battles::find(conn, b.record)?;
+    if let Some(r) = &old {
+        if b.status == BattleStatus::Pending && r.status == status::SET_UP {
             return Err(AppError::Conflict(
                 "This battle has not been fought yet; there is nothing to void.".into(),
             ));
         }
+        if !battles::void_if(conn, r.id, &r.status, r.version)? {
+            return Err(AppError::Conflict(
+                "The battle's record changed just now; look again and retry.".into(),
+            ));
+        }
     }
-    battles::void(conn, b.record)?;
-    let old = battles::find(conn, b.record)?;
     let rolls: Vec<String> = old
         .as_ref()
         .and_then(|r| serde_json::from_str(&r.rolls).ok())

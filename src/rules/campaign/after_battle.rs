@@ -87,21 +87,35 @@ pub fn resolve_battle(
         Side::Defender => Side::Attacker,
     };
     let tie = report.result.winner.is_none();
-    match &battle.site {
+    let side_forces = |side: Side| {
+        let mut ids = vec![force_of(side)];
+        ids.extend(match side {
+            Side::Attacker => battle.attacker_support.clone(),
+            Side::Defender => battle.defender_support.clone(),
+        });
+        ids
+    };
+    let losers: Vec<String> = match &battle.site {
+        // On a route: a tie sends both back where they started (they are there already).
+        BattleSite::Route { .. } if tie => Vec::new(),
+        // The winners go on to their destination, which is where the losers started: the
+        // losers are driven back there and must fall back from it in turn (M-91).
         BattleSite::Route {
             attacker_to,
             defender_to,
             ..
         } => {
-            // Both stand where they started: the winner goes on, the loser stays put.
-            if !tie {
-                let w = force_of(winner_side);
-                let to = match winner_side {
-                    Side::Attacker => attacker_to,
-                    Side::Defender => defender_to,
-                };
-                if let Some(f) = work.forces.get(&w) {
-                    let from = f.place.clone();
+            let to = match winner_side {
+                Side::Attacker => attacker_to,
+                Side::Defender => defender_to,
+            };
+            for w in side_forces(winner_side) {
+                if let Some(from) = work
+                    .forces
+                    .get(&w)
+                    .filter(|f| f.active())
+                    .map(|f| f.place.clone())
+                {
                     push(
                         &mut work,
                         &mut events,
@@ -114,61 +128,37 @@ pub fn resolve_battle(
                     )?;
                 }
             }
+            side_forces(loser_side)
         }
-        BattleSite::Place { place } => {
-            let mut losers = vec![force_of(loser_side)];
-            losers.extend(match loser_side {
-                Side::Attacker => battle.attacker_support.clone(),
-                Side::Defender => battle.defender_support.clone(),
-            });
-            let leaving: Vec<&str> = losers.iter().map(String::as_str).collect();
-            for id in &losers {
-                let Some(f) = work.forces.get(id).filter(|f| f.active()).cloned() else {
-                    continue;
-                };
-                match retreat_place(&work, &f, place, &leaving) {
-                    Some(to) => push(
-                        &mut work,
-                        &mut events,
-                        Event::Retreated {
-                            force: id.clone(),
-                            from: place.clone(),
-                            to,
-                        },
-                    )?,
-                    None if rules.surrender => push(
-                        &mut work,
-                        &mut events,
-                        Event::Surrendered {
-                            force: id.clone(),
-                            at: place.clone(),
-                        },
-                    )?,
-                    // With surrender switched off, the force falls back further, to the
-                    // nearest place with no enemy in it (M-81); with none anywhere it still
-                    // surrenders.
-                    None => match nearest_free_place(&work, &f, place, &leaving) {
-                        Some(to) => push(
-                            &mut work,
-                            &mut events,
-                            Event::Retreated {
-                                force: id.clone(),
-                                from: place.clone(),
-                                to,
-                            },
-                        )?,
-                        None => push(
-                            &mut work,
-                            &mut events,
-                            Event::Surrendered {
-                                force: id.clone(),
-                                at: place.clone(),
-                            },
-                        )?,
-                    },
-                }
+        BattleSite::Place { .. } => side_forces(loser_side),
+    };
+    let leaving: Vec<&str> = losers.iter().map(String::as_str).collect();
+    for id in &losers {
+        let Some(f) = work.forces.get(id).filter(|f| f.active()).cloned() else {
+            continue;
+        };
+        let from = f.place.clone();
+        // With surrender switched off, a trapped force falls back further, to the nearest place
+        // with no enemy in it (M-81); with none anywhere it still surrenders.
+        let to = retreat_place(&work, &f, &from, &leaving).or_else(|| {
+            if rules.surrender {
+                None
+            } else {
+                nearest_free_place(&work, &f, &from, &leaving)
             }
-        }
+        });
+        let e = match to {
+            Some(to) => Event::Retreated {
+                force: id.clone(),
+                from,
+                to,
+            },
+            None => Event::Surrendered {
+                force: id.clone(),
+                at: from,
+            },
+        };
+        push(&mut work, &mut events, e)?;
     }
 
     // Casualties: surrendered forces are gone anyway.
@@ -206,6 +196,7 @@ pub fn resolve_battle(
                 Casualty::Reduced { size } => {
                     let new_size = sizes.get(usize::from(size)).copied().unwrap_or(Size::Tiny);
                     let (dropped, refund) = drop_upgrades(cat, &e, new_size);
+                    let bank = (f.bank + refund).min(super::aftermath::BANK_CAP);
                     push(
                         &mut work,
                         &mut events,
@@ -217,6 +208,7 @@ pub fn resolve_battle(
                             battle: battle_name.clone(),
                             dropped,
                             refund,
+                            bank,
                         },
                     )?
                 }
@@ -235,7 +227,20 @@ pub fn resolve_battle(
         if !f.ratings.contains_key(id) {
             continue;
         }
-        for e in replace_commander(&f, id, &mut dice, rules.field_promotion, &battle_name) {
+        let fallen: Vec<&str> = report
+            .killed
+            .iter()
+            .filter(|(s, _)| s == side)
+            .map(|(_, c)| c.as_str())
+            .collect();
+        for e in replace_commander(
+            &f,
+            id,
+            &fallen,
+            &mut dice,
+            rules.field_promotion,
+            &battle_name,
+        ) {
             push(&mut work, &mut events, e)?;
         }
     }
@@ -380,10 +385,12 @@ fn drop_upgrades(
 /// The entries for a commander killed in battle. R-12: a Group Commander is replaced at −1 on
 /// his rating roll (a 1 stays a 1); a Force Commander is replaced by the best-rated Group
 /// Commander, who keeps his rating, and that group gets a new commander by field promotion.
+/// Commanders who fell in the same battle (`fallen`) are not candidates (M-83).
 /// With the house rule off, the replacement rolls in full.
 pub fn replace_commander(
     f: &Force,
     id: &str,
+    fallen: &[&str],
     dice: &mut Dice,
     field_promotion: bool,
     battle: &str,
@@ -423,13 +430,16 @@ pub fn replace_commander(
             .filter_map(|g| {
                 let c = g.commander.as_ref()?;
                 let cid = c.id.clone()?;
+                if fallen.contains(&cid.as_str()) {
+                    return None;
+                }
                 Some((
                     f.ratings.get(&cid).copied().unwrap_or(0),
                     cid,
                     g.name.clone(),
                 ))
             })
-            .max_by_key(|(r, cid, _)| (*r, std::cmp::Reverse(cid.clone())));
+            .max_by_key(|(r, cid, _)| (*r, std::cmp::Reverse((cid.len(), cid.clone()))));
         if let Some((rating, cid, group)) = best {
             let promoted = name_of(&cid);
             events.push(Event::CommanderReplaced {

@@ -126,9 +126,11 @@ pub fn enlist(
 }
 
 fn spendable<'a>(state: &'a CampaignState, force: &str) -> Result<&'a Force, CampaignError> {
-    if matches!(state.phase, Phase::Enlisting | Phase::Ended) {
+    // Only while orders are open: between a battle and the next turn's orders the organiser may
+    // still void the battle, and a purchase would stand in the way.
+    if state.phase != Phase::Orders {
         return Err(refuse(
-            "Reinforcements are bought while the campaign is running.",
+            "Reinforcements are bought while a turn's orders are open.",
         ));
     }
     let f = state

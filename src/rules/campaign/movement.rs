@@ -313,24 +313,38 @@ pub fn resolve_moves(
     }
     let side_of: BTreeMap<&str, u8> = forces.iter().map(|f| (f.force.as_str(), f.side)).collect();
     let mut contacts = Vec::new();
-    // Opposing forces crossing on the same route meet there and do not arrive (yet).
+    // Opposing forces crossing on the same route meet there and do not arrive (yet): one
+    // contact per route, every force marching against an enemy on it taking part.
     let mut stopped: BTreeSet<String> = BTreeSet::new();
-    for (i, a) in moves.iter().enumerate() {
-        for b in &moves[i + 1..] {
-            if route_contacts
-                && a.route == b.route
-                && a.from == b.to
-                && a.to == b.from
-                && side_of.get(a.force.as_str()) != side_of.get(b.force.as_str())
-            {
-                contacts.push(Contact::OnRoute {
-                    route: a.route.clone(),
-                    forces: vec![a.force.clone(), b.force.clone()],
-                });
-                stopped.insert(a.force.clone());
-                stopped.insert(b.force.clone());
-            }
+    let mut routes_used: Vec<&str> = moves.iter().map(|m| m.route.as_str()).collect();
+    routes_used.sort();
+    routes_used.dedup();
+    for route in routes_used {
+        if !route_contacts {
+            break;
         }
+        let on: Vec<&Move> = moves.iter().filter(|m| m.route == route).collect();
+        let fighting: Vec<&Move> = on
+            .iter()
+            .copied()
+            .filter(|a| {
+                on.iter().any(|b| {
+                    a.from == b.to
+                        && a.to == b.from
+                        && side_of.get(a.force.as_str()) != side_of.get(b.force.as_str())
+                })
+            })
+            .collect();
+        if fighting.is_empty() {
+            continue;
+        }
+        for m in &fighting {
+            stopped.insert(m.force.clone());
+        }
+        contacts.push(Contact::OnRoute {
+            route: route.to_string(),
+            forces: fighting.iter().map(|m| m.force.clone()).collect(),
+        });
     }
     let mut positions: BTreeMap<String, String> = forces
         .iter()
@@ -339,6 +353,52 @@ pub fn resolve_moves(
     for m in &moves {
         if !stopped.contains(&m.force) {
             positions.insert(m.force.clone(), m.to.clone());
+        }
+    }
+    // A force stopped on a route whose own starting place an enemy marches into is caught there
+    // (M-91): that route fight is called off, the caught forces stand and fight in their place,
+    // and the others on the route march on. Marching on can catch others, so repeat.
+    loop {
+        let caught: Vec<(usize, String)> = contacts
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| match c {
+                Contact::OnRoute { forces: fs, .. } => Some((i, fs)),
+                Contact::InPlace { .. } => None,
+            })
+            .flat_map(|(i, fs)| {
+                fs.iter()
+                    .filter(|f| {
+                        let start = forces
+                            .iter()
+                            .find(|x| &x.force == *f)
+                            .map(|x| x.place.as_str());
+                        positions.iter().any(|(other, at)| {
+                            Some(at.as_str()) == start
+                                && !stopped.contains(other)
+                                && side_of.get(other.as_str()) != side_of.get(f.as_str())
+                                && moves
+                                    .iter()
+                                    .any(|m| &m.force == other && Some(m.to.as_str()) == start)
+                        })
+                    })
+                    .map(move |f| (i, f.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let Some((i, _)) = caught.first().cloned() else {
+            break;
+        };
+        let Contact::OnRoute { forces: fs, .. } = contacts.remove(i) else {
+            break;
+        };
+        for f in fs {
+            stopped.remove(&f);
+            if !caught.iter().any(|(j, c)| *j == i && *c == f) {
+                if let Some(m) = moves.iter().find(|m| m.force == f) {
+                    positions.insert(f.clone(), m.to.clone());
+                }
+            }
         }
     }
     // Opposing forces ending in one place meet there: one contact per place.
@@ -359,9 +419,14 @@ pub fn resolve_moves(
         if sides.len() < 2 {
             continue;
         }
+        // Only forces that arrived here this turn moved in (a caught force stayed put).
         let moved_in: BTreeSet<&str> = moves
             .iter()
-            .filter(|m| m.to == place && !stopped.contains(&m.force))
+            .filter(|m| {
+                m.to == place
+                    && !stopped.contains(&m.force)
+                    && positions.get(&m.force) == Some(&m.to)
+            })
             .map(|m| m.force.as_str())
             .collect();
         let moved_sides: BTreeSet<u8> = moved_in

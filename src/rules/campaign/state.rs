@@ -375,6 +375,9 @@ pub enum Event {
         dropped: Vec<String>,
         #[serde(default)]
         refund: u32,
+        /// The bank after the refund (stored, so a later change of the cap cannot alter it).
+        #[serde(default)]
+        bank: u32,
     },
     ElementLost {
         force: String,
@@ -443,6 +446,9 @@ pub enum Event {
         points: i32,
         #[serde(default)]
         bank: i32,
+        /// The force's bank after the adjustment.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bank_after: Option<u32>,
         reason: String,
     },
     PlayerReplaced {
@@ -685,6 +691,7 @@ impl CampaignState {
                 battle,
                 dropped,
                 refund,
+                bank,
                 ..
             } => {
                 let f = self.force_mut(seq, force)?;
@@ -699,7 +706,7 @@ impl CampaignState {
                     .ok_or_else(|| bad(seq, format!("no element {element}")))?;
                 e.size = new_size;
                 e.upgrades.retain(|u| !dropped.iter().any(|d| d == u.id()));
-                f.bank = (f.bank + refund).min(super::aftermath::BANK_CAP);
+                f.bank = *bank;
                 let mut text = format!("Reduced to {} after {battle}", new_size.label());
                 if !dropped.is_empty() {
                     text.push_str(&format!(
@@ -824,15 +831,15 @@ impl CampaignState {
                 force,
                 side,
                 points,
-                bank,
+                bank_after,
                 ..
             } => {
                 if let Some(id) = force {
                     let f = self.force_mut(seq, id)?;
                     f.adjustment += points;
-                    f.bank = (i64::from(f.bank) + i64::from(*bank))
-                        .clamp(0, i64::from(super::aftermath::BANK_CAP))
-                        as u32;
+                    if let Some(b) = bank_after {
+                        f.bank = *b;
+                    }
                 } else if let Some(s) = side {
                     let slot = self
                         .side_adjustment

@@ -472,12 +472,12 @@ fn forces_that_cross_on_a_route_fight_there_and_the_winner_goes_on() {
         "iron_hill"
     };
     assert_eq!(winner.place, winner_goes_to, "the winner goes on");
-    let loser_stays = if b.defender == "f1" {
-        "iron_hill"
-    } else {
-        "kennett"
-    };
-    assert_eq!(loser.place, loser_stays, "the loser stays where it started");
+    // The loser is driven back to where it started, where the winner arrives: it falls back
+    // from there (M-91).
+    assert!(
+        !loser.active() || loser.place != winner.place,
+        "the loser does not share a place with the winner"
+    );
     assert_eq!(
         CampaignState::rebuild(&log.entries).expect("rebuilds"),
         log.state
@@ -693,4 +693,79 @@ fn a_major_victory_gives_the_winners_experience_rolls_and_the_loser_one() {
         resolve_battle(&log.state, &cat(), no, &report("attacker", "minor"), 3).expect("resolves")
     };
     assert!(!minor.iter().any(|e| matches!(e, Event::Experience { .. })));
+}
+
+#[test]
+fn a_force_caught_at_its_start_fights_there_instead_of_on_the_road() {
+    let mut log = philadelphia(HouseRules::default());
+    // Turn 1: f1 to Cooch's Bridge, f3 to Chadds Ford, f4 to Wilmington.
+    give(&mut log, "f1", "iron_hill");
+    give(&mut log, "f3", "chadds_ford");
+    give(&mut log, "f4", "fort_mifflin");
+    close(&mut log, 1);
+    give(&mut log, "f3", "kennett");
+    give(&mut log, "f4", "wilmington");
+    close(&mut log, 2);
+    // Turn 3: f1 marches on Kennett while f3 marches on Cooch's Bridge (they would meet on the
+    // road), but f4 marches on Cooch's Bridge from Wilmington too: f1 is caught at home.
+    give(&mut log, "f1", "kennett");
+    give(&mut log, "f3", "iron_hill");
+    give(&mut log, "f4", "iron_hill");
+    let nos = close(&mut log, 3);
+    assert_eq!(nos.len(), 1, "one battle, in the place");
+    let b = log.state.battle(nos[0]).expect("battle").clone();
+    assert_eq!(
+        b.site,
+        super::state::BattleSite::Place {
+            place: "iron_hill".into()
+        }
+    );
+    assert_eq!(b.defender, "f1");
+    let mut attackers = vec![b.attacker.clone()];
+    attackers.extend(b.attacker_support.clone());
+    attackers.sort();
+    assert_eq!(attackers, ["f3".to_string(), "f4".to_string()]);
+}
+
+#[test]
+fn several_forces_on_one_road_make_one_battle() {
+    let mut log = philadelphia(HouseRules::default());
+    give(&mut log, "f1", "iron_hill");
+    give(&mut log, "f2", "iron_hill");
+    give(&mut log, "f3", "chadds_ford");
+    close(&mut log, 1);
+    give(&mut log, "f3", "kennett");
+    close(&mut log, 2);
+    give(&mut log, "f1", "kennett");
+    give(&mut log, "f2", "kennett");
+    give(&mut log, "f3", "iron_hill");
+    let nos = close(&mut log, 3);
+    assert_eq!(nos.len(), 1);
+    let b = log.state.battle(nos[0]).expect("battle");
+    let crown: Vec<&String> = std::iter::once(&b.attacker)
+        .chain(&b.attacker_support)
+        .chain(std::iter::once(&b.defender))
+        .chain(&b.defender_support)
+        .filter(|f| *f == "f1" || *f == "f2")
+        .collect();
+    assert_eq!(crown.len(), 2, "one fights, the other supports: {b:?}");
+}
+
+#[test]
+fn a_group_commander_who_fell_too_is_not_made_force_commander() {
+    let log = philadelphia(HouseRules::default());
+    let f = &log.state.forces["f1"];
+    let mut dice = crate::rules::dice::Dice::from_seed(3);
+    // The force commander c1 and the best-rated group commander both fell.
+    let best = ["c2", "c3"]
+        .into_iter()
+        .max_by_key(|c| f.ratings[*c])
+        .expect("two group commanders");
+    let events =
+        super::after_battle::replace_commander(f, "c1", &["c1", best], &mut dice, true, "x");
+    let promoted_slot = events.iter().find_map(|e| match e {
+        Event::CommanderReplaced { commander, .. } if commander != "c1" => Some(commander.clone()),
+        _ => None,
+    });
+    assert!(promoted_slot.is_some_and(|s| s != best), "{events:?}");
 }

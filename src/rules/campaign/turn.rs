@@ -107,12 +107,45 @@ pub fn close_turn(
     }
     let first_no = state.battles.iter().map(|b| b.no).max().unwrap_or(0) + 1;
     let mut battles = Vec::new();
+    // Each side's largest force fights; the others stand by and share its fate.
+    let pick = |ids: &[String]| -> (String, Vec<String>) {
+        let mut sorted: Vec<&String> = ids.iter().collect();
+        sorted.sort_by_key(|id| {
+            (
+                std::cmp::Reverse(state.forces.get(*id).map_or(0, |f| force_points(cat, f))),
+                force_order(id),
+            )
+        });
+        let first = sorted.first().map(|s| (*s).clone()).unwrap_or_default();
+        (first, sorted.iter().skip(1).map(|s| (*s).clone()).collect())
+    };
     for (next_no, contact) in (first_no..).zip(&resolution.contacts) {
         let mut rolls = Vec::new();
         let (site, name, attacker, defender, a_support, d_support, fort) = match contact {
             Contact::OnRoute { route, forces } => {
-                let (a, b) = (forces[0].as_str(), forces[1].as_str());
-                let (att, def) = roll_for_attack(state, cat, &mut dice, a, b, &mut rolls, &rules);
+                // The forces marching each way; the largest of each fights, the others share its
+                // fate.
+                let from_of = |f: &String| {
+                    resolution
+                        .moves
+                        .iter()
+                        .find(|m| &m.force == f)
+                        .map(|m| m.from.clone())
+                        .unwrap_or_default()
+                };
+                let first_from = forces.first().map(from_of).unwrap_or_default();
+                let (one_way, other_way): (Vec<String>, Vec<String>) = forces
+                    .iter()
+                    .cloned()
+                    .partition(|f| from_of(f) == first_from);
+                let (a, a_rest) = pick(&one_way);
+                let (b, b_rest) = pick(&other_way);
+                let (att, def) = roll_for_attack(state, cat, &mut dice, &a, &b, &mut rolls, &rules);
+                let (a_sup, d_sup) = if att == a {
+                    (a_rest, b_rest)
+                } else {
+                    (b_rest, a_rest)
+                };
                 let to_of = |f: &str| {
                     resolution
                         .moves
@@ -142,8 +175,8 @@ pub fn close_turn(
                     name,
                     att,
                     def,
-                    Vec::new(),
-                    Vec::new(),
+                    a_sup,
+                    d_sup,
                     false,
                 )
             }
@@ -153,20 +186,6 @@ pub fn close_turn(
                 defenders,
                 both_moved,
             } => {
-                // Each side's largest force fights; the others stand by and share its fate.
-                let pick = |ids: &[String]| -> (String, Vec<String>) {
-                    let mut sorted: Vec<&String> = ids.iter().collect();
-                    sorted.sort_by_key(|id| {
-                        (
-                            std::cmp::Reverse(
-                                state.forces.get(*id).map_or(0, |f| force_points(cat, f)),
-                            ),
-                            (*id).clone(),
-                        )
-                    });
-                    let first = sorted.first().map(|s| (*s).clone()).unwrap_or_default();
-                    (first, sorted.iter().skip(1).map(|s| (*s).clone()).collect())
-                };
                 let (a_main, a_rest) = pick(attackers);
                 let (d_main, d_rest) = pick(defenders);
                 let (att, def, a_sup, d_sup) = if *both_moved {
@@ -241,6 +260,11 @@ pub fn close_turn(
     Ok(TurnPlan { events, battles })
 }
 
+/// Force ids in enlistment order (`f2` before `f10`).
+pub fn force_order(id: &str) -> (usize, String) {
+    (id.len(), id.to_string())
+}
+
 /// A scenario's name in the catalogue.
 pub fn scenario_name(cat: &Catalogue, s: ScenarioId) -> String {
     cat.tables()
@@ -304,7 +328,9 @@ pub fn end_turn(state: &CampaignState) -> Vec<Event> {
     let mut holders = state.holders.clone();
     // A side takes a place when one of its forces ends the turn there with no enemy present.
     let mut by_place: BTreeMap<&str, Vec<&Force>> = BTreeMap::new();
-    for f in state.active_forces() {
+    let mut in_order: Vec<&Force> = state.active_forces().collect();
+    in_order.sort_by_key(|f| force_order(&f.id));
+    for f in in_order {
         by_place.entry(f.place.as_str()).or_default().push(f);
     }
     for (place, here) in by_place {

@@ -332,6 +332,28 @@ pub async fn void_battle(
     Ok(HttpResponse::Ok().json(campaign_json(&c)))
 }
 
+/// Let the simulator decide a battle
+///
+/// Organiser only, for a battle not yet fought whose players cannot fight or record it. The
+/// result is final at once and the campaign moves on.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("no" = u32, Path, description = "Battle number in the campaign")), responses(
+    (status = 200, description = "The campaign", body = Object),
+    (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 409, description = "Already decided or recorded", body = ErrorBody)
+))]
+#[post("/campaigns/{id}/battles/{no}/simulate")]
+pub async fn simulate_battle(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    path: web::Path<(i64, u32)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, no) = path.into_inner();
+    let c = fresh(&state, &user, id).await?;
+    actions::simulate_battle(&state, &c, user.id, no).await?;
+    let c = fresh(&state, &user, id).await?;
+    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+}
+
 /// Arrange a battle before it is fought
 ///
 /// Organiser only: which of a side's forces in the place fights (the others stand by and share

@@ -106,6 +106,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(campaigns::battles)
             .service(campaigns::void_battle)
             .service(campaigns::arrange_battle)
+            .service(campaigns::simulate_battle)
             .service(campaigns::force_detail)
             .service(campaigns::purchase)
             .service(campaigns::replace_player)

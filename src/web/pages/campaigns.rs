@@ -831,7 +831,7 @@ async fn force_page(
         fc_history: history(&fc.and_then(|c| c.id.clone())),
         lost,
         mine: c.force.as_deref() == Some(force),
-        running: matches!(st.phase, Phase::Orders | Phase::Battles) && f.active(),
+        running: st.phase == Phase::Orders && f.active(),
         element_choices: elements
             .iter()
             .map(|(id, n)| choice(*id, n.clone()))
@@ -1453,6 +1453,7 @@ pub async fn organiser(
         "adjust" => "The adjustment is made and logged.",
         "replace" => "The force has its new player.",
         "arrange" => "The battle is set up again as you chose.",
+        "simulate" => "The simulator has fought the battle; its result is in the log.",
         _ => "",
     };
     organiser_page(
@@ -1521,6 +1522,12 @@ pub async fn organiser_action(
             )
             .await
             .map(|_| "adjust")
+        }
+        "simulate" => {
+            let no = form.battle.parse::<u32>().unwrap_or(0);
+            actions::simulate_battle(&state, &c, user.id, no)
+                .await
+                .map(|_| "simulate")
         }
         "arrange" => {
             let no = form.battle.parse::<u32>().unwrap_or(0);

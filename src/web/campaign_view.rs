@@ -16,6 +16,42 @@ fn force_label(st: &CampaignState, id: &str) -> String {
     })
 }
 
+fn element_name(st: &CampaignState, force: &str, element: &str) -> String {
+    st.forces
+        .get(force)
+        .and_then(|f| {
+            f.roster
+                .groups
+                .iter()
+                .flat_map(|g| &g.elements)
+                .find(|e| e.id.as_deref() == Some(element))
+        })
+        .map_or(format!("element {element}"), |e| e.name.clone())
+}
+
+fn commander_name(st: &CampaignState, force: &str, commander: &str) -> String {
+    st.forces
+        .get(force)
+        .and_then(|f| {
+            f.roster
+                .force_commander
+                .iter()
+                .chain(f.roster.groups.iter().filter_map(|g| g.commander.as_ref()))
+                .find(|c| c.id.as_deref() == Some(commander))
+        })
+        .map(|c| c.name.clone())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| format!("commander {commander}"))
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
 fn order_words(st: &CampaignState, force: &str, order: &Order) -> String {
     match order {
         Order::Hold => "hold".into(),
@@ -42,9 +78,9 @@ pub fn describe(st: &CampaignState, e: &Event) -> String {
             settings.sides[1].name
         ),
         Event::MapChanged { map, .. } => format!(
-            "The organiser changed the map ({} places, {} routes).",
-            map.places.len(),
-            map.routes.len()
+            "The organiser changed the map ({}, {}).",
+            plural(map.places.len(), "place", "places"),
+            plural(map.routes.len(), "route", "routes")
         ),
         Event::Enlisted {
             force,
@@ -95,21 +131,20 @@ pub fn describe(st: &CampaignState, e: &Event) -> String {
             battle.no, battle.name
         ),
         Event::BattleFought { battle, result } => {
-            let who = match result.winner.as_deref() {
-                Some("attacker") => "the attacker won",
-                Some("defender") => "the defender won",
-                _ => "a tie",
+            // Scores read winner first.
+            let (who, first, second) = match result.winner.as_deref() {
+                Some("attacker") => ("the attacker won", result.attacker_vp, result.defender_vp),
+                Some("defender") => ("the defender won", result.defender_vp, result.attacker_vp),
+                _ => ("a tie", result.attacker_vp, result.defender_vp),
             };
             format!(
-                "Battle {battle} {}: {who} ({} victory, {}:{}).",
+                "Battle {battle} {}: {who} ({} victory, {first}:{second}).",
                 if result.method == "simulated" {
                     "was fought by the simulator"
                 } else {
                     "was recorded from the table"
                 },
                 result.level,
-                result.attacker_vp,
-                result.defender_vp
             )
         }
         Event::Retreated { force, from, to } => format!(
@@ -139,8 +174,9 @@ pub fn describe(st: &CampaignState, e: &Event) -> String {
             ..
         } => {
             let mut s = format!(
-                "{}: element {element} rolled {roll} and is reduced to {size}.",
-                force_label(st, force)
+                "{}: {} rolled {roll} and is reduced to {size}.",
+                force_label(st, force),
+                element_name(st, force, element)
             );
             if !dropped.is_empty() {
                 s.push_str(&format!(
@@ -156,8 +192,9 @@ pub fn describe(st: &CampaignState, e: &Event) -> String {
             roll,
             ..
         } => format!(
-            "{}: element {element} rolled {roll} and is lost.",
-            force_label(st, force)
+            "{}: {} rolled {roll} and is lost.",
+            force_label(st, force),
+            element_name(st, force, element)
         ),
         Event::CommanderReplaced {
             force,
@@ -176,8 +213,9 @@ pub fn describe(st: &CampaignState, e: &Event) -> String {
             rating_roll,
             ..
         } => format!(
-            "{}: experience roll for commander {commander}: {roll}; rating roll now {rating_roll}.",
-            force_label(st, force)
+            "{}: experience roll for {}: {roll}; rating roll now {rating_roll}.",
+            force_label(st, force),
+            commander_name(st, force, commander)
         ),
         Event::PlaceTaken { place: p, side, .. } => {
             format!("{} took {}.", st.side_name(*side), place(p))
@@ -217,6 +255,50 @@ pub fn describe(st: &CampaignState, e: &Event) -> String {
         Event::PlayerReplaced { force, player, .. } => {
             format!("{player} takes over force {force} from the player who left.")
         }
+    }
+}
+
+/// Whether a battle entry concerns a force (it fought or stood by in that battle).
+fn in_battle(st: &CampaignState, e: &Event, force: &str) -> bool {
+    let involves = |b: &crate::rules::campaign::state::CampaignBattle| {
+        b.attacker == force
+            || b.defender == force
+            || b.attacker_support.iter().any(|f| f == force)
+            || b.defender_support.iter().any(|f| f == force)
+    };
+    match e {
+        Event::BattleSet { battle, .. } | Event::BattleRearranged { battle, .. } => {
+            involves(battle)
+        }
+        Event::BattleFought { battle, .. } | Event::BattleVoided { battle, .. } => {
+            st.battle(*battle).is_some_and(involves)
+        }
+        _ => false,
+    }
+}
+
+/// Where a campaign battle stands, in words, for the user looking at it.
+pub fn battle_words(c: &Loaded, b: &crate::rules::campaign::state::CampaignBattle) -> String {
+    if let (BattleStatus::Resolved, Some(r)) = (&b.status, &b.result) {
+        return match r.winner.as_deref() {
+            Some("attacker") => format!(
+                "Attacker won, {} ({}:{})",
+                r.level, r.attacker_vp, r.defender_vp
+            ),
+            Some("defender") => format!(
+                "Defender won, {} ({}:{})",
+                r.level, r.defender_vp, r.attacker_vp
+            ),
+            _ => format!("Tie ({}:{})", r.attacker_vp, r.defender_vp),
+        };
+    }
+    match c.record_status(b.record) {
+        "provisional" if c.recorded_by(b.record) == Some(c.user) => {
+            "Result recorded; waiting for the other player to confirm it".into()
+        }
+        "provisional" => "Result recorded; waiting for its confirmation".into(),
+        "disputed" => "Disputed: the organiser can void it to have it fought again".into(),
+        _ => "To be fought or recorded".into(),
     }
 }
 
@@ -266,7 +348,8 @@ pub fn log_lines(
         }
         let told = if then.settings.is_none() { st } else { &then };
         if turn.is_some_and(|t| t != r.turn)
-            || force.is_some_and(|f| r.force_id.as_deref() != Some(f))
+            || force
+                .is_some_and(|f| r.force_id.as_deref() != Some(f) && !in_battle(told, &e.event, f))
         {
             continue;
         }
@@ -306,7 +389,7 @@ pub fn log_lines(
 }
 
 /// Things the user should do now.
-pub fn attention(c: &Loaded) -> Vec<String> {
+pub fn attention(c: &Loaded, cat: &crate::rules::lotf::Catalogue) -> Vec<String> {
     let st = &c.state;
     let mut out = Vec::new();
     if st.phase == Phase::Ended {
@@ -318,14 +401,25 @@ pub fn attention(c: &Loaded) -> Vec<String> {
                 out.push(format!("Give your order for turn {}.", st.turn));
             }
             for b in st.pending_battles() {
-                if b.attacker == f.id || b.defender == f.id {
-                    out.push(format!("Fight or record battle {} at {}.", b.no, b.name));
+                if b.attacker != f.id && b.defender != f.id {
+                    continue;
+                }
+                match c.record_status(b.record) {
+                    "provisional" if c.recorded_by(b.record) != Some(c.user) => out.push(format!(
+                        "Confirm or dispute the result recorded for battle {} at {}.",
+                        b.no, b.name
+                    )),
+                    "provisional" | "disputed" => {}
+                    _ => out.push(format!("Fight or record battle {} at {}.", b.no, b.name)),
                 }
             }
-            if f.bank >= 5 && st.phase == Phase::Orders {
+            let room = st
+                .points()
+                .saturating_sub(crate::rules::campaign::turn::force_points(cat, f));
+            if f.bank >= 5 && room >= 5 && st.phase == Phase::Orders {
                 out.push(format!(
-                    "You have {} reinforcement points to spend.",
-                    f.bank
+                    "You have {} reinforcement points to spend (the force has room for {} more).",
+                    f.bank, room
                 ));
             }
         }
@@ -339,7 +433,7 @@ pub fn attention(c: &Loaded) -> Vec<String> {
                             .into(),
                     );
                 } else {
-                    out.push("Invite players: each side needs at least one force.".into());
+                    out.push("Invite players with the link or code below (to play yourself, open the link too): each side needs at least one force.".into());
                 }
             }
             Phase::Orders => {
@@ -352,9 +446,18 @@ pub fn attention(c: &Loaded) -> Vec<String> {
             Phase::Battles => {
                 let n = st.pending_battles().count();
                 out.push(format!(
-                    "{n} battle(s) of turn {} still to be decided.",
+                    "{} of turn {} still to be decided.",
+                    plural(n, "battle", "battles"),
                     st.turn
                 ));
+                for b in st.pending_battles() {
+                    if c.record_status(b.record) == "disputed" {
+                        out.push(format!(
+                            "Battle {} at {} is disputed: void it on the organiser tools page to have it fought again.",
+                            b.no, b.name
+                        ));
+                    }
+                }
             }
             Phase::Ended => {}
         }
@@ -363,7 +466,7 @@ pub fn attention(c: &Loaded) -> Vec<String> {
 }
 
 /// The campaign as JSON for `c`'s user. Other players' orders never appear.
-pub fn campaign_json(c: &Loaded) -> Value {
+pub fn campaign_json(c: &Loaded, cat: &crate::rules::lotf::Catalogue) -> Value {
     let st = &c.state;
     let settings = st.settings();
     let (given, all) = orders_in(st);
@@ -391,7 +494,7 @@ pub fn campaign_json(c: &Loaded) -> Value {
         })).collect::<Vec<_>>(),
         "battles": battles_json(st),
         "ended": st.ended,
-        "attention": attention(c),
+        "attention": attention(c, cat),
     })
 }
 

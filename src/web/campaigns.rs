@@ -33,6 +33,21 @@ pub struct Loaded {
     pub organiser: bool,
     /// The user's own force, if they play.
     pub force: Option<String>,
+    /// The user's id.
+    pub user: i64,
+    /// Each battle record's status and who recorded its result, by record id.
+    pub records: BTreeMap<i64, (String, Option<i64>)>,
+}
+
+impl Loaded {
+    /// Where a campaign battle's record stands: `set_up`, `provisional`, `disputed`, …
+    pub fn record_status(&self, record: i64) -> &str {
+        self.records.get(&record).map_or("", |(s, _)| s.as_str())
+    }
+
+    pub fn recorded_by(&self, record: i64) -> Option<i64> {
+        self.records.get(&record).and_then(|(_, r)| *r)
+    }
 }
 
 impl Loaded {
@@ -281,8 +296,13 @@ pub async fn load_for(
             }
         }
     }
-    let row = with_conn(state, move |conn| {
-        store::find(conn, id)?.ok_or(AppError::NotFound)
+    let (row, records) = with_conn(state, move |conn| {
+        let row = store::find(conn, id)?.ok_or(AppError::NotFound)?;
+        let records = battles::list_for_campaign(conn, id)?
+            .into_iter()
+            .map(|b| (b.id, (b.status, b.recorded_by)))
+            .collect();
+        Ok((row, records))
     })
     .await?;
     let force = current.force_of_user(uid).map(|f| f.id.clone());
@@ -291,6 +311,8 @@ pub async fn load_for(
         row,
         state: current,
         force,
+        user: uid,
+        records,
     })
 }
 

@@ -103,6 +103,11 @@ async fn the_organiser_and_a_player_play_a_turn_through_the_pages() {
     log_in(&b, &app, "howe@example.org").await;
     b.open(&app.url(&campaign_path)).await;
     b.click("#start-campaign").await;
+    // The page asks before starting.
+    b.client
+        .accept_alert()
+        .await
+        .expect("the confirmation is answered");
     b.wait_for_text("#organiser", |t| t.contains("0 of 2 orders in"))
         .await;
     let march = b.find("#order-form label.radio:nth-of-type(2) input").await;

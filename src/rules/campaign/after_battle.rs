@@ -456,7 +456,7 @@ pub fn replace_commander(
                 force: f.id.clone(),
                 commander: cid.clone(),
                 fallen: promoted,
-                name: officer_name(&group),
+                name: officer_name(f, &group),
                 rating_roll: r,
                 roll: words,
                 battle: battle.to_string(),
@@ -476,7 +476,7 @@ pub fn replace_commander(
         force: f.id.clone(),
         commander: id.to_string(),
         fallen: name_of(id),
-        name: officer_name(&group),
+        name: officer_name(f, &group),
         rating_roll: r,
         roll: words,
         battle: battle.to_string(),
@@ -484,10 +484,18 @@ pub fn replace_commander(
     events
 }
 
-fn officer_name(group: &str) -> String {
+/// A name for a promoted officer: numbered within the force so that each can be told apart.
+fn officer_name(f: &Force, group: &str) -> String {
+    let n = f
+        .history
+        .values()
+        .flatten()
+        .filter(|h| h.contains("took command"))
+        .count()
+        + 1;
     if group.is_empty() {
-        "A promoted officer".into()
+        format!("Promoted officer no. {n}")
     } else {
-        format!("A promoted officer of {group}")
+        format!("Promoted officer no. {n} ({group})")
     }
 }

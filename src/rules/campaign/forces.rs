@@ -151,6 +151,7 @@ fn purchase(
     new_roster: RosterDoc,
     what: String,
     full_size: Option<(String, String)>,
+    element: Option<String>,
 ) -> Result<Event, CampaignError> {
     let before = price_roster(cat, &f.roster).total;
     let after = price_roster(cat, &new_roster).total;
@@ -177,6 +178,7 @@ fn purchase(
         cost,
         roster: new_roster,
         full_size,
+        element,
     })
 }
 
@@ -215,7 +217,7 @@ pub fn restore(
         .ok_or_else(|| invalid("That element cannot grow."))?;
     e.size = next;
     let what = format!("Restored {} to {}", e.name, next.label());
-    purchase(state, cat, f, roster, what, None)
+    purchase(state, cat, f, roster, what, None, Some(element.to_string()))
 }
 
 /// Buys an upgrade for an element.
@@ -238,7 +240,7 @@ pub fn buy_upgrade(
         .upgrade(upgrade)
         .map_or(upgrade.label().to_string(), |u| u.name.clone());
     let what = format!("{name} for {}", e.name);
-    purchase(state, cat, f, roster, what, None)
+    purchase(state, cat, f, roster, what, None, Some(element.to_string()))
 }
 
 /// Buys a new element for a group.
@@ -305,6 +307,7 @@ pub fn buy_element(
         roster,
         what,
         Some((id, size.id().to_string())),
+        None,
     )
 }
 

@@ -151,6 +151,7 @@ impl Map {
         }
         let mut pairs = BTreeSet::new();
         let mut route_ids = BTreeSet::new();
+        let name = |id: &str| self.place(id).map_or(id.to_string(), |p| p.name.clone());
         for r in &self.routes {
             if !route_ids.insert(r.id.as_str()) {
                 problems.push(format!("Route id \"{}\" is used twice.", r.id));
@@ -174,7 +175,8 @@ impl Map {
             if !pairs.insert(pair) {
                 problems.push(format!(
                     "Two routes join the same two places ({} and {}).",
-                    pair.0, pair.1
+                    name(pair.0),
+                    name(pair.1)
                 ));
             }
         }

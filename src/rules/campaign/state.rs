@@ -422,6 +422,9 @@ pub enum Event {
         /// The element whose full size this sets (a bought element).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         full_size: Option<(String, String)>,
+        /// The element restored or upgraded, for its history.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        element: Option<String>,
     },
     TurnBegan {
         turn: u32,
@@ -723,16 +726,18 @@ impl CampaignState {
                 ..
             } => {
                 let f = self.force_mut(seq, force)?;
-                let mut found = false;
+                let name = f
+                    .roster
+                    .groups
+                    .iter()
+                    .flat_map(|g| &g.elements)
+                    .find(|e| e.id.as_deref() == Some(element))
+                    .map(|e| e.name.clone())
+                    .ok_or_else(|| bad(seq, format!("no element {element}")))?;
                 for g in &mut f.roster.groups {
-                    let before = g.elements.len();
                     g.elements.retain(|e| e.id.as_deref() != Some(element));
-                    found |= g.elements.len() != before;
                 }
-                if !found {
-                    return Err(bad(seq, format!("no element {element}")));
-                }
-                f.note(element, format!("Lost after {battle}"));
+                f.note(element, format!("{name}: lost after {battle}"));
             }
             Event::CommanderReplaced {
                 force,
@@ -790,6 +795,7 @@ impl CampaignState {
                 cost,
                 roster,
                 full_size,
+                element,
             } => {
                 let turn = self.turn;
                 let f = self.force_mut(seq, force)?;
@@ -802,7 +808,9 @@ impl CampaignState {
                     f.full_sizes.insert(id.clone(), size.clone());
                     f.note(id, format!("Joined the force in turn {turn}"));
                 }
-                let _ = what;
+                if let Some(id) = element {
+                    f.note(id, format!("{what}, turn {turn}"));
+                }
             }
             Event::TurnBegan { turn } => {
                 self.turn = *turn;

@@ -364,7 +364,10 @@ pub fn end_turn(state: &CampaignState) -> Vec<Event> {
             },
         );
     }
-    if state.rules().reinforcements {
+    let last = state.settings().map_or(0, |s| s.turns);
+    let ending = ending_reason(state).is_some() || state.turn >= last;
+    // No reinforcements after the last turn: there is nothing left to spend them on.
+    if state.rules().reinforcements && !ending {
         for f in state.active_forces() {
             let supply = state
                 .map
@@ -380,7 +383,6 @@ pub fn end_turn(state: &CampaignState) -> Vec<Event> {
             });
         }
     }
-    let last = state.settings().map_or(0, |s| s.turns);
     if let Some(reason) = ending_reason(state) {
         events.push(Event::Ended { reason });
     } else if state.turn >= last {

@@ -85,7 +85,7 @@ pub async fn create(
 ) -> Result<HttpResponse, AppError> {
     let row = actions::create(&state, &user, body.into_inner()).await?;
     let c = fresh(&state, &user, row.id).await?;
-    Ok(HttpResponse::Created().json(campaign_json(&c)))
+    Ok(HttpResponse::Created().json(campaign_json(&c, &state.rules.lotf)))
 }
 
 /// A campaign
@@ -103,7 +103,7 @@ pub async fn get_one(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let c = fresh(&state, &user, id.into_inner()).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
 }
 
 /// The campaign map
@@ -191,7 +191,7 @@ pub async fn join(
     }
     let (cid, _) = actions::join(&state, &user, &body.code, body.side, body.roster_id).await?;
     let c = fresh(&state, &user, cid).await?;
-    Ok(HttpResponse::Created().json(campaign_json(&c)))
+    Ok(HttpResponse::Created().json(campaign_json(&c, &state.rules.lotf)))
 }
 
 /// Start the campaign
@@ -212,7 +212,7 @@ pub async fn start(
     let c = fresh(&state, &user, id).await?;
     actions::start(&state, &c, user.id).await?;
     let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
 }
 
 /// Orders this turn
@@ -228,7 +228,7 @@ pub async fn get_orders(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let c = fresh(&state, &user, id.into_inner()).await?;
-    let v = campaign_json(&c);
+    let v = campaign_json(&c, &state.rules.lotf);
     Ok(HttpResponse::Ok().json(json!({"turn": c.state.turn, "orders": v["orders"]})))
 }
 
@@ -262,7 +262,7 @@ pub async fn give_order(
     let body = body.into_inner();
     actions::give_order(&state, &c, user.id, &body.force, body.order).await?;
     let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
 }
 
 /// Close the turn
@@ -284,7 +284,7 @@ pub async fn close_turn(
     let c = fresh(&state, &user, id).await?;
     actions::close(&state, &c, user.id).await?;
     let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
 }
 
 /// The campaign's battles
@@ -329,7 +329,7 @@ pub async fn void_battle(
     let c = fresh(&state, &user, id).await?;
     actions::void(&state, &c, user.id, no, &body.reason).await?;
     let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
 }
 
 /// Let the simulator decide a battle
@@ -351,7 +351,7 @@ pub async fn simulate_battle(
     let c = fresh(&state, &user, id).await?;
     actions::simulate_battle(&state, &c, user.id, no).await?;
     let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
 }
 
 /// Arrange a battle before it is fought
@@ -375,7 +375,7 @@ pub async fn arrange_battle(
     let c = fresh(&state, &user, id).await?;
     actions::rearrange(&state, &c, user.id, no, body.into_inner()).await?;
     let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
 }
 
 /// A force as it stands
@@ -424,7 +424,7 @@ pub async fn purchase(
     let c = fresh(&state, &user, id).await?;
     actions::purchase(&state, &c, user.id, &force, body.into_inner()).await?;
     let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -452,7 +452,7 @@ pub async fn replace_player(
     let c = fresh(&state, &user, id).await?;
     actions::replace_player(&state, &c, user.id, &force, &body.email).await?;
     let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
 }
 
 /// Make a manual adjustment
@@ -475,7 +475,7 @@ pub async fn adjust(
     let c = fresh(&state, &user, id).await?;
     actions::adjust(&state, &c, user.id, body.into_inner()).await?;
     let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c)))
+    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
 }
 
 /// Standings

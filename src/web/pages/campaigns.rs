@@ -267,6 +267,7 @@ struct JoinPage {
     rosters: Vec<ForceChoice>,
     already: bool,
     open: bool,
+    over: bool,
     errors: FormErrors,
 }
 
@@ -320,6 +321,7 @@ async fn join_page(
                 .collect(),
             already: st.force_of_user(uid).is_some(),
             open: st.phase == Phase::Enlisting,
+            over: st.phase == Phase::Ended,
             errors,
         },
         status,
@@ -385,6 +387,8 @@ pub struct BattleRow {
     pub scenario: String,
     pub record: i64,
     pub status: String,
+    /// Not fought or recorded yet.
+    pub to_fight: bool,
     pub mine: bool,
 }
 
@@ -479,21 +483,8 @@ async fn show_page(
             defender: force_name(&c, &b.defender),
             scenario: b.scenario.replace('_', " "),
             record: b.record,
-            status: match (&b.status, &b.result) {
-                (BattleStatus::Pending, _) => "To be fought or recorded".into(),
-                (BattleStatus::Resolved, Some(r)) => match r.winner.as_deref() {
-                    Some("attacker") => format!(
-                        "Attacker won, {} ({}:{})",
-                        r.level, r.attacker_vp, r.defender_vp
-                    ),
-                    Some("defender") => format!(
-                        "Defender won, {} ({}:{})",
-                        r.level, r.defender_vp, r.attacker_vp
-                    ),
-                    _ => format!("Tie ({}:{})", r.attacker_vp, r.defender_vp),
-                },
-                _ => "Resolved".into(),
-            },
+            status: crate::web::campaign_view::battle_words(&c, b),
+            to_fight: b.status == BattleStatus::Pending && c.record_status(b.record) == "set_up",
             mine: c
                 .force
                 .as_ref()
@@ -526,7 +517,7 @@ async fn show_page(
         points: settings.points,
         sides: settings.sides.iter().map(|s| s.name.clone()).collect(),
         map: svg_map(&c),
-        attention: attention(&c),
+        attention: attention(&c, &state.rules.lotf),
         routes,
         hold_chosen: my_order == Some(&Order::Hold),
         my_place: mine
@@ -537,7 +528,11 @@ async fn show_page(
         forces,
         recent,
         invite_url: state.absolute_url(req, &format!("/campaigns/join/{}", c.row.invite_code)),
-        ended: st.ended.clone().unwrap_or_default(),
+        ended: st
+            .ended
+            .clone()
+            .map(|e| format!("{e} {}", outcome_line(&standings(st), true)))
+            .unwrap_or_default(),
         errors,
         ctx,
         c,
@@ -676,7 +671,6 @@ pub struct GroupView {
 }
 
 pub struct LostLine {
-    pub id: String,
     pub history: Vec<String>,
 }
 
@@ -694,6 +688,7 @@ struct ForcePage {
     bank: u32,
     points: u32,
     limit: u32,
+    room: u32,
     out: String,
     fc_name: String,
     fc_rating: String,
@@ -797,10 +792,7 @@ async fn force_page(
         .history
         .iter()
         .filter(|(id, _)| !on_roster.contains(*id) && !commander_ids.contains(*id))
-        .map(|(id, h)| LostLine {
-            id: id.clone(),
-            history: h.clone(),
-        })
+        .map(|(_, h)| LostLine { history: h.clone() })
         .collect();
     let elements: Vec<(&str, String)> = f
         .roster
@@ -821,6 +813,9 @@ async fn force_page(
         bank: f.bank,
         points: crate::rules::campaign::turn::force_points(cat, f),
         limit: st.points(),
+        room: st
+            .points()
+            .saturating_sub(crate::rules::campaign::turn::force_points(cat, f)),
         out: f.out.clone().unwrap_or_default(),
         fc_name: fc.map(|c| c.name.clone()).unwrap_or_default(),
         fc_rating: rating_words(
@@ -836,15 +831,33 @@ async fn force_page(
             .iter()
             .map(|(id, n)| choice(*id, n.clone()))
             .collect(),
-        reduced_choices: groups
+        reduced_choices: f
+            .roster
+            .groups
             .iter()
             .flat_map(|g| &g.elements)
-            .filter(|e| e.reduced)
-            .map(|e| {
-                choice(
-                    e.id.clone(),
-                    format!("{} ({} now, {} at full strength)", e.name, e.size, e.full),
-                )
+            .filter_map(|e| {
+                let id = e.id.clone()?;
+                let full = f.full_sizes.get(&id).and_then(|s| Size::from_id(s))?;
+                if e.size >= full {
+                    return None;
+                }
+                let next = crate::rules::lotf::validate::sizes_for(cat, e.element_type)
+                    .into_iter()
+                    .find(|s| *s > e.size)?;
+                let mut bigger = e.clone();
+                bigger.size = next;
+                let cost = crate::rules::lotf::price_element(cat, &bigger)
+                    .saturating_sub(crate::rules::lotf::price_element(cat, e));
+                Some(choice(
+                    id,
+                    format!(
+                        "{}: {} to {} for {cost} points",
+                        e.name,
+                        e.size.label(),
+                        next.label()
+                    ),
+                ))
             })
             .collect(),
         group_choices: groups
@@ -995,6 +1008,24 @@ pub async fn force_print(
 
 // ---------- standings and log ----------
 
+/// Who won the campaign, or who leads it, in one line.
+pub fn outcome_line(s: &Standings, ended: bool) -> String {
+    let (a, b) = (&s.sides[0], &s.sides[1]);
+    let (lead, trail) = if a.total >= b.total { (a, b) } else { (b, a) };
+    match (lead.total == trail.total, ended) {
+        (true, true) => format!("The campaign is drawn, {} points each.", lead.total),
+        (true, false) => format!("The sides are level, {} points each.", lead.total),
+        (false, true) => format!(
+            "{} win the campaign, {} points to {}.",
+            lead.name, lead.total, trail.total
+        ),
+        (false, false) => format!(
+            "{} lead, {} points to {}.",
+            lead.name, lead.total, trail.total
+        ),
+    }
+}
+
 #[derive(Template)]
 #[template(path = "campaigns/standings.html")]
 struct StandingsPage {
@@ -1005,6 +1036,7 @@ struct StandingsPage {
     turns: u32,
     ended: String,
     is_final: bool,
+    outcome: String,
     s: Standings,
 }
 
@@ -1024,6 +1056,7 @@ pub async fn standings_page(
             turns: st.settings().map_or(0, |s| s.turns),
             ended: st.ended.clone().unwrap_or_default(),
             is_final: st.phase == Phase::Ended,
+            outcome: outcome_line(&standings(st), st.phase == Phase::Ended),
             s: standings(st),
             ctx,
         },
@@ -1395,10 +1428,26 @@ async fn organiser_page(
                     )
                 })
                 .collect(),
+            // Only what can be voided: the latest decided battle, and battles whose recorded
+            // result waits for confirmation or is disputed.
             battles: st
                 .battles
                 .iter()
                 .rev()
+                .filter(|b| match b.status {
+                    BattleStatus::Pending => {
+                        matches!(c.record_status(b.record), "provisional" | "disputed")
+                    }
+                    BattleStatus::Resolved => {
+                        Some(b.no)
+                            == st
+                                .battles
+                                .iter()
+                                .filter(|x| x.status == BattleStatus::Resolved)
+                                .map(|x| x.no)
+                                .max()
+                    }
+                })
                 .map(|b| {
                     choice(
                         b.no.to_string(),
@@ -1407,11 +1456,7 @@ async fn organiser_page(
                             b.no,
                             b.name,
                             b.turn,
-                            if b.status == BattleStatus::Pending {
-                                "not decided"
-                            } else {
-                                "decided"
-                            }
+                            crate::web::campaign_view::battle_words(&c, b).to_lowercase()
                         ),
                     )
                 })

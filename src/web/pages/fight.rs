@@ -256,7 +256,7 @@ pub fn points_chart(outcome: &BattleOutcome) -> Chart {
         .collect();
     let max = points.iter().map(|(_, p)| *p).fold(0.0, f64::max).max(1.0);
     let mut c = chart(
-        "Points lost in each turn (A attacker, D defender)",
+        "Points lost so far at the end of each turn (A attacker, D defender)",
         &points
             .iter()
             .map(|(l, p)| (l.clone(), p / max))

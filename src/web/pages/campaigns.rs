@@ -303,7 +303,19 @@ async fn join_page(
                 .sides
                 .iter()
                 .enumerate()
-                .map(|(i, s)| choice(i.to_string(), s.name.clone()))
+                .map(|(i, s)| {
+                    let n = st
+                        .forces
+                        .values()
+                        .filter(|f| usize::from(f.side) == i)
+                        .count();
+                    let players = match n {
+                        0 => "no one yet".to_string(),
+                        1 => "1 player so far".to_string(),
+                        n => format!("{n} players so far"),
+                    };
+                    choice(i.to_string(), format!("{} ({players})", s.name))
+                })
                 .collect(),
             rosters: rosters
                 .iter()
@@ -426,7 +438,20 @@ struct ShowPage {
     recent: Vec<LogLine>,
     invite_url: String,
     ended: String,
+    notice: &'static str,
     errors: FormErrors,
+}
+
+/// What a successful action says on the page it returns to.
+fn notice_for(done: &str) -> &'static str {
+    match done {
+        "order" => "Your order is in. Nobody else sees it until the turn closes; you may change it until then.",
+        "started" => "The campaign has begun: orders for turn 1 are open.",
+        "closed" => "The turn is closed: the orders are revealed and the moves made.",
+        "bought" => "Bought: the force and its bank are updated, and the purchase is in the log.",
+        "map" => "The map is saved.",
+        _ => "",
+    }
 }
 
 fn force_name(c: &Loaded, id: &str) -> String {
@@ -442,6 +467,7 @@ async fn show_page(
     c: Loaded,
     errors: FormErrors,
     status: StatusCode,
+    notice: &'static str,
 ) -> Result<HttpResponse, AppError> {
     let st = &c.state;
     let settings = st.settings().ok_or(AppError::NotFound)?;
@@ -533,11 +559,18 @@ async fn show_page(
             .clone()
             .map(|e| format!("{e} {}", outcome_line(&standings(st), true)))
             .unwrap_or_default(),
+        notice,
         errors,
         ctx,
         c,
     };
     render_with_status(&page, status)
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct Done {
+    pub done: String,
 }
 
 pub async fn show(
@@ -546,9 +579,20 @@ pub async fn show(
     SignedIn(user): SignedIn,
     ctx: PageCtx,
     id: web::Path<i64>,
+    done: web::Query<Done>,
 ) -> Result<HttpResponse, AppError> {
     let c = actions::load(&state, &user, id.into_inner()).await?;
-    show_page(&state, &req, ctx, c, FormErrors::default(), StatusCode::OK).await
+    let notice = notice_for(&done.done);
+    show_page(
+        &state,
+        &req,
+        ctx,
+        c,
+        FormErrors::default(),
+        StatusCode::OK,
+        notice,
+    )
+    .await
 }
 
 /// Runs an action from the campaign page: back to it on success, or the page with the refusal.
@@ -571,7 +615,7 @@ where
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
             let c = actions::load(state, user, id).await?;
-            show_page(state, req, ctx, c, errors, status).await
+            show_page(state, req, ctx, c, errors, status, "").await
         }
     }
 }
@@ -585,7 +629,7 @@ pub async fn start(
     CsrfForm(_): CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let back = format!("/campaigns/{id}");
+    let back = format!("/campaigns/{id}?done=started");
     let (st, uid) = (state.clone(), user.id);
     on_campaign(&state, &req, &user, ctx, id, &back, |c| async move {
         actions::start(&st, &c, uid).await
@@ -609,7 +653,7 @@ pub async fn give_order(
     CsrfForm(form): CsrfForm<OrderForm>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let back = format!("/campaigns/{id}");
+    let back = format!("/campaigns/{id}?done=order");
     let (st, uid) = (state.clone(), user.id);
     on_campaign(&state, &req, &user, ctx, id, &back, |c| async move {
         let force = c
@@ -639,7 +683,7 @@ pub async fn close_turn(
     CsrfForm(_): CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let back = format!("/campaigns/{id}");
+    let back = format!("/campaigns/{id}?done=closed");
     let (st, uid) = (state.clone(), user.id);
     on_campaign(&state, &req, &user, ctx, id, &back, |c| async move {
         actions::close(&st, &c, uid).await.map(|_| ())
@@ -693,6 +737,7 @@ struct ForcePage {
     fc_name: String,
     fc_rating: String,
     fc_history: Vec<String>,
+    notice: &'static str,
     groups: Vec<GroupView>,
     lost: Vec<LostLine>,
     mine: bool,
@@ -721,6 +766,7 @@ async fn force_page(
     force: &str,
     errors: FormErrors,
     status: StatusCode,
+    notice: &'static str,
 ) -> Result<HttpResponse, AppError> {
     let cat = &state.rules.lotf;
     let st = &c.state;
@@ -824,6 +870,7 @@ async fn force_page(
                 .and_then(|id| f.ratings.get(id)),
         ),
         fc_history: history(&fc.and_then(|c| c.id.clone())),
+        notice,
         lost,
         mine: c.force.as_deref() == Some(force),
         running: st.phase == Phase::Orders && f.active(),
@@ -895,9 +942,11 @@ pub async fn force(
     SignedIn(user): SignedIn,
     ctx: PageCtx,
     path: web::Path<(i64, String)>,
+    done: web::Query<Done>,
 ) -> Result<HttpResponse, AppError> {
     let (id, force) = path.into_inner();
     let c = actions::load(&state, &user, id).await?;
+    let notice = notice_for(&done.done);
     force_page(
         &state,
         ctx,
@@ -905,6 +954,7 @@ pub async fn force(
         &force,
         FormErrors::default(),
         StatusCode::OK,
+        notice,
     )
     .await
 }
@@ -950,11 +1000,13 @@ pub async fn buy(
         _ => return Err(AppError::bad_request("Say what to buy.")),
     };
     match actions::purchase(&state, &c, user.id, &force, what).await {
-        Ok(_) => Ok(redirect(&format!("/campaigns/{id}/forces/{force}"))),
+        Ok(_) => Ok(redirect(&format!(
+            "/campaigns/{id}/forces/{force}?done=bought"
+        ))),
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
             let c = actions::load(&state, &user, id).await?;
-            force_page(&state, ctx, c, &force, errors, status).await
+            force_page(&state, ctx, c, &force, errors, status, "").await
         }
     }
 }
@@ -1148,6 +1200,7 @@ struct MapEditPage {
     side_names: Vec<String>,
     width: u16,
     height: u16,
+    notice: &'static str,
     errors: FormErrors,
 }
 
@@ -1156,6 +1209,7 @@ async fn map_page(
     c: Loaded,
     errors: FormErrors,
     status: StatusCode,
+    notice: &'static str,
 ) -> Result<HttpResponse, AppError> {
     let st = &c.state;
     let settings = st.settings().ok_or(AppError::NotFound)?;
@@ -1200,6 +1254,7 @@ async fn map_page(
             side_names: settings.sides.iter().map(|s| s.name.clone()).collect(),
             width: MAP_WIDTH,
             height: MAP_HEIGHT,
+            notice,
             errors,
             ctx,
         },
@@ -1212,10 +1267,18 @@ pub async fn map_edit(
     SignedIn(user): SignedIn,
     ctx: PageCtx,
     id: web::Path<i64>,
+    done: web::Query<Done>,
 ) -> Result<HttpResponse, AppError> {
     let c = actions::load(&state, &user, id.into_inner()).await?;
     crate::web::campaigns::require_organiser(&c)?;
-    map_page(ctx, c, FormErrors::default(), StatusCode::OK).await
+    map_page(
+        ctx,
+        c,
+        FormErrors::default(),
+        StatusCode::OK,
+        notice_for(&done.done),
+    )
+    .await
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -1350,11 +1413,11 @@ pub async fn map_change(
         Err(e) => Err(e),
     };
     match done {
-        Ok(()) => Ok(redirect(&format!("/campaigns/{id}/map"))),
+        Ok(()) => Ok(redirect(&format!("/campaigns/{id}/map?done=map"))),
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
             let c = actions::load(&state, &user, id).await?;
-            map_page(ctx, c, errors, status).await
+            map_page(ctx, c, errors, status, "").await
         }
     }
 }

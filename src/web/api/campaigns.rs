@@ -28,6 +28,16 @@ async fn fresh(
     load_for(state, user, id).await
 }
 
+/// The campaign as the user now sees it: the answer to every action.
+async fn shown(
+    state: &web::Data<AppState>,
+    user: &crate::web::auth::SignedInUser,
+    id: i64,
+) -> Result<HttpResponse, AppError> {
+    let c = fresh(state, user, id).await?;
+    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
+}
+
 /// List your campaigns
 ///
 /// Campaigns you organise or play in, newest first.
@@ -211,8 +221,7 @@ pub async fn start(
     let id = id.into_inner();
     let c = fresh(&state, &user, id).await?;
     actions::start(&state, &c, user.id).await?;
-    let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
+    shown(&state, &user, id).await
 }
 
 /// Orders this turn
@@ -261,8 +270,7 @@ pub async fn give_order(
     let c = fresh(&state, &user, id).await?;
     let body = body.into_inner();
     actions::give_order(&state, &c, user.id, &body.force, body.order).await?;
-    let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
+    shown(&state, &user, id).await
 }
 
 /// Close the turn
@@ -283,8 +291,7 @@ pub async fn close_turn(
     let id = id.into_inner();
     let c = fresh(&state, &user, id).await?;
     actions::close(&state, &c, user.id).await?;
-    let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
+    shown(&state, &user, id).await
 }
 
 /// The campaign's battles
@@ -328,8 +335,7 @@ pub async fn void_battle(
     let (id, no) = path.into_inner();
     let c = fresh(&state, &user, id).await?;
     actions::void(&state, &c, user.id, no, &body.reason).await?;
-    let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
+    shown(&state, &user, id).await
 }
 
 /// Let the simulator decide a battle
@@ -350,8 +356,7 @@ pub async fn simulate_battle(
     let (id, no) = path.into_inner();
     let c = fresh(&state, &user, id).await?;
     actions::simulate_battle(&state, &c, user.id, no).await?;
-    let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
+    shown(&state, &user, id).await
 }
 
 /// Arrange a battle before it is fought
@@ -374,8 +379,7 @@ pub async fn arrange_battle(
     let (id, no) = path.into_inner();
     let c = fresh(&state, &user, id).await?;
     actions::rearrange(&state, &c, user.id, no, body.into_inner()).await?;
-    let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
+    shown(&state, &user, id).await
 }
 
 /// A force as it stands
@@ -423,8 +427,7 @@ pub async fn purchase(
     let (id, force) = path.into_inner();
     let c = fresh(&state, &user, id).await?;
     actions::purchase(&state, &c, user.id, &force, body.into_inner()).await?;
-    let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
+    shown(&state, &user, id).await
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -451,8 +454,7 @@ pub async fn replace_player(
     let (id, force) = path.into_inner();
     let c = fresh(&state, &user, id).await?;
     actions::replace_player(&state, &c, user.id, &force, &body.email).await?;
-    let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
+    shown(&state, &user, id).await
 }
 
 /// Make a manual adjustment
@@ -474,8 +476,7 @@ pub async fn adjust(
     let id = id.into_inner();
     let c = fresh(&state, &user, id).await?;
     actions::adjust(&state, &c, user.id, body.into_inner()).await?;
-    let c = fresh(&state, &user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
+    shown(&state, &user, id).await
 }
 
 /// Standings

@@ -769,3 +769,66 @@ fn a_group_commander_who_fell_too_is_not_made_force_commander() {
     });
     assert!(promoted_slot.is_some_and(|s| s != best), "{events:?}");
 }
+
+#[test]
+fn a_reduced_element_is_restored_and_an_upgrade_bought_within_the_bank() {
+    let mut log = philadelphia(HouseRules::default());
+    // Casualties: e1 of f1 is reduced to small (as a battle would leave it).
+    log.push(Event::ElementReduced {
+        force: "f1".into(),
+        element: "e1".into(),
+        size: "small".into(),
+        roll: 5,
+        battle: "the battle at Kennett Square".into(),
+        dropped: Vec::new(),
+        refund: 0,
+        bank: 0,
+    });
+    assert!(close(&mut log, 1).is_empty());
+    assert_eq!(log.state.forces["f1"].bank, 15);
+    let cat = cat();
+    let restored = restore(&log.state, &cat, "f1", "e1").expect("a restore within the bank");
+    let cost = match &restored {
+        Event::Purchased { cost, .. } => *cost,
+        other => panic!("{other:?}"),
+    };
+    assert!(cost > 0 && cost <= 15, "{cost}");
+    log.push(restored);
+    let f = &log.state.forces["f1"];
+    assert_eq!(f.bank, 15 - cost);
+    let e1 = f.roster.groups[0]
+        .elements
+        .iter()
+        .find(|e| e.id.as_deref() == Some("e1"));
+    assert_eq!(e1.map(|e| e.size), Some(Size::Medium));
+    assert!(
+        f.history["e1"]
+            .last()
+            .is_some_and(|h| h.starts_with("Restored")),
+        "{:?}",
+        f.history
+    );
+    // Full strength again: nothing more to restore.
+    assert!(restore(&log.state, &cat, "f1", "e1").is_err());
+    // An upgrade the bank can pay for.
+    let upgrade = super::forces::buy_upgrade(
+        &log.state,
+        &cat,
+        "f1",
+        "e2",
+        crate::rules::lotf::types::Upgrade::Elite,
+    );
+    match upgrade {
+        Ok(e) => {
+            log.push(e);
+            assert!(log.state.forces["f1"].roster.groups[0].elements[1]
+                .upgrades
+                .contains(&crate::rules::lotf::types::Upgrade::Elite));
+        }
+        Err(e) => assert!(e.to_string().contains("costs"), "{e}"),
+    }
+    assert_eq!(
+        CampaignState::rebuild(&log.entries).expect("rebuilds"),
+        log.state
+    );
+}

@@ -832,3 +832,51 @@ fn a_reduced_element_is_restored_and_an_upgrade_bought_within_the_bank() {
         log.state
     );
 }
+
+#[test]
+fn the_other_switches_turn_their_rule_off() {
+    let off = HouseRules {
+        reinforcements: false,
+        place_scoring: false,
+        experience: false,
+        field_promotion: false,
+        ..HouseRules::default()
+    };
+    let mut log = philadelphia(off);
+    give(&mut log, "f1", "iron_hill");
+    close(&mut log, 1);
+    assert!(
+        !log.entries
+            .iter()
+            .any(|e| matches!(e.event, Event::Reinforced { .. })),
+        "no reinforcement points"
+    );
+    assert_eq!(log.state.forces["f1"].bank, 0);
+    let st = super::standings::standings(&log.state);
+    assert!(
+        st.sides.iter().all(|s| s.place_points == 0),
+        "places do not score"
+    );
+    give(&mut log, "f1", "kennett");
+    give(&mut log, "f3", "chadds_ford");
+    close(&mut log, 2);
+    give(&mut log, "f1", "chadds_ford");
+    let no = close(&mut log, 3)[0];
+    let report = attacker_wins_major(&log, no);
+    let events = resolve_battle(&log.state, &cat(), no, &report, 21).expect("resolves");
+    assert!(
+        !events.iter().any(|e| matches!(e, Event::Experience { .. })),
+        "no experience"
+    );
+    for e in &events {
+        if let Event::CommanderReplaced { roll, .. } = e {
+            assert!(
+                !roll.contains("R-12") || roll.contains("promoted from his group"),
+                "{roll}"
+            );
+        }
+    }
+    assert!(events.iter().any(
+        |e| matches!(e, Event::CommanderReplaced { roll, .. } if roll.starts_with("rating roll"))
+    ));
+}

@@ -102,16 +102,7 @@ pub fn create(conn: &mut DbConnection, new: &NewBattle) -> QueryResult<BattleRow
         diesel::insert_into(battles::table)
             .values(new)
             .execute(conn)?;
-        let id: i64 = match conn {
-            DbConnection::Sqlite(c) => diesel::select(
-                diesel::dsl::sql::<diesel::sql_types::BigInt>("last_insert_rowid()"),
-            )
-            .get_result(c)?,
-            DbConnection::Postgresql(c) => {
-                diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>("lastval()"))
-                    .get_result(c)?
-            }
-        };
+        let id = super::db::last_insert_id(conn)?;
         battles::table
             .find(id)
             .select(BattleRow::as_select())

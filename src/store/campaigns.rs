@@ -77,18 +77,6 @@ pub struct StateChange {
     pub turn: i32,
 }
 
-fn last_id(conn: &mut DbConnection) -> QueryResult<i64> {
-    match conn {
-        DbConnection::Sqlite(c) => diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>(
-            "last_insert_rowid()",
-        ))
-        .get_result(c),
-        DbConnection::Postgresql(c) => {
-            diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>("lastval()")).get_result(c)
-        }
-    }
-}
-
 /// Creates a campaign with its first log entries.
 pub fn create(
     conn: &mut DbConnection,
@@ -99,7 +87,7 @@ pub fn create(
         diesel::insert_into(campaigns::table)
             .values(new)
             .execute(conn)?;
-        let id = last_id(conn)?;
+        let id = super::db::last_insert_id(conn)?;
         let entries: Vec<NewLogRow> = entries
             .into_iter()
             .map(|mut e| {

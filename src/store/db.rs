@@ -151,6 +151,20 @@ pub fn run_migrations(conn: &mut DbConnection) -> Result<Vec<String>, StoreError
     Ok(applied.iter().map(|v| v.to_string()).collect())
 }
 
+/// The id this connection's last insert created (not "the newest row", which a concurrent
+/// insert could be). Call it inside the transaction that did the insert.
+pub fn last_insert_id(conn: &mut DbConnection) -> diesel::QueryResult<i64> {
+    use diesel::dsl::sql;
+    use diesel::sql_types::BigInt;
+    use diesel::RunQueryDsl;
+    match conn {
+        DbConnection::Sqlite(c) => {
+            diesel::select(sql::<BigInt>("last_insert_rowid()")).get_result(c)
+        }
+        DbConnection::Postgresql(c) => diesel::select(sql::<BigInt>("lastval()")).get_result(c),
+    }
+}
+
 /// `SELECT 1` for the health check.
 pub fn ping(conn: &mut DbConnection) -> Result<(), StoreError> {
     conn.batch_execute("SELECT 1")?;

@@ -78,18 +78,7 @@ pub fn create(
                 updated_at: at,
             })
             .execute(conn)?;
-        // The id this connection just inserted (not "the newest", which a concurrent insert
-        // by the same owner could be).
-        let id: i64 = match conn {
-            DbConnection::Sqlite(c) => diesel::select(
-                diesel::dsl::sql::<diesel::sql_types::BigInt>("last_insert_rowid()"),
-            )
-            .get_result(c)?,
-            DbConnection::Postgresql(c) => {
-                diesel::select(diesel::dsl::sql::<diesel::sql_types::BigInt>("lastval()"))
-                    .get_result(c)?
-            }
-        };
+        let id = super::db::last_insert_id(conn)?;
         rosters::table
             .find(id)
             .select(RosterRow::as_select())

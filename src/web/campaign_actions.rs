@@ -15,7 +15,7 @@ use crate::store::campaigns::{self as store, CampaignRow, NewCampaign, NewLogRow
 use crate::store::{battles, users};
 use crate::web::auth::SignedInUser;
 use crate::web::campaigns::{
-    change, close_turn_events, event_force, event_kind, invite_code, load_for, orders_in, phase_id,
+    change, close_turn_events, event_force, event_kind, invite_code, orders_in, phase_id,
     require_organiser, require_own_force, void_events, Loaded, Pending,
 };
 use crate::web::error::ErrorDetail;
@@ -179,7 +179,6 @@ pub async fn create(
         event: serde_json::to_string(&event).map_err(AppError::internal)?,
         created_at: now,
     };
-    let _ = event_force(&event);
     with_conn(state, move |conn| {
         Ok(store::create(conn, &new, vec![entry])?)
     })
@@ -669,13 +668,4 @@ pub async fn replace_player(
         }])
     })
     .await
-}
-
-/// Loads a campaign for the signed-in user (a thin re-export for handlers).
-pub async fn load(
-    state: &web::Data<AppState>,
-    user: &SignedInUser,
-    id: i64,
-) -> Result<Loaded, AppError> {
-    load_for(state, user, id).await
 }

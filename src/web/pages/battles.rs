@@ -927,17 +927,8 @@ pub async fn print_side(
         ..Default::default()
     };
     for (cid, c) in &force.commanders {
-        if let Some(r) = cat.commander_rating_for_roll(c.rating_roll) {
-            fs.commanders.insert(
-                cid.clone(),
-                crate::web::print::CommanderState {
-                    rating: Some(r.name.clone()),
-                    morale: Some(r.morale),
-                    spi: Some(r.spi),
-                    command_points: Some(r.command_points.clone()),
-                    history: vec![],
-                },
-            );
+        if let Some(state) = crate::web::print::CommanderState::rolled(cat, c.rating_roll, vec![]) {
+            fs.commanders.insert(cid.clone(), state);
         }
     }
     let action = format!("/battles/{id}/print/{side}/{kind}");

@@ -18,7 +18,7 @@ use crate::store::campaigns as store;
 use crate::web::auth::{SignedIn, SignedInUser};
 use crate::web::campaign_actions::{self as actions, Adjustment, NewCampaignInput, Purchase};
 use crate::web::campaign_view::{attention, log_lines, svg_map, LogLine, SvgMap};
-use crate::web::campaigns::{log_rows, orders_in, Loaded};
+use crate::web::campaigns::{load_for, log_rows, orders_in, Loaded};
 use crate::web::csrf::{CsrfForm, NoFields};
 use crate::web::lotf::historical::ForceChoice;
 use crate::web::page::{redirect, render_with_status, FormErrors, PageCtx};
@@ -581,7 +581,7 @@ pub async fn show(
     id: web::Path<i64>,
     done: web::Query<Done>,
 ) -> Result<HttpResponse, AppError> {
-    let c = actions::load(&state, &user, id.into_inner()).await?;
+    let c = load_for(&state, &user, id.into_inner()).await?;
     let notice = notice_for(&done.done);
     show_page(
         &state,
@@ -609,12 +609,12 @@ where
     F: FnOnce(Loaded) -> Fut,
     Fut: std::future::Future<Output = Result<(), AppError>>,
 {
-    let c = actions::load(state, user, id).await?;
+    let c = load_for(state, user, id).await?;
     match act(c).await {
         Ok(()) => Ok(redirect(back)),
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
-            let c = actions::load(state, user, id).await?;
+            let c = load_for(state, user, id).await?;
             show_page(state, req, ctx, c, errors, status, "").await
         }
     }
@@ -945,7 +945,7 @@ pub async fn force(
     done: web::Query<Done>,
 ) -> Result<HttpResponse, AppError> {
     let (id, force) = path.into_inner();
-    let c = actions::load(&state, &user, id).await?;
+    let c = load_for(&state, &user, id).await?;
     let notice = notice_for(&done.done);
     force_page(
         &state,
@@ -981,7 +981,7 @@ pub async fn buy(
     CsrfForm(form): CsrfForm<BuyForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, force) = path.into_inner();
-    let c = actions::load(&state, &user, id).await?;
+    let c = load_for(&state, &user, id).await?;
     let what = match form.buy.as_str() {
         "restore" => Purchase::Restore {
             element: form.element.clone(),
@@ -1005,7 +1005,7 @@ pub async fn buy(
         ))),
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
-            let c = actions::load(&state, &user, id).await?;
+            let c = load_for(&state, &user, id).await?;
             force_page(&state, ctx, c, &force, errors, status, "").await
         }
     }
@@ -1020,7 +1020,7 @@ pub async fn force_print(
     query: web::Query<crate::web::print::PrintQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (id, force, kind) = path.into_inner();
-    let c = actions::load(&state, &user, id).await?;
+    let c = load_for(&state, &user, id).await?;
     let f = c.state.forces.get(&force).ok_or(AppError::NotFound)?;
     let cat = &state.rules.lotf;
     let mut fs = crate::web::print::ForceState {
@@ -1041,17 +1041,9 @@ pub async fn force_print(
         );
     }
     for (cid, roll) in &f.ratings {
-        if let Some(r) = cat.commander_rating_for_roll(*roll) {
-            fs.commanders.insert(
-                cid.clone(),
-                crate::web::print::CommanderState {
-                    rating: Some(r.name.clone()),
-                    morale: Some(r.morale),
-                    spi: Some(r.spi),
-                    command_points: Some(r.command_points.clone()),
-                    history: f.history.get(cid).cloned().unwrap_or_default(),
-                },
-            );
+        let history = f.history.get(cid).cloned().unwrap_or_default();
+        if let Some(state) = crate::web::print::CommanderState::rolled(cat, *roll, history) {
+            fs.commanders.insert(cid.clone(), state);
         }
     }
     let action = format!("/campaigns/{id}/forces/{force}/print/{kind}");
@@ -1098,8 +1090,9 @@ pub async fn standings_page(
     ctx: PageCtx,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let c = actions::load(&state, &user, id.into_inner()).await?;
+    let c = load_for(&state, &user, id.into_inner()).await?;
     let st = &c.state;
+    let table = standings(st);
     render_with_status(
         &StandingsPage {
             id: c.id(),
@@ -1108,8 +1101,8 @@ pub async fn standings_page(
             turns: st.settings().map_or(0, |s| s.turns),
             ended: st.ended.clone().unwrap_or_default(),
             is_final: st.phase == Phase::Ended,
-            outcome: outcome_line(&standings(st), st.phase == Phase::Ended),
-            s: standings(st),
+            outcome: outcome_line(&table, st.phase == Phase::Ended),
+            s: table,
             ctx,
         },
         StatusCode::OK,
@@ -1143,7 +1136,7 @@ pub async fn log_page(
     id: web::Path<i64>,
     filter: web::Query<LogFilter>,
 ) -> Result<HttpResponse, AppError> {
-    let c = actions::load(&state, &user, id.into_inner()).await?;
+    let c = load_for(&state, &user, id.into_inner()).await?;
     let rows = log_rows(&state, c.id()).await?;
     let turn = filter.turn.parse::<i32>().ok();
     let force = Some(filter.force.as_str()).filter(|f| !f.is_empty());
@@ -1269,7 +1262,7 @@ pub async fn map_edit(
     id: web::Path<i64>,
     done: web::Query<Done>,
 ) -> Result<HttpResponse, AppError> {
-    let c = actions::load(&state, &user, id.into_inner()).await?;
+    let c = load_for(&state, &user, id.into_inner()).await?;
     crate::web::campaigns::require_organiser(&c)?;
     map_page(
         ctx,
@@ -1406,7 +1399,7 @@ pub async fn map_change(
     CsrfForm(form): CsrfForm<MapForm>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let c = actions::load(&state, &user, id).await?;
+    let c = load_for(&state, &user, id).await?;
     crate::web::campaigns::require_organiser(&c)?;
     let done = match edited_map(&c, &form) {
         Ok((map, homes)) => actions::set_map(&state, &c, user.id, map, homes).await,
@@ -1416,7 +1409,7 @@ pub async fn map_change(
         Ok(()) => Ok(redirect(&format!("/campaigns/{id}/map?done=map"))),
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
-            let c = actions::load(&state, &user, id).await?;
+            let c = load_for(&state, &user, id).await?;
             map_page(ctx, c, errors, status, "").await
         }
     }
@@ -1554,7 +1547,7 @@ pub async fn organiser(
     id: web::Path<i64>,
     query: web::Query<DoneQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let c = actions::load(&state, &user, id.into_inner()).await?;
+    let c = load_for(&state, &user, id.into_inner()).await?;
     crate::web::campaigns::require_organiser(&c)?;
     let done = match query.done.as_str() {
         "void" => "The battle is void and set up again; its players fight or record it anew.",
@@ -1600,7 +1593,7 @@ pub async fn organiser_action(
     CsrfForm(form): CsrfForm<ToolForm>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let c = actions::load(&state, &user, id).await?;
+    let c = load_for(&state, &user, id).await?;
     crate::web::campaigns::require_organiser(&c)?;
     let int = |s: &str| s.trim().parse::<i32>().unwrap_or(0);
     let done = match form.tool.as_str() {
@@ -1662,7 +1655,7 @@ pub async fn organiser_action(
         Ok(key) => Ok(redirect(&format!("/campaigns/{id}/organiser?done={key}"))),
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
-            let c = actions::load(&state, &user, id).await?;
+            let c = load_for(&state, &user, id).await?;
             organiser_page(&state, ctx, c, errors, status, String::new()).await
         }
     }

@@ -114,6 +114,25 @@ pub struct CommanderState {
     pub history: Vec<String>,
 }
 
+impl CommanderState {
+    /// A commander whose rating was rolled (`roll`, 1–6), with the numbers that rating gives;
+    /// `None` for a roll the catalogue has no rating for.
+    pub fn rolled(
+        cat: &crate::rules::lotf::Catalogue,
+        roll: u8,
+        history: Vec<String>,
+    ) -> Option<CommanderState> {
+        let r = cat.commander_rating_for_roll(roll)?;
+        Some(CommanderState {
+            rating: Some(r.name.clone()),
+            morale: Some(r.morale),
+            spi: Some(r.spi),
+            command_points: Some(r.command_points.clone()),
+            history,
+        })
+    }
+}
+
 /// The state of a force for printing, keyed by the roster document's element and commander ids.
 #[derive(Debug, Clone, Default)]
 pub struct ForceState {

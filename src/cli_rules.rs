@@ -198,7 +198,7 @@ fn build_setup(args: &SimulateArgs) -> Result<lotf::BattleSetup, String> {
             format!("unknown scenario '{id}'; choose one of {}", all.join(", "))
         })?,
     };
-    let seed = args.seed.unwrap_or_else(crate::battle_runner::fresh_seed);
+    let seed = args.seed.unwrap_or_else(crate::app::dice::fresh_seed);
     let mut setup =
         lotf::BattleSetup::new(read_roster_file(a)?, read_roster_file(d)?, scenario, seed);
     setup.points = args.points;
@@ -336,11 +336,11 @@ fn print_odds(
                 eprintln!("[{}] {runs}/{runs} battles", "#".repeat(30));
             }
         });
-        let result = crate::battle_runner::monte_carlo_parallel(
+        let result = crate::app::sim::monte_carlo_parallel(
             catalogue,
             setup,
             runs,
-            crate::battle_runner::default_threads(),
+            crate::app::sim::default_threads(),
             &done,
         );
         finished.store(true, Ordering::Relaxed);

@@ -1,9 +1,10 @@
 //! Muster: army rosters, printouts, odds and simulated battles for horse-and-musket
 //! wargames in North America, 1754–1815.
 //!
-//! Layers point one way: `web → store → rules` and `web → rules`. `rules` is pure.
+//! Layers point one way: `web → app → store → rules` (and `app → rules`, `cli → app`).
+//! `rules` is pure; `app` knows no HTTP. See `docs/architecture.md`.
 
-pub mod battle_runner;
+pub mod app;
 pub mod cli;
 mod cli_rules;
 pub mod config;

@@ -11,7 +11,7 @@ use crate::config::Config;
 use crate::rules::RuleSystems;
 use crate::store::{self, settings, DbPool};
 use crate::web::api::{self, ApiDoc};
-use crate::web::auth::random_token;
+use crate::app::dice::random_token;
 use crate::web::middleware::{log_request, render_errors, security_headers};
 use crate::web::pages::{accounts, admin, battles, campaigns, fight, home, odds, print, rosters};
 use crate::web::state::{AppState, Keys};
@@ -54,15 +54,12 @@ pub fn prepare_state(config: &Config, rules: RuleSystems) -> Result<AppState, St
     };
     drop(conn);
     Ok(AppState {
-        pool,
-        rules: std::sync::Arc::new(rules),
-        backend,
+        app: crate::app::Context::new(pool, rules, backend),
         keys: Keys::from_secret(&secret),
         secure_cookies: config.secure_cookies(),
         public_url: config.public_url.clone(),
         trusted_proxy: config.trusted_proxy,
         throttle: LoginThrottle::default(),
-        jobs: Default::default(),
     })
 }
 

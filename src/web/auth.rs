@@ -15,12 +15,11 @@ use argon2::password_hash::{
     rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
 };
 use argon2::Argon2;
-use base64::Engine;
 use chrono::{NaiveDateTime, Utc};
 use jsonwebtoken::{Algorithm, Header, Validation};
-use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
+use crate::app::dice::random_token;
 use crate::store::{sessions, users};
 use crate::web::state::{with_conn, AppState};
 use crate::web::AppError;
@@ -118,12 +117,6 @@ fn dummy_hash() -> &'static str {
 }
 
 // ---------- sessions ----------
-
-pub fn random_token(bytes: usize) -> String {
-    let mut buf = vec![0u8; bytes];
-    rand::rng().fill_bytes(&mut buf);
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(buf)
-}
 
 pub struct IssuedToken {
     pub token: String,

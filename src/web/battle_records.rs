@@ -131,9 +131,9 @@ pub async fn create(
     if req.first_player == req.second_player {
         return Err(invalid("players", "The two sides need different players."));
     }
-    let seed = crate::battle_runner::fresh_seed();
+    let seed = crate::app::dice::fresh_seed();
     let prepared = record::prepare_battle(
-        &state.rules.lotf,
+        &state.app.rules.lotf,
         req.first.0.clone(),
         req.second.0.clone(),
         req.scenario,
@@ -174,7 +174,7 @@ pub async fn create(
             prepared.setup.attacker.roster.name, prepared.setup.defender.roster.name
         ),
         scenario: prepared.setup.scenario.id().into(),
-        points: i32::try_from(prepared.setup.points_size(&state.rules.lotf)).unwrap_or(i32::MAX),
+        points: i32::try_from(prepared.setup.points_size(&state.app.rules.lotf)).unwrap_or(i32::MAX),
         setup: lotf::serialize_battle(&prepared.setup),
         rolls: serde_json::to_string(&prepared.rolls).unwrap_or_else(|_| "[]".into()),
         status: status::SET_UP.into(),
@@ -295,9 +295,9 @@ pub async fn simulate_unchecked(
     }
     // The battle's dice are drawn now, not at set-up, so nobody can try the seed beforehand.
     let mut setup = setup_of(row)?;
-    setup.seed = crate::battle_runner::fresh_seed();
+    setup.seed = crate::app::dice::fresh_seed();
     let stored_setup = lotf::serialize_battle(&setup);
-    let rules = state.rules.clone();
+    let rules = state.app.rules.clone();
     let outcome = web::block(move || lotf::simulate(&rules.lotf, &setup, true))
         .await?
         .map_err(|e| AppError::bad_request(e.to_string()))?;
@@ -350,7 +350,7 @@ pub async fn record_result(
         ));
     }
     let setup = setup_of(row)?;
-    let outcome: TabletopOutcome = match record::assess(&state.rules.lotf, &setup, &report) {
+    let outcome: TabletopOutcome = match record::assess(&state.app.rules.lotf, &setup, &report) {
         Ok(o) => o,
         Err(problems) => return Ok(Err(problems)),
     };

@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicU32;
 
 use serde_json::Value;
 
-use crate::battle_runner::{default_threads, monte_carlo_parallel};
+use crate::app::sim::{default_threads, monte_carlo_parallel};
 use crate::rules::lotf::{self, BattleSetup, Catalogue, OddsSummary, ScenarioId, BATTLE_FORMAT};
 use crate::web::error::ErrorDetail;
 use crate::web::AppError;
@@ -15,7 +15,7 @@ pub const DIRECT_RUNS_MAX: u32 = 10_000;
 pub const RUNS_MAX: u32 = 100_000;
 pub const DEFAULT_RUNS: u32 = 1_000;
 
-pub use crate::battle_runner::fresh_seed;
+pub use crate::app::dice::fresh_seed;
 
 fn invalid(field: &str, message: impl Into<String>) -> AppError {
     AppError::Validation {

@@ -219,11 +219,11 @@ pub async fn join(
     let (uid, player, cat, id) = (
         user.id,
         user.display_name.clone(),
-        state.rules.clone(),
+        state.app.rules.clone(),
         row.id,
     );
     let after = change(state, id, Some(uid), move |conn, _, st| {
-        let seed = crate::battle_runner::fresh_seed();
+        let seed = crate::app::dice::fresh_seed();
         let event = enlist(st, &cat.lotf, uid, &player, side, &roster, seed)?;
         let force = event_force(&event);
         store::add_member(conn, id, uid, force.as_deref())?;
@@ -325,7 +325,7 @@ pub async fn give_order(
     order: Order,
 ) -> Result<CampaignState, AppError> {
     require_own_force(c, force)?;
-    let (force, cat) = (force.to_string(), state.rules.clone());
+    let (force, cat) = (force.to_string(), state.app.rules.clone());
     change(state, c.id(), Some(actor), move |conn, row, st| {
         // Checked again on the state being changed: the force may have changed hands since.
         if st.forces.get(&force).map(|f| f.user) != Some(actor) {
@@ -357,7 +357,7 @@ pub async fn close(
     actor: i64,
 ) -> Result<CampaignState, AppError> {
     require_organiser(c)?;
-    let cat = state.rules.clone();
+    let cat = state.app.rules.clone();
     change(state, c.id(), Some(actor), move |conn, row, st| {
         close_turn_events(conn, &cat.lotf, row, st)
     })
@@ -424,7 +424,7 @@ pub async fn purchase(
         )),
         _ => None,
     };
-    let (force, cat) = (force.to_string(), state.rules.clone());
+    let (force, cat) = (force.to_string(), state.app.rules.clone());
     change(state, c.id(), Some(actor), move |_, _, st| {
         if st.forces.get(&force).map(|f| f.user) != Some(actor) {
             return Err(AppError::Forbidden(
@@ -497,7 +497,7 @@ pub async fn rearrange(
                 .ok_or_else(|| invalid("scenario", "Choose a scenario from the list."))?,
         ),
     };
-    let cat = state.rules.clone();
+    let cat = state.app.rules.clone();
     change(state, c.id(), Some(actor), move |conn, row, st| {
         let (mut new, what) = crate::rules::campaign::turn::rearrange(
             st,

@@ -240,7 +240,7 @@ where
         + Send
         + 'static,
 {
-    let rules = state.rules.clone();
+    let rules = state.app.rules.clone();
     with_conn(state, move |conn| {
         for _ in 0..6 {
             let attempt = conn.transaction::<_, Attempt, _>(|conn| {
@@ -448,7 +448,7 @@ fn sync_events(
         let Some(stored) = result_of(&record) else {
             continue;
         };
-        let seed = crate::battle_runner::fresh_seed();
+        let seed = crate::app::dice::fresh_seed();
         let events = resolve_battle(&work, cat, b.no, &report_of(&stored), seed)?;
         for e in &events {
             work.apply(0, e)?;
@@ -500,7 +500,7 @@ pub fn create_record(
     b: &CampaignBattle,
     rolls: &[String],
 ) -> Result<i64, AppError> {
-    let setup = battle_setup(st, b, crate::battle_runner::fresh_seed())?;
+    let setup = battle_setup(st, b, crate::app::dice::fresh_seed())?;
     let user = |id: &str| st.forces.get(id).map(|f| f.user);
     let now = chrono::Utc::now().naive_utc();
     let new = NewBattle {
@@ -539,7 +539,7 @@ pub fn close_turn_events(
     row: &CampaignRow,
     st: &CampaignState,
 ) -> Result<Vec<Pending>, AppError> {
-    let seed = crate::battle_runner::fresh_seed();
+    let seed = crate::app::dice::fresh_seed();
     let plan = close_turn(st, cat, seed)?;
     let mut work = st.clone();
     let mut out = Vec::new();

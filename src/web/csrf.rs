@@ -15,7 +15,8 @@ use base64::Engine;
 use hmac::Mac;
 use serde::de::DeserializeOwned;
 
-use crate::web::auth::{random_token, state_of};
+use crate::app::dice::random_token;
+use crate::web::auth::state_of;
 use crate::web::state::AppState;
 use crate::web::AppError;
 

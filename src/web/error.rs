@@ -6,14 +6,7 @@ use actix_web::{HttpResponse, ResponseError};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-/// One problem with a request, e.g. a field that failed validation.
-#[derive(Debug, Clone, Serialize, ToSchema, PartialEq, Eq)]
-pub struct ErrorDetail {
-    /// The field or location the problem concerns, when there is one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
-    pub message: String,
-}
+pub use crate::app::ErrorDetail;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
@@ -154,6 +147,23 @@ impl ResponseError for AppError {
             res.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
         }
         res.json(self.json_body())
+    }
+}
+
+impl From<crate::app::Error> for AppError {
+    fn from(e: crate::app::Error) -> Self {
+        use crate::app::Error as E;
+        match e {
+            E::BadRequest { message, details } => Self::BadRequest { message, details },
+            E::Validation { message, details } => Self::Validation { message, details },
+            E::InvalidCredentials => Self::InvalidCredentials,
+            E::Forbidden(m) => Self::Forbidden(m),
+            E::NotFound => Self::NotFound,
+            E::Conflict(m) => Self::Conflict(m),
+            E::TooManyRequests { retry_after_secs } => Self::TooManyRequests { retry_after_secs },
+            E::Unavailable(m) => Self::Unavailable(m),
+            E::Internal(m) => Self::Internal(m),
+        }
     }
 }
 

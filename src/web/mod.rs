@@ -11,7 +11,6 @@ pub mod campaign_view;
 pub mod campaigns;
 pub mod csrf;
 pub mod error;
-pub mod jobs;
 pub mod lotf;
 pub mod middleware;
 pub mod page;

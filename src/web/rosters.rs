@@ -110,7 +110,7 @@ pub async fn create(
     mut doc: RosterDoc,
 ) -> Result<RosterRow, AppError> {
     check_size(&doc)?;
-    let (content, _) = content_for(&state.rules.lotf, &mut doc);
+    let (content, _) = content_for(&state.app.rules.lotf, &mut doc);
     with_conn(state, move |conn| {
         Ok(rosters::create(conn, owner, &content)?)
     })
@@ -131,7 +131,7 @@ pub async fn save(
     mut doc: RosterDoc,
 ) -> Result<Saved, AppError> {
     check_size(&doc)?;
-    let (content, _) = content_for(&state.rules.lotf, &mut doc);
+    let (content, _) = content_for(&state.app.rules.lotf, &mut doc);
     let outcome = with_conn(state, move |conn| {
         Ok(rosters::update(conn, id, based_on, &content)?)
     })
@@ -167,7 +167,7 @@ pub async fn delete(state: &web::Data<AppState>, id: i64) -> Result<(), AppError
 
 /// Creates (or replaces) the share token; returns it.
 pub async fn share(state: &web::Data<AppState>, id: i64) -> Result<String, AppError> {
-    let token = crate::web::auth::random_token(24);
+    let token = crate::app::dice::random_token(24);
     let stored = token.clone();
     with_conn(state, move |conn| {
         rosters::set_share_token(conn, id, Some(&stored))?;

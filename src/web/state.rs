@@ -1,29 +1,21 @@
 //! What every handler can reach: the pool, the keys, the settings.
 
 use std::net::IpAddr;
-use std::sync::Arc;
-
 use hmac::{Hmac, Mac};
 use jsonwebtoken::{DecodingKey, EncodingKey};
 use sha2::Sha256;
 
-use crate::rules::RuleSystems;
-use crate::store::{Backend, DbPool};
 use crate::web::throttle::LoginThrottle;
 
 pub struct AppState {
-    pub pool: DbPool,
-    /// The rule systems' catalogues; tests may start a server with modified ones.
-    pub rules: Arc<RuleSystems>,
-    pub backend: Backend,
+    /// The application layer: database, rule systems, background jobs.
+    pub app: crate::app::Context,
     pub keys: Keys,
     pub secure_cookies: bool,
     /// `MUSTER_PUBLIC_URL`, without a trailing slash.
     pub public_url: Option<String>,
     pub trusted_proxy: Option<IpAddr>,
     pub throttle: LoginThrottle,
-    /// Long simulations running in the background.
-    pub jobs: crate::web::jobs::Jobs,
 }
 
 impl AppState {
@@ -80,7 +72,7 @@ where
     F: FnOnce(&mut crate::store::DbConnection) -> Result<T, crate::web::AppError> + Send + 'static,
     T: Send + 'static,
 {
-    let pool = state.pool.clone();
+    let pool = state.app.pool.clone();
     actix_web::web::block(move || {
         let mut conn = pool.get()?;
         f(&mut conn)

@@ -40,7 +40,7 @@ impl Drop for TempDir {
 }
 
 fn rand_suffix() -> String {
-    muster::web::auth::random_token(6)
+    muster::app::dice::random_token(6)
         .to_lowercase()
         .replace(['-', '_'], "x")
 }

@@ -10,7 +10,7 @@ use crate::rules::lotf::{self, OddsError};
 use crate::web::auth::ApiUser;
 use crate::web::battles::{self, DIRECT_RUNS_MAX};
 use crate::web::error::{ErrorBody, ErrorDetail};
-use crate::web::jobs::JobStatus;
+use crate::app::jobs::JobStatus;
 use crate::web::state::AppState;
 use crate::web::AppError;
 
@@ -46,7 +46,7 @@ pub async fn shooting(
     state: web::Data<AppState>,
     body: web::Json<lotf::ShootingRequest>,
 ) -> Result<HttpResponse, AppError> {
-    let result = lotf::shooting_odds(&state.rules.lotf, &body).map_err(odds_error)?;
+    let result = lotf::shooting_odds(&state.app.rules.lotf, &body).map_err(odds_error)?;
     Ok(HttpResponse::Ok().json(result))
 }
 
@@ -63,7 +63,7 @@ pub async fn melee(
     state: web::Data<AppState>,
     body: web::Json<lotf::MeleeRequest>,
 ) -> Result<HttpResponse, AppError> {
-    let result = lotf::melee_odds(&state.rules.lotf, &body).map_err(odds_error)?;
+    let result = lotf::melee_odds(&state.app.rules.lotf, &body).map_err(odds_error)?;
     Ok(HttpResponse::Ok().json(result))
 }
 
@@ -79,7 +79,7 @@ pub async fn morale(
     state: web::Data<AppState>,
     body: web::Json<lotf::MoraleRequest>,
 ) -> Result<HttpResponse, AppError> {
-    let result = lotf::morale_odds(&state.rules.lotf, &body).map_err(odds_error)?;
+    let result = lotf::morale_odds(&state.app.rules.lotf, &body).map_err(odds_error)?;
     Ok(HttpResponse::Ok().json(result))
 }
 
@@ -110,7 +110,7 @@ pub async fn simulate(
 ) -> Result<HttpResponse, AppError> {
     let setup = battles::read_setup(&body)?;
     let narrate = body.get("narrate").and_then(Value::as_bool).unwrap_or(true);
-    let rules = state.rules.clone();
+    let rules = state.app.rules.clone();
     let fought = setup.clone();
     let outcome = web::block(move || lotf::simulate(&rules.lotf, &fought, narrate))
         .await?
@@ -143,7 +143,7 @@ pub async fn battle_odds(
 ) -> Result<HttpResponse, AppError> {
     let setup = battles::read_setup(&body)?;
     let runs = battles::read_runs(&body)?;
-    let rules = state.rules.clone();
+    let rules = state.app.rules.clone();
     if runs <= DIRECT_RUNS_MAX {
         let summary =
             web::block(move || battles::odds(&rules.lotf, &setup, runs, &AtomicU32::new(0)))
@@ -158,7 +158,7 @@ pub async fn battle_odds(
         "{} against {}",
         setup.attacker.roster.name, setup.defender.roster.name
     );
-    let job = state.jobs.start(user.id, runs, title, move |done| {
+    let job = state.app.jobs.start(user.id, runs, title, move |done| {
         battles::odds(&rules.lotf, &setup, runs, done)
     })?;
     let mut status = serde_json::to_value(job.status()).unwrap_or_default();
@@ -185,6 +185,6 @@ pub async fn job_status(
     ApiUser(user): ApiUser,
     id: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let job = state.jobs.get(&id, user.id).ok_or(AppError::NotFound)?;
+    let job = state.app.jobs.get(&id, user.id).ok_or(AppError::NotFound)?;
     Ok(HttpResponse::Ok().json(job.status()))
 }

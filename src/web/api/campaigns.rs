@@ -35,7 +35,7 @@ async fn shown(
     id: i64,
 ) -> Result<HttpResponse, AppError> {
     let c = fresh(state, user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
+    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.app.rules.lotf)))
 }
 
 /// List your campaigns
@@ -95,7 +95,7 @@ pub async fn create(
 ) -> Result<HttpResponse, AppError> {
     let row = actions::create(&state, &user, body.into_inner()).await?;
     let c = fresh(&state, &user, row.id).await?;
-    Ok(HttpResponse::Created().json(campaign_json(&c, &state.rules.lotf)))
+    Ok(HttpResponse::Created().json(campaign_json(&c, &state.app.rules.lotf)))
 }
 
 /// A campaign
@@ -113,7 +113,7 @@ pub async fn get_one(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let c = fresh(&state, &user, id.into_inner()).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.rules.lotf)))
+    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.app.rules.lotf)))
 }
 
 /// The campaign map
@@ -201,7 +201,7 @@ pub async fn join(
     }
     let (cid, _) = actions::join(&state, &user, &body.code, body.side, body.roster_id).await?;
     let c = fresh(&state, &user, cid).await?;
-    Ok(HttpResponse::Created().json(campaign_json(&c, &state.rules.lotf)))
+    Ok(HttpResponse::Created().json(campaign_json(&c, &state.app.rules.lotf)))
 }
 
 /// Start the campaign
@@ -237,7 +237,7 @@ pub async fn get_orders(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let c = fresh(&state, &user, id.into_inner()).await?;
-    let v = campaign_json(&c, &state.rules.lotf);
+    let v = campaign_json(&c, &state.app.rules.lotf);
     Ok(HttpResponse::Ok().json(json!({"turn": c.state.turn, "orders": v["orders"]})))
 }
 
@@ -399,7 +399,7 @@ pub async fn force_detail(
     let (id, force) = path.into_inner();
     let c = fresh(&state, &user, id).await?;
     let f = c.state.forces.get(&force).ok_or(AppError::NotFound)?;
-    let total = crate::rules::campaign::turn::force_points(&state.rules.lotf, f);
+    let total = crate::rules::campaign::turn::force_points(&state.app.rules.lotf, f);
     Ok(HttpResponse::Ok().json(json!({
         "id": f.id, "player": f.player, "side": f.side, "place": f.place, "bank": f.bank,
         "points": total, "out": f.out, "roster": f.roster, "ratings": f.ratings,

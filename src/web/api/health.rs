@@ -34,7 +34,7 @@ pub async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, AppErro
     })?;
     Ok(HttpResponse::Ok().json(Health {
         status: "ok",
-        database: state.backend.to_string(),
+        database: state.app.backend.to_string(),
         version: env!("CARGO_PKG_VERSION"),
     }))
 }

@@ -89,7 +89,7 @@ pub async fn validate(
 ) -> Result<HttpResponse, AppError> {
     let text = std::str::from_utf8(&body)
         .map_err(|_| AppError::bad_request("The body is not UTF-8 text."))?;
-    let catalogue = &state.rules.lotf;
+    let catalogue = &state.app.rules.lotf;
     if text.trim_start().starts_with('[') {
         let items: Vec<serde_json::Value> =
             serde_json::from_str(text).map_err(|e| AppError::BadRequest {
@@ -118,7 +118,7 @@ pub async fn validate(
 ))]
 #[get("/lotf/catalog")]
 pub async fn catalog(state: web::Data<AppState>) -> HttpResponse {
-    HttpResponse::Ok().json(&state.rules.lotf)
+    HttpResponse::Ok().json(&state.app.rules.lotf)
 }
 
 /// Historical orders of battle

@@ -80,7 +80,7 @@ fn full(
     row: &RosterRow,
     doc: &lotf::RosterDoc,
 ) -> serde_json::Value {
-    let report = lotf::validate(&state.rules.lotf, doc);
+    let report = lotf::validate(&state.app.rules.lotf, doc);
     let mut value = serde_json::to_value(summary(state, req, row)).unwrap_or_default();
     if let serde_json::Value::Object(map) = &mut value {
         map.insert(
@@ -340,8 +340,8 @@ pub async fn export(
     let stem = file_stem(&loaded.doc.name);
     match query.format.as_deref() {
         Some("text") | Some("txt") => {
-            let report = lotf::validate(&state.rules.lotf, &loaded.doc);
-            let body = text::render(&view::build(&state.rules.lotf, &loaded.doc, &report));
+            let report = lotf::validate(&state.app.rules.lotf, &loaded.doc);
+            let body = text::render(&view::build(&state.app.rules.lotf, &loaded.doc, &report));
             Ok(HttpResponse::Ok()
                 .content_type("text/plain; charset=utf-8")
                 .insert_header((

@@ -325,7 +325,7 @@ async fn battle_page(
     shared: bool,
     public_url: Option<String>,
 ) -> Result<HttpResponse, AppError> {
-    let cat = &state.rules.lotf;
+    let cat = &state.app.rules.lotf;
     let setup = records::setup_of(&row)?;
     let result = records::result_of(&row);
     let mut sides = Vec::new();
@@ -573,7 +573,7 @@ pub async fn publish(
             "Only a player can make a confirmed report public.".into(),
         ));
     }
-    let token = crate::web::auth::random_token(24);
+    let token = crate::app::dice::random_token(24);
     let id = row.id;
     with_conn(&state, move |conn| {
         store::set_public_token(conn, id, Some(&token))?;
@@ -696,6 +696,7 @@ fn record_page(
     Ok(RecordPage {
         ctx,
         scenario: state
+            .app
             .rules
             .lotf
             .tables()
@@ -705,7 +706,7 @@ fn record_page(
             .map(|s| s.name.clone())
             .unwrap_or_else(|| row.scenario.replace('_', " ")),
         objectives: lotf::record::objective_count(setup.scenario),
-        max_turns: state.rules.lotf.tables().game_length_turns,
+        max_turns: state.app.rules.lotf.tables().game_length_turns,
         sides,
         turns: field(fields, "turns").unwrap_or("6").to_string(),
         obj_attacker: field(fields, "obj_attacker").unwrap_or("0").to_string(),
@@ -830,7 +831,7 @@ pub async fn record(
         Ok(r) if field(&fields, "preview") == Some("1") => {
             // Check only: show the arithmetic and keep the form, save nothing.
             let mut page = record_page(&state, ctx, row, &fields, Vec::new())?;
-            match lotf::record::assess(&state.rules.lotf, &setup, &r) {
+            match lotf::record::assess(&state.app.rules.lotf, &setup, &r) {
                 Ok(o) => {
                     let winner = match o.victory.winner {
                         Some(Side::Attacker) => format!("{} would win", setup.attacker.roster.name),
@@ -921,7 +922,7 @@ pub async fn print_side(
         "defender" => &setup.defender,
         _ => return Err(AppError::NotFound),
     };
-    let cat = &state.rules.lotf;
+    let cat = &state.app.rules.lotf;
     let mut fs = crate::web::print::ForceState {
         label: Some(format!("battle {}: {}", row.id, row.title)),
         ..Default::default()

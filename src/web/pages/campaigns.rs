@@ -151,7 +151,7 @@ async fn list_page(
     scenarios.extend(ScenarioId::ALL.iter().map(|s| {
         choice(
             s.id(),
-            crate::rules::campaign::turn::scenario_name(&state.rules.lotf, *s),
+            crate::rules::campaign::turn::scenario_name(&state.app.rules.lotf, *s),
         )
     }));
     render_with_status(
@@ -543,7 +543,7 @@ async fn show_page(
         points: settings.points,
         sides: settings.sides.iter().map(|s| s.name.clone()).collect(),
         map: svg_map(&c),
-        attention: attention(&c, &state.rules.lotf),
+        attention: attention(&c, &state.app.rules.lotf),
         routes,
         hold_chosen: my_order == Some(&Order::Hold),
         my_place: mine
@@ -768,7 +768,7 @@ async fn force_page(
     status: StatusCode,
     notice: &'static str,
 ) -> Result<HttpResponse, AppError> {
-    let cat = &state.rules.lotf;
+    let cat = &state.app.rules.lotf;
     let st = &c.state;
     let f = st.forces.get(force).ok_or(AppError::NotFound)?;
     let history = |id: &Option<String>| {
@@ -1022,7 +1022,7 @@ pub async fn force_print(
     let (id, force, kind) = path.into_inner();
     let c = load_for(&state, &user, id).await?;
     let f = c.state.forces.get(&force).ok_or(AppError::NotFound)?;
-    let cat = &state.rules.lotf;
+    let cat = &state.app.rules.lotf;
     let mut fs = crate::web::print::ForceState {
         label: Some(format!("{}, turn {}", c.row.name, c.state.turn)),
         ..Default::default()
@@ -1480,7 +1480,7 @@ async fn organiser_page(
                 .map(|s| {
                     choice(
                         s.id(),
-                        crate::rules::campaign::turn::scenario_name(&state.rules.lotf, *s),
+                        crate::rules::campaign::turn::scenario_name(&state.app.rules.lotf, *s),
                     )
                 })
                 .collect(),

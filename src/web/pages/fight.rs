@@ -275,7 +275,7 @@ pub async fn battle(
     form: web::Query<FightForm>,
 ) -> Result<HttpResponse, AppError> {
     let setup = build_setup(&state, &user, &form).await?;
-    let rules = state.rules.clone();
+    let rules = state.app.rules.clone();
     let fought = setup.clone();
     let outcome = web::block(move || lotf::simulate(&rules.lotf, &fought, true))
         .await?
@@ -452,7 +452,7 @@ pub async fn start_odds(
         setup.attacker.roster.name.clone(),
         setup.defender.roster.name.clone(),
     );
-    let rules = state.rules.clone();
+    let rules = state.app.rules.clone();
     if runs <= DIRECT_RUNS_MAX {
         let summary =
             web::block(move || battles::odds(&rules.lotf, &setup, runs, &AtomicU32::new(0)))
@@ -470,7 +470,7 @@ pub async fn start_odds(
         });
     }
     let title = format!("{a} against {d}");
-    let job = state.jobs.start(user.id, runs, title, move |done| {
+    let job = state.app.jobs.start(user.id, runs, title, move |done| {
         battles::odds(&rules.lotf, &setup, runs, done)
     })?;
     Ok(redirect(&format!("/fight/jobs/{}", job.id)))
@@ -482,7 +482,7 @@ pub async fn job_page(
     ctx: PageCtx,
     id: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let job = state.jobs.get(&id, user.id).ok_or(AppError::NotFound)?;
+    let job = state.app.jobs.get(&id, user.id).ok_or(AppError::NotFound)?;
     let status = job.status();
     let (attacker, defender) = status
         .title

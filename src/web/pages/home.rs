@@ -29,7 +29,7 @@ async fn campaign_attention(
     let mut out = Vec::new();
     for row in rows.iter().filter(|r| r.phase != "ended") {
         let c = crate::web::campaigns::load_for(state, user, row.id).await?;
-        let items = crate::web::campaign_view::attention(&c, &state.rules.lotf);
+        let items = crate::web::campaign_view::attention(&c, &state.app.rules.lotf);
         if !items.is_empty() {
             out.push((row.id, row.name.clone(), items));
         }

@@ -346,7 +346,7 @@ pub async fn calculator(
     ctx: PageCtx,
     form: web::Query<OddsForm>,
 ) -> Result<HttpResponse, AppError> {
-    let cat = &state.rules.lotf;
+    let cat = &state.app.rules.lotf;
     let f = form.into_inner();
     let (mut s, mut m, mut mo, mut error) = (None, None, None, None);
     match f.calc.as_str() {

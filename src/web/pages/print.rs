@@ -44,7 +44,7 @@ impl CardsPage {
         query: &PrintQuery,
         action: String,
     ) -> Self {
-        let cat = &state.rules.lotf;
+        let cat = &state.app.rules.lotf;
         let (paper, size) = (query.paper(), query.card_size());
         let set = cards::build(cat, doc, force, size, paper, query.one_per_element());
         let title = match force.and_then(|f| f.label.clone()) {
@@ -95,7 +95,7 @@ impl SheetPage {
             ctx,
             action,
             paper: paper.id(),
-            s: sheet::build(&state.rules.lotf, doc, force, &today),
+            s: sheet::build(&state.app.rules.lotf, doc, force, &today),
             print_css: assets::url("print.css"),
             paper_css: paper.css_url(),
         }
@@ -163,7 +163,7 @@ pub async fn lotf_reference(
     ctx: PageCtx,
     query: web::Query<PrintQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let cat = &state.rules.lotf;
+    let cat = &state.app.rules.lotf;
     let paper = query.paper();
     render(&ReferencePage {
         ctx,

@@ -34,7 +34,7 @@ pub struct Choices {
 
 impl Choices {
     fn new(state: &AppState, war: War) -> Self {
-        let cat = &state.rules.lotf;
+        let cat = &state.app.rules.lotf;
         Self {
             wars: options::wars(cat),
             nations: options::nations(cat),
@@ -68,7 +68,7 @@ pub struct RosterSummary {
 
 impl RosterSummary {
     fn from_row(state: &AppState, row: &RosterRow) -> Self {
-        let cat = &state.rules.lotf;
+        let cat = &state.app.rules.lotf;
         Self {
             id: row.id,
             name: row.name.clone(),
@@ -201,7 +201,7 @@ pub async fn create(
         mode: form.mode.clone(),
         ..EditForm::default()
     };
-    if let Err(errors) = edit::apply(&state.rules.lotf, &mut doc, &settings) {
+    if let Err(errors) = edit::apply(&state.app.rules.lotf, &mut doc, &settings) {
         return list_page(&state, user.id, ctx, String::new(), None, errors, form).await;
     }
     let row = rosters::create(&state, user.id, doc).await?;
@@ -239,7 +239,7 @@ fn edit_page(
     errors: FormErrors,
     notice: Option<String>,
 ) -> EditPage {
-    let cat = &state.rules.lotf;
+    let cat = &state.app.rules.lotf;
     let report = lotf::validate(cat, &loaded.doc);
     EditPage {
         ctx,
@@ -301,7 +301,7 @@ pub async fn apply_edit(
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
     let loaded = rosters::load_owned(&state, &user, id).await?;
-    let cat = &state.rules.lotf;
+    let cat = &state.app.rules.lotf;
     if loaded.row.version != form.version {
         // Edited elsewhere since this page was loaded: show both, change nothing.
         let mut yours = loaded.doc.clone();
@@ -395,7 +395,7 @@ pub async fn show(
     })
     .await?;
     let battles = crate::web::pages::battles::lines(&fought);
-    let cat = &state.rules.lotf;
+    let cat = &state.app.rules.lotf;
     let report = lotf::validate(cat, &loaded.doc);
     let notice = match query.done.as_deref() {
         Some("shared") => Some("Anyone with the link below can now see this roster (read-only)."),
@@ -427,7 +427,7 @@ pub async fn shared(
     let token = token.into_inner();
     let print_base = format!("/shared/{token}");
     let loaded = rosters::load_shared(&state, token).await?;
-    let cat = &state.rules.lotf;
+    let cat = &state.app.rules.lotf;
     let report = lotf::validate(cat, &loaded.doc);
     render(&ViewPage {
         print_base,
@@ -514,7 +514,7 @@ pub async fn export_text(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
-    let cat = &state.rules.lotf;
+    let cat = &state.app.rules.lotf;
     let report = lotf::validate(cat, &loaded.doc);
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
@@ -752,7 +752,7 @@ pub struct BookQuery {
 }
 
 fn book_entries(state: &AppState, war: Option<War>, nation: Option<Nation>) -> Vec<BookEntry> {
-    let cat = &state.rules.lotf;
+    let cat = &state.app.rules.lotf;
     let (Some(war), Some(nation)) = (war, nation) else {
         return Vec::new();
     };
@@ -825,7 +825,7 @@ pub async fn from_book(
             .map(|(_, v)| v.as_str())
             .unwrap_or("")
     };
-    let cat = &state.rules.lotf;
+    let cat = &state.app.rules.lotf;
     let (war, nation) = (War::from_id(get("war")), Nation::from_id(get("nation")));
     let (Some(war), Some(nation)) = (war, nation) else {
         return Err(AppError::bad_request("Choose a war and a nation first."));

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::rules::lotf::OddsSummary;
-use crate::web::AppError;
+use crate::app::Error;
 
 const KEEP_FINISHED: Duration = Duration::from_secs(3600);
 /// Background jobs running at once across all users; more get "busy, try again".
@@ -93,11 +93,11 @@ pub struct Jobs {
 
 impl Jobs {
     /// Claims a place for odds answered directly, or says the server is busy.
-    pub fn direct_slot(&self) -> Result<DirectSlot<'_>, AppError> {
+    pub fn direct_slot(&self) -> Result<DirectSlot<'_>, Error> {
         let before = self.direct.fetch_add(1, Ordering::SeqCst);
         let slot = DirectSlot(&self.direct);
         if before >= MAX_DIRECT_RUNS {
-            return Err(AppError::Unavailable(
+            return Err(Error::Unavailable(
                 "Muster is busy with other simulations; try again in a few seconds.".into(),
             ));
         }
@@ -111,7 +111,7 @@ impl Jobs {
         total: u32,
         title: String,
         work: F,
-    ) -> Result<Arc<Job>, AppError>
+    ) -> Result<Arc<Job>, Error>
     where
         F: FnOnce(&AtomicU32) -> Result<OddsSummary, String> + Send + 'static,
     {
@@ -123,19 +123,19 @@ impl Jobs {
                 .is_none_or(|t| t.elapsed() < KEEP_FINISHED)
         });
         if jobs.values().filter(|j| j.running()).count() >= MAX_RUNNING_JOBS {
-            return Err(AppError::Unavailable(
+            return Err(Error::Unavailable(
                 "Muster is busy with other long simulations; try again in a minute.".into(),
             ));
         }
         if let Some(running) = jobs.values().find(|j| j.owner == owner && j.running()) {
-            return Err(AppError::Conflict(format!(
+            return Err(Error::Conflict(format!(
                 "You already have a simulation running ({} of {} battles); wait for it to finish.",
                 running.done.load(Ordering::Relaxed),
                 running.total
             )));
         }
         let job = Arc::new(Job {
-            id: crate::web::auth::random_token(12),
+            id: crate::app::dice::random_token(12),
             owner,
             total,
             done: AtomicU32::new(0),
@@ -156,7 +156,7 @@ impl Jobs {
                 *worker.finished_at.lock().unwrap_or_else(|p| p.into_inner()) =
                     Some(Instant::now());
             })
-            .map_err(|e| AppError::internal(format!("starting a job: {e}")))?;
+            .map_err(|e| Error::internal(format!("starting a job: {e}")))?;
         Ok(job)
     }
 

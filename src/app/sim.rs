@@ -6,13 +6,6 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::rules::lotf::{run_range, BattleSetup, Catalogue, OddsSummary, OddsTally, SimError};
 
-/// A seed from the operating system, for battles asked for without one (it is reported, so the
-/// battle can be replayed).
-pub fn fresh_seed() -> u64 {
-    use rand::RngCore;
-    rand::rng().next_u64() >> 11 // exactly representable as a JSON number
-}
-
 /// Threads to use: the machine's cores, at most 8.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism()

@@ -1,0 +1,129 @@
+//! The application layer's one error. Services return it; the web layer turns it into an HTML
+//! page or the JSON error shape (`web::AppError: From<app::Error>`), the CLI into a message.
+
+use serde::Serialize;
+
+/// One problem with a request, e.g. a field that failed validation.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema, PartialEq, Eq)]
+pub struct ErrorDetail {
+    /// The field or location the problem concerns, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    pub message: String,
+}
+
+impl ErrorDetail {
+    pub fn field(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            field: Some(field.into()),
+            message: message.into(),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The request cannot be read at all (a missing choice, an unknown format).
+    #[error("{message}")]
+    BadRequest {
+        message: String,
+        details: Vec<ErrorDetail>,
+    },
+    /// The request was read but some of its values are not acceptable.
+    #[error("{message}")]
+    Validation {
+        message: String,
+        details: Vec<ErrorDetail>,
+    },
+    #[error("That email and password do not match an active account.")]
+    InvalidCredentials,
+    #[error("{0}")]
+    Forbidden(String),
+    /// Missing, or not the actor's to see: both answer the same, so ids leak nothing.
+    #[error("There is nothing at this address.")]
+    NotFound,
+    /// The state does not allow it now (already decided, changed since it was read).
+    #[error("{0}")]
+    Conflict(String),
+    #[error("Too many attempts. Wait {retry_after_secs} seconds and try again.")]
+    TooManyRequests { retry_after_secs: u64 },
+    #[error("The service is unavailable: {0}")]
+    Unavailable(String),
+    /// The text is logged, never shown.
+    #[error("Something went wrong on our side. It has been logged; please try again.")]
+    Internal(String),
+}
+
+impl Error {
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::BadRequest {
+            message: message.into(),
+            details: Vec::new(),
+        }
+    }
+
+    pub fn internal(what: impl std::fmt::Display) -> Self {
+        Self::Internal(what.to_string())
+    }
+
+    /// A validation error about one field.
+    pub fn invalid(summary: &str, field: &str, message: &str) -> Self {
+        Self::Validation {
+            message: summary.into(),
+            details: vec![ErrorDetail::field(field, message)],
+        }
+    }
+
+    fn busy() -> Self {
+        Self::Unavailable("the database is busy; try again in a moment".into())
+    }
+}
+
+impl From<diesel::result::Error> for Error {
+    fn from(e: diesel::result::Error) -> Self {
+        match e {
+            diesel::result::Error::NotFound => Self::NotFound,
+            // SQLite's busy timeout ran out: a passing overload, not a bug.
+            other if other.to_string().contains("database is locked") => Self::busy(),
+            other => Self::Internal(format!("database: {other}")),
+        }
+    }
+}
+
+impl From<crate::store::StoreError> for Error {
+    fn from(e: crate::store::StoreError) -> Self {
+        match e {
+            crate::store::StoreError::Query(q) => q.into(),
+            crate::store::StoreError::Pool(p) => {
+                tracing::warn!(error = %p, "no database connection");
+                Self::busy()
+            }
+            other => Self::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<diesel::r2d2::PoolError> for Error {
+    fn from(e: diesel::r2d2::PoolError) -> Self {
+        tracing::warn!(error = %e, "no database connection");
+        Self::busy()
+    }
+}
+
+impl From<crate::rules::campaign::movement::CampaignError> for Error {
+    fn from(e: crate::rules::campaign::movement::CampaignError) -> Self {
+        use crate::rules::campaign::movement::CampaignError;
+        match e {
+            CampaignError::BadEntry { .. } => Self::internal(e),
+            CampaignError::Refused(message) => Self::Conflict(message),
+            CampaignError::Invalid(message) => Self::Validation {
+                message: message.clone(),
+                details: vec![ErrorDetail {
+                    field: None,
+                    message,
+                }],
+            },
+            other => Self::bad_request(other.to_string()),
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! The application layer: what Muster does, between the web (or the command line) and the
+//! rules core. Services here authorise the actor, ask `rules` to decide, and store the result,
+//! one action in one transaction. Nothing here knows about HTTP or templates: no actix, no
+//! askama (a test keeps it so).
+
+pub mod dice;
+pub mod error;
+pub mod jobs;
+pub mod sim;
+
+use std::sync::Arc;
+
+pub use error::{Error, ErrorDetail};
+
+use crate::rules::RuleSystems;
+use crate::store::{Backend, DbConnection, DbPool};
+
+/// What every service can reach: the database, the rule systems, the background jobs.
+#[derive(Clone)]
+pub struct Context {
+    pub pool: DbPool,
+    /// The rule systems' catalogues; tests may start a server with modified ones.
+    pub rules: Arc<RuleSystems>,
+    pub backend: Backend,
+    /// Long simulations running in the background.
+    pub jobs: Arc<jobs::Jobs>,
+}
+
+impl Context {
+    pub fn new(pool: DbPool, rules: RuleSystems, backend: Backend) -> Self {
+        Self {
+            pool,
+            rules: Arc::new(rules),
+            backend,
+            jobs: Arc::default(),
+        }
+    }
+
+    /// Runs blocking database work on the runtime's blocking threads with a pooled connection.
+    pub async fn with_conn<T, F>(&self, f: F) -> Result<T, Error>
+    where
+        F: FnOnce(&mut DbConnection) -> Result<T, Error> + Send + 'static,
+        T: Send + 'static,
+    {
+        let pool = self.pool.clone();
+        blocking(move || {
+            let mut conn = pool.get()?;
+            f(&mut conn)
+        })
+        .await?
+    }
+}
+
+/// Runs CPU-bound or blocking work off the async threads.
+pub async fn blocking<T, F>(f: F) -> Result<T, Error>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| Error::internal(format!("blocking task: {e}")))
+}
+
+/// Who is acting: a signed-in user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Actor {
+    pub id: i64,
+    /// The display name, as other players see it.
+    pub name: String,
+    pub admin: bool,
+}

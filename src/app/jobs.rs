@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::rules::lotf::OddsSummary;
 use crate::app::Error;
+use crate::rules::lotf::OddsSummary;
 
 const KEEP_FINISHED: Duration = Duration::from_secs(3600);
 /// Background jobs running at once across all users; more get "busy, try again".

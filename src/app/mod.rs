@@ -3,9 +3,13 @@
 //! one action in one transaction. Nothing here knows about HTTP or templates: no actix, no
 //! askama (a test keeps it so).
 
+pub mod battle_record;
+pub mod battles;
+pub mod campaigns;
 pub mod dice;
 pub mod error;
 pub mod jobs;
+pub mod rosters;
 pub mod sim;
 
 use std::sync::Arc;

@@ -315,3 +315,18 @@ pub fn list_for_campaign(conn: &mut DbConnection, campaign: i64) -> QueryResult<
         .select(BattleRow::as_select())
         .load(conn)
 }
+
+/// Battles of several campaigns at once.
+pub fn list_for_campaigns(
+    conn: &mut DbConnection,
+    campaigns: &[i64],
+) -> QueryResult<Vec<BattleRow>> {
+    if campaigns.is_empty() {
+        return Ok(Vec::new());
+    }
+    battles::table
+        .filter(battles::campaign_id.eq_any(campaigns))
+        .order(battles::id.asc())
+        .select(BattleRow::as_select())
+        .load(conn)
+}

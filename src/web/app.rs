@@ -7,11 +7,11 @@ use actix_web::{web, App, HttpResponse, HttpServer};
 use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 
+use crate::app::dice::random_token;
 use crate::config::Config;
 use crate::rules::RuleSystems;
 use crate::store::{self, settings, DbPool};
 use crate::web::api::{self, ApiDoc};
-use crate::app::dice::random_token;
 use crate::web::middleware::{log_request, render_errors, security_headers};
 use crate::web::pages::{accounts, admin, battles, campaigns, fight, home, odds, print, rosters};
 use crate::web::state::{AppState, Keys};

@@ -40,6 +40,17 @@ pub struct SignedInUser {
     pub session_id: String,
 }
 
+impl SignedInUser {
+    /// The user as the application layer knows an actor.
+    pub fn actor(&self) -> crate::app::Actor {
+        crate::app::Actor {
+            id: self.id,
+            name: self.display_name.clone(),
+            admin: self.is_admin,
+        }
+    }
+}
+
 #[derive(Debug, Serialize, Deserialize)]
 struct Claims {
     /// User id.

@@ -4,10 +4,10 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::app::campaigns::{orders_in, parse_entry, phase_id, Loaded};
 use crate::rules::campaign::movement::{Order, PlaceKind, RouteKind};
 use crate::rules::campaign::state::{BattleSite, BattleStatus, CampaignState, Event, Phase};
 use crate::store::campaigns::LogRow;
-use crate::web::campaigns::{orders_in, parse_entry, phase_id, Loaded};
 use crate::web::AppError;
 
 fn force_label(st: &CampaignState, id: &str) -> String {

@@ -1,9 +1,9 @@
 //! What every handler can reach: the pool, the keys, the settings.
 
-use std::net::IpAddr;
 use hmac::{Hmac, Mac};
 use jsonwebtoken::{DecodingKey, EncodingKey};
 use sha2::Sha256;
+use std::net::IpAddr;
 
 use crate::web::throttle::LoginThrottle;
 

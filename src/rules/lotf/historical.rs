@@ -202,6 +202,26 @@ pub fn historical_battle(id: &str) -> Option<HistoricalBattle> {
         .and_then(|(fid, text)| parse(fid, text).ok())
 }
 
+/// One force of a refight, named `battle:side:force` (e.g. `cowpens:0:0`): the reference
+/// forms and requests use to pick a historical force.
+pub fn historical_force(reference: &str) -> Option<RosterDoc> {
+    let mut parts = reference.split(':');
+    let (id, side, force) = (
+        parts.next()?,
+        parts.next()?.parse::<usize>().ok()?,
+        parts.next()?.parse::<usize>().ok()?,
+    );
+    if parts.next().is_some() {
+        return None;
+    }
+    historical_battle(id)?
+        .sides
+        .get(side)?
+        .forces
+        .get(force)
+        .cloned()
+}
+
 /// Ids of all refights, in order.
 pub fn historical_ids() -> Vec<&'static str> {
     FILES.iter().map(|(id, _)| *id).collect()

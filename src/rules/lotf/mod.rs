@@ -23,8 +23,8 @@ pub use battle::{
 pub use catalogue::{Catalogue, CatalogueError};
 pub use combat::Side;
 pub use historical::{
-    historical_battle, historical_battles, historical_battles_checked, historical_ids,
-    HistoricalBattle, HistoricalError, HistoricalSide, HistoricalSummary, Role,
+    historical_battle, historical_battles, historical_battles_checked, historical_force,
+    historical_ids, HistoricalBattle, HistoricalError, HistoricalSide, HistoricalSummary, Role,
 };
 pub use montecarlo::{
     battle_seed, monte_carlo, run_range, Estimate, LostElement, OddsSummary, OddsTally,

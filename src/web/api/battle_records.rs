@@ -4,11 +4,11 @@ use actix_web::{get, post, web, HttpResponse};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::app::battles::{self as records, NewBattleRequest};
 use crate::rules::lotf::record::TabletopReport;
 use crate::rules::lotf::{self, ScenarioId};
 use crate::store::battles::BattleRow;
 use crate::web::auth::ApiUser;
-use crate::web::battle_records::{self as records, NewBattleRequest};
 use crate::web::error::{ErrorBody, ErrorDetail};
 use crate::web::state::AppState;
 use crate::web::AppError;
@@ -58,12 +58,22 @@ pub async fn create(
     ApiUser(user): ApiUser,
     body: web::Json<NewBattleJson>,
 ) -> Result<HttpResponse, AppError> {
-    let first = records::load_force(&state, &user, &body.first).await?;
-    let second = records::load_force(&state, &user, &body.second).await?;
-    let first_player =
-        records::read_player(&state, &user, &body.first_player, "first_player").await?;
-    let second_player =
-        records::read_player(&state, &user, &body.second_player, "second_player").await?;
+    let first = records::load_force(&state.app, &user.actor(), &body.first).await?;
+    let second = records::load_force(&state.app, &user.actor(), &body.second).await?;
+    let first_player = records::read_player(
+        &state.app,
+        &user.actor(),
+        &body.first_player,
+        "first_player",
+    )
+    .await?;
+    let second_player = records::read_player(
+        &state.app,
+        &user.actor(),
+        &body.second_player,
+        "second_player",
+    )
+    .await?;
     let scenario = match body.scenario.as_deref() {
         None | Some("") => None,
         Some(id) => Some(
@@ -72,8 +82,8 @@ pub async fn create(
         ),
     };
     let row = records::create(
-        &state,
-        &user,
+        &state.app,
+        &user.actor(),
         NewBattleRequest {
             first,
             second,
@@ -101,7 +111,7 @@ pub async fn get_one(
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state, &user, id.into_inner()).await?;
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
     Ok(HttpResponse::Ok().json(battle_json(&row)))
 }
 
@@ -119,8 +129,8 @@ pub async fn setup(
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state, &user, id.into_inner()).await?;
-    let setup = records::setup_of(&row)?;
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let setup = crate::app::battle_record::setup_of(&row)?;
     Ok(HttpResponse::Ok()
         .content_type("application/json")
         .body(lotf::serialize_battle(&setup)))
@@ -149,8 +159,8 @@ pub async fn simulate(
     id: web::Path<i64>,
     body: web::Json<VersionJson>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state, &user, id.into_inner()).await?;
-    let row = records::simulate(&state, &user, &row, body.version).await?;
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let row = records::simulate(&state.app, &user.actor(), &row, body.version).await?;
     Ok(HttpResponse::Ok().json(battle_json(&row)))
 }
 
@@ -181,9 +191,10 @@ pub async fn record(
     id: web::Path<i64>,
     body: web::Json<RecordJson>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state, &user, id.into_inner()).await?;
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
     let body = body.into_inner();
-    match records::record_result(&state, &user, &row, body.version, body.report).await? {
+    match records::record_result(&state.app, &user.actor(), &row, body.version, body.report).await?
+    {
         Ok(row) => Ok(HttpResponse::Ok().json(battle_json(&row))),
         Err(problems) => Err(AppError::Validation {
             message: "The result cannot be right as entered.".into(),
@@ -213,8 +224,8 @@ pub async fn confirm(
     id: web::Path<i64>,
     body: web::Json<VersionJson>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state, &user, id.into_inner()).await?;
-    let row = records::confirm(&state, &user, &row, body.version).await?;
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let row = records::confirm(&state.app, &user.actor(), &row, body.version).await?;
     Ok(HttpResponse::Ok().json(battle_json(&row)))
 }
 
@@ -232,7 +243,8 @@ pub async fn dispute(
     id: web::Path<i64>,
     body: web::Json<VersionJson>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state, &user, id.into_inner()).await?;
-    let row = records::dispute(&state, &user, &row, body.version, &body.comment).await?;
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let row =
+        records::dispute(&state.app, &user.actor(), &row, body.version, &body.comment).await?;
     Ok(HttpResponse::Ok().json(battle_json(&row)))
 }

@@ -6,11 +6,11 @@ use actix_web::{get, post, web, HttpResponse};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::app::jobs::JobStatus;
 use crate::rules::lotf::{self, OddsError};
 use crate::web::auth::ApiUser;
 use crate::web::battles::{self, DIRECT_RUNS_MAX};
 use crate::web::error::{ErrorBody, ErrorDetail};
-use crate::app::jobs::JobStatus;
 use crate::web::state::AppState;
 use crate::web::AppError;
 

@@ -6,36 +6,24 @@ use actix_web::{get, post, put, web, HttpResponse};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::app::campaigns::actions::{
+    self as actions, Adjustment, Arrangement, NewCampaignInput, Purchase,
+};
+use crate::app::campaigns::{audit, load_for, log_rows, Loaded};
 use crate::rules::campaign::movement::{Map, Order};
 use crate::rules::campaign::presets::presets;
 use crate::rules::campaign::standings::standings;
 use crate::store::campaigns as store;
 use crate::web::auth::ApiUser;
-use crate::web::campaign_actions::{
-    self as actions, Adjustment, Arrangement, NewCampaignInput, Purchase,
-};
 use crate::web::campaign_view::{battles_json, campaign_json, log_lines, map_json};
-use crate::web::campaigns::{audit, load_for, log_rows, Loaded};
 use crate::web::error::ErrorBody;
 use crate::web::state::{with_conn, AppState};
 use crate::web::AppError;
 
-async fn fresh(
-    state: &web::Data<AppState>,
-    user: &crate::web::auth::SignedInUser,
-    id: i64,
-) -> Result<Loaded, AppError> {
-    load_for(state, user, id).await
-}
-
-/// The campaign as the user now sees it: the answer to every action.
-async fn shown(
-    state: &web::Data<AppState>,
-    user: &crate::web::auth::SignedInUser,
-    id: i64,
-) -> Result<HttpResponse, AppError> {
-    let c = fresh(state, user, id).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.app.rules.lotf)))
+/// The campaign as the user now sees it: the answer to every action, from the state the
+/// action stored.
+fn shown(state: &AppState, c: &Loaded) -> HttpResponse {
+    HttpResponse::Ok().json(campaign_json(c, &state.app.rules.lotf))
 }
 
 /// List your campaigns
@@ -93,8 +81,8 @@ pub async fn create(
     ApiUser(user): ApiUser,
     body: web::Json<NewCampaignInput>,
 ) -> Result<HttpResponse, AppError> {
-    let row = actions::create(&state, &user, body.into_inner()).await?;
-    let c = fresh(&state, &user, row.id).await?;
+    let row = actions::create(&state.app, &user.actor(), body.into_inner()).await?;
+    let c = load_for(&state.app, &user.actor(), row.id).await?;
     Ok(HttpResponse::Created().json(campaign_json(&c, &state.app.rules.lotf)))
 }
 
@@ -112,7 +100,7 @@ pub async fn get_one(
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let c = fresh(&state, &user, id.into_inner()).await?;
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
     Ok(HttpResponse::Ok().json(campaign_json(&c, &state.app.rules.lotf)))
 }
 
@@ -130,7 +118,7 @@ pub async fn get_map(
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let c = fresh(&state, &user, id.into_inner()).await?;
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
     Ok(HttpResponse::Ok().json(map_json(&c.state)))
 }
 
@@ -161,10 +149,9 @@ pub async fn put_map(
     body: web::Json<MapJson>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let c = fresh(&state, &user, id).await?;
+    let c = load_for(&state.app, &user.actor(), id).await?;
     let body = body.into_inner();
-    actions::set_map(&state, &c, user.id, body.map, body.homes).await?;
-    let c = fresh(&state, &user, id).await?;
+    let c = actions::set_map(&state.app, &c, &user.actor(), body.map, body.homes).await?;
     Ok(HttpResponse::Ok().json(map_json(&c.state)))
 }
 
@@ -195,12 +182,19 @@ pub async fn join(
     id: web::Path<i64>,
     body: web::Json<JoinJson>,
 ) -> Result<HttpResponse, AppError> {
-    let (row, _) = actions::by_code(&state, &body.code).await?;
+    let (row, _) = crate::app::campaigns::by_code(&state.app, &body.code).await?;
     if row.id != id.into_inner() {
         return Err(AppError::NotFound);
     }
-    let (cid, _) = actions::join(&state, &user, &body.code, body.side, body.roster_id).await?;
-    let c = fresh(&state, &user, cid).await?;
+    let (cid, _) = actions::join(
+        &state.app,
+        &user.actor(),
+        &body.code,
+        body.side,
+        body.roster_id,
+    )
+    .await?;
+    let c = load_for(&state.app, &user.actor(), cid).await?;
     Ok(HttpResponse::Created().json(campaign_json(&c, &state.app.rules.lotf)))
 }
 
@@ -219,9 +213,9 @@ pub async fn start(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let c = fresh(&state, &user, id).await?;
-    actions::start(&state, &c, user.id).await?;
-    shown(&state, &user, id).await
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    let c = actions::start(&state.app, &c, &user.actor()).await?;
+    Ok(shown(&state, &c))
 }
 
 /// Orders this turn
@@ -236,7 +230,7 @@ pub async fn get_orders(
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let c = fresh(&state, &user, id.into_inner()).await?;
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
     let v = campaign_json(&c, &state.app.rules.lotf);
     Ok(HttpResponse::Ok().json(json!({"turn": c.state.turn, "orders": v["orders"]})))
 }
@@ -267,10 +261,10 @@ pub async fn give_order(
     body: web::Json<OrderJson>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let c = fresh(&state, &user, id).await?;
+    let c = load_for(&state.app, &user.actor(), id).await?;
     let body = body.into_inner();
-    actions::give_order(&state, &c, user.id, &body.force, body.order).await?;
-    shown(&state, &user, id).await
+    let c = actions::give_order(&state.app, &c, &user.actor(), &body.force, body.order).await?;
+    Ok(shown(&state, &c))
 }
 
 /// Close the turn
@@ -289,9 +283,9 @@ pub async fn close_turn(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let c = fresh(&state, &user, id).await?;
-    actions::close(&state, &c, user.id).await?;
-    shown(&state, &user, id).await
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    let c = actions::close(&state.app, &c, &user.actor()).await?;
+    Ok(shown(&state, &c))
 }
 
 /// The campaign's battles
@@ -307,7 +301,7 @@ pub async fn battles(
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let c = fresh(&state, &user, id.into_inner()).await?;
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
     Ok(HttpResponse::Ok().json(json!({ "battles": battles_json(&c.state) })))
 }
 
@@ -333,9 +327,9 @@ pub async fn void_battle(
     body: web::Json<ReasonJson>,
 ) -> Result<HttpResponse, AppError> {
     let (id, no) = path.into_inner();
-    let c = fresh(&state, &user, id).await?;
-    actions::void(&state, &c, user.id, no, &body.reason).await?;
-    shown(&state, &user, id).await
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    let c = actions::void(&state.app, &c, &user.actor(), no, &body.reason).await?;
+    Ok(shown(&state, &c))
 }
 
 /// Let the simulator decide a battle
@@ -354,9 +348,10 @@ pub async fn simulate_battle(
     path: web::Path<(i64, u32)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, no) = path.into_inner();
-    let c = fresh(&state, &user, id).await?;
-    actions::simulate_battle(&state, &c, user.id, no).await?;
-    shown(&state, &user, id).await
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    let c =
+        crate::app::battles::simulate_campaign_battle(&state.app, &c, &user.actor(), no).await?;
+    Ok(shown(&state, &c))
 }
 
 /// Arrange a battle before it is fought
@@ -377,9 +372,9 @@ pub async fn arrange_battle(
     body: web::Json<Arrangement>,
 ) -> Result<HttpResponse, AppError> {
     let (id, no) = path.into_inner();
-    let c = fresh(&state, &user, id).await?;
-    actions::rearrange(&state, &c, user.id, no, body.into_inner()).await?;
-    shown(&state, &user, id).await
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    let c = actions::rearrange(&state.app, &c, &user.actor(), no, body.into_inner()).await?;
+    Ok(shown(&state, &c))
 }
 
 /// A force as it stands
@@ -397,7 +392,7 @@ pub async fn force_detail(
     path: web::Path<(i64, String)>,
 ) -> Result<HttpResponse, AppError> {
     let (id, force) = path.into_inner();
-    let c = fresh(&state, &user, id).await?;
+    let c = load_for(&state.app, &user.actor(), id).await?;
     let f = c.state.forces.get(&force).ok_or(AppError::NotFound)?;
     let total = crate::rules::campaign::turn::force_points(&state.app.rules.lotf, f);
     Ok(HttpResponse::Ok().json(json!({
@@ -425,9 +420,9 @@ pub async fn purchase(
     body: web::Json<Purchase>,
 ) -> Result<HttpResponse, AppError> {
     let (id, force) = path.into_inner();
-    let c = fresh(&state, &user, id).await?;
-    actions::purchase(&state, &c, user.id, &force, body.into_inner()).await?;
-    shown(&state, &user, id).await
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    let c = actions::purchase(&state.app, &c, &user.actor(), &force, body.into_inner()).await?;
+    Ok(shown(&state, &c))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -452,9 +447,9 @@ pub async fn replace_player(
     body: web::Json<ReplaceJson>,
 ) -> Result<HttpResponse, AppError> {
     let (id, force) = path.into_inner();
-    let c = fresh(&state, &user, id).await?;
-    actions::replace_player(&state, &c, user.id, &force, &body.email).await?;
-    shown(&state, &user, id).await
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    let c = actions::replace_player(&state.app, &c, &user.actor(), &force, &body.email).await?;
+    Ok(shown(&state, &c))
 }
 
 /// Make a manual adjustment
@@ -474,9 +469,9 @@ pub async fn adjust(
     body: web::Json<Adjustment>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let c = fresh(&state, &user, id).await?;
-    actions::adjust(&state, &c, user.id, body.into_inner()).await?;
-    shown(&state, &user, id).await
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    let c = actions::adjust(&state.app, &c, &user.actor(), body.into_inner()).await?;
+    Ok(shown(&state, &c))
 }
 
 /// Standings
@@ -492,7 +487,7 @@ pub async fn get_standings(
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let c = fresh(&state, &user, id.into_inner()).await?;
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
     let s = standings(&c.state);
     Ok(HttpResponse::Ok().json(json!({
         "final": c.state.ended.is_some(), "sides": s.sides, "players": s.players,
@@ -522,8 +517,8 @@ pub async fn get_log(
     query: web::Query<LogQuery>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let c = fresh(&state, &user, id).await?;
-    let rows = log_rows(&state, id).await?;
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    let rows = log_rows(&state.app, id).await?;
     let lines = log_lines(&c, &rows, query.turn, query.force.as_deref())?;
     Ok(HttpResponse::Ok().json(json!({ "entries": lines })))
 }
@@ -542,7 +537,7 @@ pub async fn get_audit(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    fresh(&state, &user, id).await?;
-    let (matches, entries) = audit(&state, id).await?;
+    load_for(&state.app, &user.actor(), id).await?;
+    let (matches, entries) = audit(&state.app, id).await?;
     Ok(HttpResponse::Ok().json(json!({ "rebuilt_matches": matches, "entries": entries })))
 }

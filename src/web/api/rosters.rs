@@ -5,6 +5,7 @@ use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::app::rosters::{self, Saved};
 use crate::rules::lotf;
 use crate::store::rosters::RosterRow;
 use crate::web::api::lotf::{parse_error, ReportSchema};
@@ -12,7 +13,6 @@ use crate::web::auth::ApiUser;
 use crate::web::error::{ErrorBody, ErrorDetail};
 use crate::web::lotf::{text, view};
 use crate::web::pages::rosters::file_stem;
-use crate::web::rosters::{self, Saved};
 use crate::web::state::{with_conn, AppState};
 use crate::web::AppError;
 
@@ -159,7 +159,7 @@ async fn store_new(
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
     let doc = parse_document(&body)?;
-    let row = rosters::create(&state, user.id, doc).await?;
+    let row = rosters::create(&state.app, user.id, doc).await?;
     let doc = rosters::parse_stored(&row)?;
     Ok(with_etag(
         HttpResponse::Created().json(full(&state, &req, &row, &doc)),
@@ -200,7 +200,7 @@ pub async fn get_one(
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
+    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
     Ok(with_etag(
         HttpResponse::Ok().json(full(&state, &req, &loaded.row, &loaded.doc)),
         loaded.row.version,
@@ -234,7 +234,7 @@ pub async fn replace(
     id: web::Path<i64>,
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
+    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
     let update: RosterUpdate = serde_json::from_slice(&body).map_err(|e| AppError::Validation {
         message: format!(
             "Send {{\"version\": n, \"document\": {{...}}}}: {e} (line {}, column {}).",
@@ -260,7 +260,7 @@ pub async fn replace(
     })?;
     let doc = lotf::parse_roster(&update.document.to_string())
         .map_err(|e| parse_error(e, "document."))?;
-    match rosters::save(&state, loaded.row.id, based_on, doc).await? {
+    match rosters::save(&state.app, loaded.row.id, based_on, doc).await? {
         Saved::Ok(row) => {
             let doc = rosters::parse_stored(&row)?;
             Ok(with_etag(HttpResponse::Ok().json(full(&state, &req, &row, &doc)), row.version))
@@ -285,8 +285,8 @@ pub async fn remove(
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
-    rosters::delete(&state, loaded.row.id).await?;
+    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
+    rosters::delete(&state.app, loaded.row.id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -304,8 +304,8 @@ pub async fn duplicate(
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
-    let row = rosters::duplicate(&state, &loaded).await?;
+    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
+    let row = rosters::duplicate(&state.app, &loaded).await?;
     let doc = rosters::parse_stored(&row)?;
     Ok(with_etag(
         HttpResponse::Created().json(full(&state, &req, &row, &doc)),
@@ -336,7 +336,7 @@ pub async fn export(
     id: web::Path<i64>,
     query: web::Query<ExportQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
+    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
     let stem = file_stem(&loaded.doc.name);
     match query.format.as_deref() {
         Some("text") | Some("txt") => {

@@ -56,23 +56,7 @@ pub fn force_choices() -> Vec<ForceChoice> {
 
 /// The roster of a force named `battle:side:force`.
 pub fn force(value: &str) -> Option<RosterDoc> {
-    let mut parts = value.split(':');
-    let (id, side, force) = (
-        parts.next()?,
-        parts.next()?.parse::<usize>().ok()?,
-        parts.next()?.parse::<usize>().ok()?,
-    );
-    if parts.next().is_some() {
-        return None;
-    }
-    battles()
-        .iter()
-        .find(|b| b.id == id)?
-        .sides
-        .get(side)?
-        .forces
-        .get(force)
-        .cloned()
+    lotf::historical_force(value)
 }
 
 #[cfg(test)]

@@ -5,6 +5,9 @@ use actix_web::{web, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
+use crate::app;
+use crate::app::battle_record::{result_of, setup_of, side_of, RecordStatus, StoredResult};
+use crate::app::battles::{self as records, NewBattleRequest};
 use crate::rules::lotf::record::{
     CommanderFate, CommanderReport, ElementReport, FinalState, TabletopReport,
 };
@@ -12,7 +15,6 @@ use crate::rules::lotf::{self, BattleSetup, ScenarioId, Side};
 use crate::store::battles::{self as store, BattleRow};
 use crate::store::users;
 use crate::web::auth::{SignedIn, SignedInUser};
-use crate::web::battle_records::{self as records, status, NewBattleRequest, StoredResult};
 use crate::web::csrf::{CsrfForm, NoFields};
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx};
 use crate::web::pages::fight::{casualties_of, Casualty, ForceChoice};
@@ -21,14 +23,7 @@ use crate::web::state::{with_conn, AppState};
 use crate::web::AppError;
 
 fn status_label(s: &str) -> &'static str {
-    match s {
-        status::SET_UP => "Set up, not fought yet",
-        status::PROVISIONAL => "Result recorded, waiting for the other player",
-        status::CONFIRMED => "Confirmed",
-        status::DISPUTED => "Disputed",
-        status::VOIDED => "Voided (corrected by a later version)",
-        _ => "Unknown",
-    }
+    RecordStatus::from_id(s).map_or("Unknown", RecordStatus::label)
 }
 
 async fn user_name(
@@ -95,8 +90,11 @@ fn result_text(row: &BattleRow) -> String {
 /// Wins, draws and losses of a user over their confirmed battles.
 pub fn win_draw_loss(rows: &[BattleRow], user: i64) -> (u32, u32, u32) {
     let mut out = (0, 0, 0);
-    for r in rows.iter().filter(|r| r.status == status::CONFIRMED) {
-        let Some(side) = records::side_of(r, user) else {
+    for r in rows
+        .iter()
+        .filter(|r| r.status == RecordStatus::Confirmed.id())
+    {
+        let Some(side) = side_of(r, user) else {
             continue;
         };
         match (r.winner.as_deref(), side) {
@@ -179,12 +177,22 @@ pub async fn create(
     CsrfForm(form): CsrfForm<SetUpForm>,
 ) -> Result<HttpResponse, AppError> {
     let built = async {
-        let first = records::load_force(&state, &user, &form.first).await?;
-        let second = records::load_force(&state, &user, &form.second).await?;
-        let first_player =
-            records::read_player(&state, &user, &form.first_player, "first_player").await?;
-        let second_player =
-            records::read_player(&state, &user, &form.second_player, "second_player").await?;
+        let first = records::load_force(&state.app, &user.actor(), &form.first).await?;
+        let second = records::load_force(&state.app, &user.actor(), &form.second).await?;
+        let first_player = records::read_player(
+            &state.app,
+            &user.actor(),
+            &form.first_player,
+            "first_player",
+        )
+        .await?;
+        let second_player = records::read_player(
+            &state.app,
+            &user.actor(),
+            &form.second_player,
+            "second_player",
+        )
+        .await?;
         let scenario =
             match form.scenario.as_str() {
                 "" => None,
@@ -193,8 +201,8 @@ pub async fn create(
                 })?),
             };
         records::create(
-            &state,
-            &user,
+            &state.app,
+            &user.actor(),
             NewBattleRequest {
                 first,
                 second,
@@ -209,19 +217,19 @@ pub async fn create(
     .await;
     match built {
         Ok(row) => Ok(redirect(&format!("/battles/{}", row.id))),
-        Err(AppError::Validation { details, .. }) => {
+        Err(app::Error::Validation { details, .. }) => {
             let mut errors = FormErrors::default();
             for d in details {
                 errors.add(d.field.as_deref().unwrap_or(""), d.message);
             }
             list_page(&state, &user, ctx, form, errors).await
         }
-        Err(AppError::BadRequest { message, .. }) => {
+        Err(app::Error::BadRequest { message, .. }) => {
             let mut errors = FormErrors::default();
             errors.general.push(message);
             list_page(&state, &user, ctx, form, errors).await
         }
-        Err(e) => Err(e),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -326,8 +334,8 @@ async fn battle_page(
     public_url: Option<String>,
 ) -> Result<HttpResponse, AppError> {
     let cat = &state.app.rules.lotf;
-    let setup = records::setup_of(&row)?;
-    let result = records::result_of(&row);
+    let setup = setup_of(&row)?;
+    let result = result_of(&row);
     let mut sides = Vec::new();
     for (side, role, side_id) in [
         (Side::Attacker, "Attacker", "attacker"),
@@ -439,7 +447,7 @@ async fn battle_page(
         None => {}
     }
     let me = viewer.map(|u| u.id);
-    let is_player = me.is_some_and(|id| records::side_of(&row, id).is_some());
+    let is_player = me.is_some_and(|id| side_of(&row, id).is_some());
     let page = BattlePage {
         ctx,
         status: status_label(&row.status),
@@ -456,16 +464,17 @@ async fn battle_page(
         arithmetic,
         log,
         chart: chart_out,
-        can_fight: is_player && row.status == status::SET_UP && !shared,
+        can_fight: is_player && row.status == RecordStatus::SetUp.id() && !shared,
         can_confirm: is_player
-            && row.status == status::PROVISIONAL
+            && row.status == RecordStatus::Provisional.id()
             && row.recorded_by != me
             && !shared,
-        can_dispute: is_player && row.status == status::PROVISIONAL && !shared,
+        can_dispute: is_player && row.status == RecordStatus::Provisional.id() && !shared,
         can_correct: row.campaign_id.is_none()
             && is_player
             && row.method.as_deref() == Some("tabletop")
-            && (row.status == status::CONFIRMED || row.status == status::DISPUTED)
+            && (row.status == RecordStatus::Confirmed.id()
+                || row.status == RecordStatus::Disputed.id())
             && !shared,
         is_player: is_player && !shared,
         public_url,
@@ -482,7 +491,7 @@ pub async fn show(
     ctx: PageCtx,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state, &user, id.into_inner()).await?;
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
     let public_url = row
         .public_token
         .as_ref()
@@ -504,7 +513,7 @@ pub async fn public(
     })
     .await?
     .ok_or(AppError::NotFound)?;
-    if row.status != status::CONFIRMED {
+    if row.status != RecordStatus::Confirmed.id() {
         return Err(AppError::NotFound);
     }
     battle_page(&state, ctx, row, None, true, None).await
@@ -523,8 +532,8 @@ pub async fn fight(
     id: web::Path<i64>,
     CsrfForm(form): CsrfForm<ActionForm>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state, &user, id.into_inner()).await?;
-    let row = records::simulate(&state, &user, &row, form.version).await?;
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let row = records::simulate(&state.app, &user.actor(), &row, form.version).await?;
     Ok(redirect(&format!("/battles/{}", row.id)))
 }
 
@@ -534,8 +543,8 @@ pub async fn confirm(
     id: web::Path<i64>,
     CsrfForm(form): CsrfForm<ActionForm>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state, &user, id.into_inner()).await?;
-    let row = records::confirm(&state, &user, &row, form.version).await?;
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let row = records::confirm(&state.app, &user.actor(), &row, form.version).await?;
     Ok(redirect(&format!("/battles/{}", row.id)))
 }
 
@@ -545,8 +554,9 @@ pub async fn dispute(
     id: web::Path<i64>,
     CsrfForm(form): CsrfForm<ActionForm>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state, &user, id.into_inner()).await?;
-    let row = records::dispute(&state, &user, &row, form.version, &form.comment).await?;
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let row =
+        records::dispute(&state.app, &user.actor(), &row, form.version, &form.comment).await?;
     Ok(redirect(&format!("/battles/{}", row.id)))
 }
 
@@ -556,8 +566,8 @@ pub async fn correct(
     id: web::Path<i64>,
     CsrfForm(form): CsrfForm<ActionForm>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state, &user, id.into_inner()).await?;
-    let new = records::correct(&state, &user, &row, form.version).await?;
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let new = records::correct(&state.app, &user.actor(), &row, form.version).await?;
     Ok(redirect(&format!("/battles/{}/record", new.id)))
 }
 
@@ -567,8 +577,8 @@ pub async fn publish(
     id: web::Path<i64>,
     CsrfForm(_): CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state, &user, id.into_inner()).await?;
-    if records::side_of(&row, user.id).is_none() || row.status != status::CONFIRMED {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    if side_of(&row, user.id).is_none() || row.status != RecordStatus::Confirmed.id() {
         return Err(AppError::Conflict(
             "Only a player can make a confirmed report public.".into(),
         ));
@@ -637,7 +647,7 @@ fn record_page(
     fields: &[(String, String)],
     problems: Vec<String>,
 ) -> Result<RecordPage, AppError> {
-    let setup = records::setup_of(&row)?;
+    let setup = setup_of(&row)?;
     let mut sides = Vec::new();
     for (side, role, force) in [
         ("a", "Attacker", &setup.attacker),
@@ -723,8 +733,8 @@ pub async fn record_form(
     ctx: PageCtx,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state, &user, id.into_inner()).await?;
-    if row.status != status::SET_UP {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    if row.status != RecordStatus::SetUp.id() {
         return Ok(redirect(&format!("/battles/{}", row.id)));
     }
     render(&record_page(&state, ctx, row, &[], Vec::new())?)
@@ -819,11 +829,11 @@ pub async fn record(
     id: web::Path<i64>,
     CsrfForm(fields): CsrfForm<Vec<(String, String)>>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state, &user, id.into_inner()).await?;
-    if row.status != status::SET_UP {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    if row.status != RecordStatus::SetUp.id() {
         return Ok(redirect(&format!("/battles/{}", row.id)));
     }
-    let setup = records::setup_of(&row)?;
+    let setup = setup_of(&row)?;
     let version: i32 = field(&fields, "version")
         .and_then(|v| v.parse().ok())
         .unwrap_or(0);
@@ -861,20 +871,21 @@ pub async fn record(
             )
         }
     };
-    let outcome = match records::record_result(&state, &user, &row, version, report).await {
-        // Changed elsewhere since the form was loaded: show it again with what was typed.
-        Err(AppError::Conflict(message)) => {
-            let row = records::load_for(&state, &user, row.id).await?;
-            if row.status != status::SET_UP {
-                return Ok(redirect(&format!("/battles/{}", row.id)));
+    let outcome =
+        match records::record_result(&state.app, &user.actor(), &row, version, report).await {
+            // Changed elsewhere since the form was loaded: show it again with what was typed.
+            Err(app::Error::Conflict(message)) => {
+                let row = records::load_for(&state.app, &user.actor(), row.id).await?;
+                if row.status != RecordStatus::SetUp.id() {
+                    return Ok(redirect(&format!("/battles/{}", row.id)));
+                }
+                return render_with_status(
+                    &record_page(&state, ctx, row, &fields, vec![message])?,
+                    StatusCode::CONFLICT,
+                );
             }
-            return render_with_status(
-                &record_page(&state, ctx, row, &fields, vec![message])?,
-                StatusCode::CONFLICT,
-            );
-        }
-        other => other?,
-    };
+            other => other?,
+        };
     match outcome {
         Ok(saved) => Ok(redirect(&format!("/battles/{}", saved.id))),
         Err(problems) => {
@@ -896,10 +907,10 @@ pub async fn attention(
     let rows = with_conn(state, move |conn| Ok(store::list_for_user(conn, uid)?)).await?;
     let waiting: Vec<BattleRow> = rows
         .into_iter()
-        .filter(|r| records::side_of(r, uid).is_some())
+        .filter(|r| side_of(r, uid).is_some())
         .filter(|r| {
-            (r.status == status::PROVISIONAL && r.recorded_by != Some(uid))
-                || r.status == status::DISPUTED
+            (r.status == RecordStatus::Provisional.id() && r.recorded_by != Some(uid))
+                || r.status == RecordStatus::Disputed.id()
         })
         .collect();
     Ok(lines(&waiting))
@@ -915,8 +926,8 @@ pub async fn print_side(
     query: web::Query<crate::web::print::PrintQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (id, side, kind) = path.into_inner();
-    let row = records::load_for(&state, &user, id).await?;
-    let setup = records::setup_of(&row)?;
+    let row = records::load_for(&state.app, &user.actor(), id).await?;
+    let setup = setup_of(&row)?;
     let force = match side.as_str() {
         "attacker" => &setup.attacker,
         "defender" => &setup.defender,

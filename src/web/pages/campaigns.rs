@@ -7,6 +7,9 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
+use crate::app;
+use crate::app::campaigns::actions::{self as actions, Adjustment, NewCampaignInput, Purchase};
+use crate::app::campaigns::{load_for, log_rows, orders_in, Loaded};
 use crate::rules::campaign::movement::{
     Map, Order, Place, PlaceKind, Route, RouteKind, MAP_HEIGHT, MAP_WIDTH,
 };
@@ -16,9 +19,7 @@ use crate::rules::campaign::state::{BattleStatus, HouseRules, Phase};
 use crate::rules::lotf::{ElementType, ScenarioId, Size, Upgrade, War};
 use crate::store::campaigns as store;
 use crate::web::auth::{SignedIn, SignedInUser};
-use crate::web::campaign_actions::{self as actions, Adjustment, NewCampaignInput, Purchase};
 use crate::web::campaign_view::{attention, log_lines, svg_map, LogLine, SvgMap};
-use crate::web::campaigns::{load_for, log_rows, orders_in, Loaded};
 use crate::web::csrf::{CsrfForm, NoFields};
 use crate::web::lotf::historical::ForceChoice;
 use crate::web::page::{redirect, render_with_status, FormErrors, PageCtx};
@@ -33,24 +34,24 @@ fn choice(value: impl Into<String>, label: impl Into<String>) -> ForceChoice {
 }
 
 /// Turns an action's refusal into messages on the page that was submitted; other errors pass.
-fn into_form_errors(e: AppError) -> Result<(FormErrors, StatusCode), AppError> {
+fn into_form_errors(e: app::Error) -> Result<(FormErrors, StatusCode), AppError> {
     let mut errors = FormErrors::default();
     let status = match e {
-        AppError::Validation { details, .. } => {
+        app::Error::Validation { details, .. } => {
             for d in details {
                 errors.general.push(d.message);
             }
             StatusCode::UNPROCESSABLE_ENTITY
         }
-        AppError::BadRequest { message, .. } => {
+        app::Error::BadRequest { message, .. } => {
             errors.general.push(message);
             StatusCode::UNPROCESSABLE_ENTITY
         }
-        AppError::Conflict(m) => {
+        app::Error::Conflict(m) => {
             errors.general.push(m);
             StatusCode::CONFLICT
         }
-        other => return Err(other),
+        other => return Err(other.into()),
     };
     Ok((errors, status))
 }
@@ -223,7 +224,7 @@ pub async fn create(
         rules,
         scenario: Some(form.scenario.clone()),
     };
-    match actions::create(&state, &user, input).await {
+    match actions::create(&state.app, &user.actor(), input).await {
         Ok(row) => Ok(redirect(&format!("/campaigns/{}", row.id))),
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
@@ -279,7 +280,7 @@ async fn join_page(
     errors: FormErrors,
     status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
-    let (row, st) = actions::by_code(state, code).await?;
+    let (row, st) = crate::app::campaigns::by_code(&state.app, code).await?;
     let settings = st.settings().ok_or(AppError::NotFound)?.clone();
     let (uid, war) = (user.id, settings.war.clone());
     let rosters = with_conn(state, move |conn| {
@@ -373,7 +374,7 @@ pub async fn join(
 ) -> Result<HttpResponse, AppError> {
     let side = form.side.parse::<u8>().unwrap_or(9);
     let roster = form.roster.parse::<i64>().unwrap_or(0);
-    match actions::join(&state, &user, &code, side, roster).await {
+    match actions::join(&state.app, &user.actor(), &code, side, roster).await {
         Ok((id, _)) => Ok(redirect(&format!("/campaigns/{id}"))),
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
@@ -493,7 +494,7 @@ async fn show_page(
                 .collect()
         })
         .unwrap_or_default();
-    let rows = log_rows(state, c.id()).await?;
+    let rows = log_rows(&state.app, c.id()).await?;
     let mut recent = log_lines(&c, &rows, None, None)?;
     recent.reverse();
     recent.truncate(12);
@@ -533,8 +534,8 @@ async fn show_page(
         })
         .collect();
     let page = ShowPage {
-        phase: phase_label(crate::web::campaigns::phase_id(st.phase)),
-        phase_id: crate::web::campaigns::phase_id(st.phase),
+        phase: phase_label(crate::app::campaigns::phase_id(st.phase)),
+        phase_id: crate::app::campaigns::phase_id(st.phase),
         legend: (
             settings.sides[0].name.clone(),
             settings.sides[1].name.clone(),
@@ -581,7 +582,7 @@ pub async fn show(
     id: web::Path<i64>,
     done: web::Query<Done>,
 ) -> Result<HttpResponse, AppError> {
-    let c = load_for(&state, &user, id.into_inner()).await?;
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
     let notice = notice_for(&done.done);
     show_page(
         &state,
@@ -607,14 +608,14 @@ async fn on_campaign<F, Fut>(
 ) -> Result<HttpResponse, AppError>
 where
     F: FnOnce(Loaded) -> Fut,
-    Fut: std::future::Future<Output = Result<(), AppError>>,
+    Fut: std::future::Future<Output = Result<Loaded, app::Error>>,
 {
-    let c = load_for(state, user, id).await?;
+    let c = load_for(&state.app, &user.actor(), id).await?;
     match act(c).await {
-        Ok(()) => Ok(redirect(back)),
+        Ok(_) => Ok(redirect(back)),
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
-            let c = load_for(state, user, id).await?;
+            let c = load_for(&state.app, &user.actor(), id).await?;
             show_page(state, req, ctx, c, errors, status, "").await
         }
     }
@@ -630,9 +631,9 @@ pub async fn start(
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
     let back = format!("/campaigns/{id}?done=started");
-    let (st, uid) = (state.clone(), user.id);
+    let (st, actor) = (state.clone(), user.actor());
     on_campaign(&state, &req, &user, ctx, id, &back, |c| async move {
-        actions::start(&st, &c, uid).await
+        actions::start(&st.app, &c, &actor).await
     })
     .await
 }
@@ -654,22 +655,20 @@ pub async fn give_order(
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
     let back = format!("/campaigns/{id}?done=order");
-    let (st, uid) = (state.clone(), user.id);
+    let (st, actor) = (state.clone(), user.actor());
     on_campaign(&state, &req, &user, ctx, id, &back, |c| async move {
         let force = c
             .force
             .clone()
-            .ok_or_else(|| AppError::Forbidden("You have no force in this campaign.".into()))?;
+            .ok_or_else(|| app::Error::Forbidden("You have no force in this campaign.".into()))?;
         let order = match form.order.as_str() {
             "hold" => Order::Hold,
-            "" => return Err(AppError::bad_request("Choose an order.")),
+            "" => return Err(app::Error::bad_request("Choose an order.")),
             route => Order::Move {
                 route: route.to_string(),
             },
         };
-        actions::give_order(&st, &c, uid, &force, order)
-            .await
-            .map(|_| ())
+        actions::give_order(&st.app, &c, &actor, &force, order).await
     })
     .await
 }
@@ -684,9 +683,9 @@ pub async fn close_turn(
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
     let back = format!("/campaigns/{id}?done=closed");
-    let (st, uid) = (state.clone(), user.id);
+    let (st, actor) = (state.clone(), user.actor());
     on_campaign(&state, &req, &user, ctx, id, &back, |c| async move {
-        actions::close(&st, &c, uid).await.map(|_| ())
+        actions::close(&st.app, &c, &actor).await
     })
     .await
 }
@@ -945,7 +944,7 @@ pub async fn force(
     done: web::Query<Done>,
 ) -> Result<HttpResponse, AppError> {
     let (id, force) = path.into_inner();
-    let c = load_for(&state, &user, id).await?;
+    let c = load_for(&state.app, &user.actor(), id).await?;
     let notice = notice_for(&done.done);
     force_page(
         &state,
@@ -981,7 +980,7 @@ pub async fn buy(
     CsrfForm(form): CsrfForm<BuyForm>,
 ) -> Result<HttpResponse, AppError> {
     let (id, force) = path.into_inner();
-    let c = load_for(&state, &user, id).await?;
+    let c = load_for(&state.app, &user.actor(), id).await?;
     let what = match form.buy.as_str() {
         "restore" => Purchase::Restore {
             element: form.element.clone(),
@@ -999,13 +998,13 @@ pub async fn buy(
         },
         _ => return Err(AppError::bad_request("Say what to buy.")),
     };
-    match actions::purchase(&state, &c, user.id, &force, what).await {
+    match actions::purchase(&state.app, &c, &user.actor(), &force, what).await {
         Ok(_) => Ok(redirect(&format!(
             "/campaigns/{id}/forces/{force}?done=bought"
         ))),
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
-            let c = load_for(&state, &user, id).await?;
+            let c = load_for(&state.app, &user.actor(), id).await?;
             force_page(&state, ctx, c, &force, errors, status, "").await
         }
     }
@@ -1020,7 +1019,7 @@ pub async fn force_print(
     query: web::Query<crate::web::print::PrintQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (id, force, kind) = path.into_inner();
-    let c = load_for(&state, &user, id).await?;
+    let c = load_for(&state.app, &user.actor(), id).await?;
     let f = c.state.forces.get(&force).ok_or(AppError::NotFound)?;
     let cat = &state.app.rules.lotf;
     let mut fs = crate::web::print::ForceState {
@@ -1090,7 +1089,7 @@ pub async fn standings_page(
     ctx: PageCtx,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let c = load_for(&state, &user, id.into_inner()).await?;
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
     let st = &c.state;
     let table = standings(st);
     render_with_status(
@@ -1136,8 +1135,8 @@ pub async fn log_page(
     id: web::Path<i64>,
     filter: web::Query<LogFilter>,
 ) -> Result<HttpResponse, AppError> {
-    let c = load_for(&state, &user, id.into_inner()).await?;
-    let rows = log_rows(&state, c.id()).await?;
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let rows = log_rows(&state.app, c.id()).await?;
     let turn = filter.turn.parse::<i32>().ok();
     let force = Some(filter.force.as_str()).filter(|f| !f.is_empty());
     let lines = log_lines(&c, &rows, turn, force)?;
@@ -1262,8 +1261,8 @@ pub async fn map_edit(
     id: web::Path<i64>,
     done: web::Query<Done>,
 ) -> Result<HttpResponse, AppError> {
-    let c = load_for(&state, &user, id.into_inner()).await?;
-    crate::web::campaigns::require_organiser(&c)?;
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    crate::app::campaigns::require_organiser(&c)?;
     map_page(
         ctx,
         c,
@@ -1313,26 +1312,26 @@ fn place_id(map: &Map, name: &str) -> String {
     id
 }
 
-fn edited_map(c: &Loaded, form: &MapForm) -> Result<(Map, [String; 2]), AppError> {
+fn edited_map(c: &Loaded, form: &MapForm) -> Result<(Map, [String; 2]), app::Error> {
     let st = &c.state;
     let mut map = st.map.clone();
     let mut homes = st
         .settings()
         .map(|s| [s.sides[0].home.clone(), s.sides[1].home.clone()])
         .unwrap_or_default();
-    let num = |s: &str, field: &str, max: u16| -> Result<u16, AppError> {
+    let num = |s: &str, field: &str, max: u16| -> Result<u16, app::Error> {
         s.trim()
             .parse::<u16>()
             .ok()
             .filter(|v| *v <= max)
             .ok_or_else(|| {
-                AppError::bad_request(format!("{field} is a whole number from 0 to {max}."))
+                app::Error::bad_request(format!("{field} is a whole number from 0 to {max}."))
             })
     };
-    let place_fields = |p: &mut Place| -> Result<(), AppError> {
+    let place_fields = |p: &mut Place| -> Result<(), app::Error> {
         p.name = form.name.trim().to_string();
         p.kind = PlaceKind::from_id(&form.kind)
-            .ok_or_else(|| AppError::bad_request("Choose what kind of place it is."))?;
+            .ok_or_else(|| app::Error::bad_request("Choose what kind of place it is."))?;
         p.x = num(&form.x, "Across", MAP_WIDTH)?;
         p.y = num(&form.y, "Down", MAP_HEIGHT)?;
         p.value = u8::try_from(num(&form.value, "The victory value", 3)?).unwrap_or(0);
@@ -1358,12 +1357,12 @@ fn edited_map(c: &Loaded, form: &MapForm) -> Result<(Map, [String; 2]), AppError
                 .places
                 .iter_mut()
                 .find(|p| p.id == form.place)
-                .ok_or(AppError::NotFound)?;
+                .ok_or(app::Error::NotFound)?;
             place_fields(p)?;
         }
         "remove_place" => {
             if homes.contains(&form.place) {
-                return Err(AppError::bad_request(
+                return Err(app::Error::bad_request(
                     "That place is a side's home; choose another home first.",
                 ));
             }
@@ -1381,12 +1380,12 @@ fn edited_map(c: &Loaded, form: &MapForm) -> Result<(Map, [String; 2]), AppError
                 from: form.from.clone(),
                 to: form.to.clone(),
                 kind: RouteKind::from_id(&form.kind)
-                    .ok_or_else(|| AppError::bad_request("Choose road, trail or river."))?,
+                    .ok_or_else(|| app::Error::bad_request("Choose road, trail or river."))?,
             });
         }
         "remove_route" => map.routes.retain(|r| r.id != form.route),
         "homes" => homes = [form.home_a.clone(), form.home_b.clone()],
-        _ => return Err(AppError::bad_request("Unknown map change.")),
+        _ => return Err(app::Error::bad_request("Unknown map change.")),
     }
     Ok((map, homes))
 }
@@ -1399,17 +1398,17 @@ pub async fn map_change(
     CsrfForm(form): CsrfForm<MapForm>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let c = load_for(&state, &user, id).await?;
-    crate::web::campaigns::require_organiser(&c)?;
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    crate::app::campaigns::require_organiser(&c)?;
     let done = match edited_map(&c, &form) {
-        Ok((map, homes)) => actions::set_map(&state, &c, user.id, map, homes).await,
+        Ok((map, homes)) => actions::set_map(&state.app, &c, &user.actor(), map, homes).await,
         Err(e) => Err(e),
     };
     match done {
-        Ok(()) => Ok(redirect(&format!("/campaigns/{id}/map?done=map"))),
+        Ok(_) => Ok(redirect(&format!("/campaigns/{id}/map?done=map"))),
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
-            let c = load_for(&state, &user, id).await?;
+            let c = load_for(&state.app, &user.actor(), id).await?;
             map_page(ctx, c, errors, status, "").await
         }
     }
@@ -1547,8 +1546,8 @@ pub async fn organiser(
     id: web::Path<i64>,
     query: web::Query<DoneQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let c = load_for(&state, &user, id.into_inner()).await?;
-    crate::web::campaigns::require_organiser(&c)?;
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    crate::app::campaigns::require_organiser(&c)?;
     let done = match query.done.as_str() {
         "void" => "The battle is void and set up again; its players fight or record it anew.",
         "adjust" => "The adjustment is made and logged.",
@@ -1593,13 +1592,13 @@ pub async fn organiser_action(
     CsrfForm(form): CsrfForm<ToolForm>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let c = load_for(&state, &user, id).await?;
-    crate::web::campaigns::require_organiser(&c)?;
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    crate::app::campaigns::require_organiser(&c)?;
     let int = |s: &str| s.trim().parse::<i32>().unwrap_or(0);
     let done = match form.tool.as_str() {
         "void" => {
             let no = form.battle.parse::<u32>().unwrap_or(0);
-            actions::void(&state, &c, user.id, no, &form.reason)
+            actions::void(&state.app, &c, &user.actor(), no, &form.reason)
                 .await
                 .map(|_| "void")
         }
@@ -1610,9 +1609,9 @@ pub async fn organiser_action(
                 _ => (None, None),
             };
             actions::adjust(
-                &state,
+                &state.app,
                 &c,
-                user.id,
+                &user.actor(),
                 Adjustment {
                     force,
                     side,
@@ -1626,16 +1625,16 @@ pub async fn organiser_action(
         }
         "simulate" => {
             let no = form.battle.parse::<u32>().unwrap_or(0);
-            actions::simulate_battle(&state, &c, user.id, no)
+            app::battles::simulate_campaign_battle(&state.app, &c, &user.actor(), no)
                 .await
                 .map(|_| "simulate")
         }
         "arrange" => {
             let no = form.battle.parse::<u32>().unwrap_or(0);
             actions::rearrange(
-                &state,
+                &state.app,
                 &c,
-                user.id,
+                &user.actor(),
                 no,
                 actions::Arrangement {
                     attacker: Some(form.attacker.clone()),
@@ -1646,16 +1645,18 @@ pub async fn organiser_action(
             .await
             .map(|_| "arrange")
         }
-        "replace" => actions::replace_player(&state, &c, user.id, &form.target, &form.email)
-            .await
-            .map(|_| "replace"),
-        _ => Err(AppError::bad_request("Choose a tool.")),
+        "replace" => {
+            actions::replace_player(&state.app, &c, &user.actor(), &form.target, &form.email)
+                .await
+                .map(|_| "replace")
+        }
+        _ => Err(app::Error::bad_request("Choose a tool.")),
     };
     match done {
         Ok(key) => Ok(redirect(&format!("/campaigns/{id}/organiser?done={key}"))),
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
-            let c = load_for(&state, &user, id).await?;
+            let c = load_for(&state.app, &user.actor(), id).await?;
             organiser_page(&state, ctx, c, errors, status, String::new()).await
         }
     }

@@ -9,6 +9,7 @@ use actix_web::{web, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
+use crate::app::rosters as roster_store;
 use crate::rules::lotf::{
     self, BattleOutcome, BattleSetup, OddsSummary, RosterDoc, ScenarioId, Side,
 };
@@ -18,7 +19,6 @@ use crate::web::csrf::CsrfForm;
 use crate::web::lotf::historical;
 use crate::web::page::{redirect, render, PageCtx};
 use crate::web::pages::odds::{chart, Chart};
-use crate::web::rosters as roster_store;
 use crate::web::state::{with_conn, AppState};
 use crate::web::AppError;
 
@@ -65,7 +65,9 @@ async fn load_force(
                 .next()
                 .and_then(|v| v.parse().ok())
                 .ok_or(AppError::NotFound)?;
-            Ok(roster_store::load_owned(state, user, id).await?.doc)
+            Ok(roster_store::load_owned(&state.app, &user.actor(), id)
+                .await?
+                .doc)
         }
         Some("h") => historical::force(value.trim_start_matches("h:"))
             .ok_or_else(|| AppError::bad_request("Choose a force from the list.")),

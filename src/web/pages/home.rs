@@ -16,25 +16,19 @@ struct HomePage {
     campaigns: Vec<(i64, String, Vec<String>)>,
 }
 
-/// What each running campaign of the user asks of them.
+/// What each running campaign of the user asks of them, read in one go.
 async fn campaign_attention(
     state: &web::Data<AppState>,
     user: &crate::web::auth::SignedInUser,
 ) -> Result<Vec<(i64, String, Vec<String>)>, AppError> {
-    let uid = user.id;
-    let rows = crate::web::state::with_conn(state, move |conn| {
-        Ok(crate::store::campaigns::list_for_user(conn, uid)?)
-    })
-    .await?;
-    let mut out = Vec::new();
-    for row in rows.iter().filter(|r| r.phase != "ended") {
-        let c = crate::web::campaigns::load_for(state, user, row.id).await?;
-        let items = crate::web::campaign_view::attention(&c, &state.app.rules.lotf);
-        if !items.is_empty() {
-            out.push((row.id, row.name.clone(), items));
-        }
-    }
-    Ok(out)
+    let running = crate::app::campaigns::running_for(&state.app, &user.actor()).await?;
+    Ok(running
+        .iter()
+        .filter_map(|c| {
+            let items = crate::web::campaign_view::attention(c, &state.app.rules.lotf);
+            (!items.is_empty()).then(|| (c.id(), c.row.name.clone(), items))
+        })
+        .collect())
 }
 
 pub async fn home(state: web::Data<AppState>, ctx: PageCtx) -> Result<HttpResponse, AppError> {

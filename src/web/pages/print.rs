@@ -4,6 +4,7 @@
 use actix_web::{web, HttpResponse};
 use askama::Template;
 
+use crate::app::rosters;
 use crate::rules::lotf::catalogue::{Commanders, Tables};
 use crate::rules::lotf::RosterDoc;
 use crate::web::auth::SignedIn;
@@ -12,7 +13,6 @@ use crate::web::print::cards::{self, Card, SkillLine};
 use crate::web::print::reference::{self, Reference};
 use crate::web::print::sheet::{self, Sheet};
 use crate::web::print::{CardSize, ForceState, PrintQuery};
-use crate::web::rosters;
 use crate::web::state::AppState;
 use crate::web::{assets, AppError};
 
@@ -128,7 +128,7 @@ pub async fn roster_print(
     query: web::Query<PrintQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (id, kind) = path.into_inner();
-    let loaded = rosters::load_owned(&state, &user, id).await?;
+    let loaded = rosters::load_owned(&state.app, &user.actor(), id).await?;
     let action = format!("/rosters/{id}/print/{kind}");
     print_force(&state, ctx, &loaded.doc, None, &kind, &query, action)
 }
@@ -142,7 +142,7 @@ pub async fn shared_print(
 ) -> Result<HttpResponse, AppError> {
     let (token, kind) = path.into_inner();
     let action = format!("/shared/{token}/print/{kind}");
-    let loaded = rosters::load_shared(&state, token).await?;
+    let loaded = rosters::load_shared(&state.app, token).await?;
     print_force(&state, ctx, &loaded.doc, None, &kind, &query, action)
 }
 

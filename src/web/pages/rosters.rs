@@ -7,6 +7,7 @@ use askama::Template;
 use futures_util::StreamExt;
 use serde::Deserialize;
 
+use crate::app::rosters::{self, LoadedRoster, Saved};
 use crate::rules::lotf::{self, ElementDoc, GroupDoc, Mode, Nation, RosterDoc, Size, War, Weapon};
 use crate::store::rosters::RosterRow;
 use crate::web::auth::{state_of, SignedIn};
@@ -17,7 +18,6 @@ use crate::web::lotf::options::{self, Choice};
 use crate::web::lotf::text;
 use crate::web::lotf::view::{self, RosterView};
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx};
-use crate::web::rosters::{self, LoadedRoster, Saved};
 use crate::web::state::{with_conn, AppState};
 use crate::web::AppError;
 
@@ -204,7 +204,7 @@ pub async fn create(
     if let Err(errors) = edit::apply(&state.app.rules.lotf, &mut doc, &settings) {
         return list_page(&state, user.id, ctx, String::new(), None, errors, form).await;
     }
-    let row = rosters::create(&state, user.id, doc).await?;
+    let row = rosters::create(&state.app, user.id, doc).await?;
     Ok(redirect(&format!("/rosters/{}/edit", row.id)))
 }
 
@@ -261,7 +261,7 @@ pub async fn editor(
     id: web::Path<i64>,
     query: web::Query<EditQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
+    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
     let notice = match query.done.as_deref() {
         Some("imported") => Some("Imported. Muster checked the roster against the current rules; see the findings below.".to_string()),
         Some("created") => Some("Your roster was created from the book. Adjust it as you like.".to_string()),
@@ -300,7 +300,7 @@ pub async fn apply_edit(
     CsrfForm(form): CsrfForm<EditForm>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let loaded = rosters::load_owned(&state, &user, id).await?;
+    let loaded = rosters::load_owned(&state.app, &user.actor(), id).await?;
     let cat = &state.app.rules.lotf;
     if loaded.row.version != form.version {
         // Edited elsewhere since this page was loaded: show both, change nothing.
@@ -333,7 +333,7 @@ pub async fn apply_edit(
             let page = edit_page(&state, ctx, &loaded, editing, form, errors, None);
             render_with_status(&page, StatusCode::UNPROCESSABLE_ENTITY)
         }
-        Ok(applied) => match rosters::save(&state, id, form.version, doc).await? {
+        Ok(applied) => match rosters::save(&state.app, id, form.version, doc).await? {
             Saved::Ok(row) => Ok(redirect(&format!(
                 "/rosters/{}/edit#{}",
                 row.id, applied.anchor
@@ -388,7 +388,7 @@ pub async fn show(
     id: web::Path<i64>,
     query: web::Query<DoneQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
+    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
     let roster_id = loaded.row.id;
     let fought = with_conn(&state, move |conn| {
         Ok(crate::store::battles::list_for_roster(conn, roster_id)?)
@@ -426,7 +426,7 @@ pub async fn shared(
 ) -> Result<HttpResponse, AppError> {
     let token = token.into_inner();
     let print_base = format!("/shared/{token}");
-    let loaded = rosters::load_shared(&state, token).await?;
+    let loaded = rosters::load_shared(&state.app, token).await?;
     let cat = &state.app.rules.lotf;
     let report = lotf::validate(cat, &loaded.doc);
     render(&ViewPage {
@@ -448,8 +448,8 @@ pub async fn share(
     id: web::Path<i64>,
     CsrfForm(_): CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
-    rosters::share(&state, loaded.row.id).await?;
+    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
+    rosters::share(&state.app, loaded.row.id).await?;
     Ok(redirect(&format!("/rosters/{}?done=shared", loaded.row.id)))
 }
 
@@ -459,8 +459,8 @@ pub async fn unshare(
     id: web::Path<i64>,
     CsrfForm(_): CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
-    rosters::unshare(&state, loaded.row.id).await?;
+    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
+    rosters::unshare(&state.app, loaded.row.id).await?;
     Ok(redirect(&format!(
         "/rosters/{}?done=unshared",
         loaded.row.id
@@ -495,7 +495,7 @@ pub async fn export_json(
     SignedIn(user): SignedIn,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
+    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
     Ok(HttpResponse::Ok()
         .content_type("application/json")
         .insert_header((
@@ -513,7 +513,7 @@ pub async fn export_text(
     SignedIn(user): SignedIn,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
+    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
     let cat = &state.app.rules.lotf;
     let report = lotf::validate(cat, &loaded.doc);
     Ok(HttpResponse::Ok()
@@ -533,8 +533,8 @@ pub async fn duplicate(
     id: web::Path<i64>,
     CsrfForm(_): CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
-    let row = rosters::duplicate(&state, &loaded).await?;
+    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
+    let row = rosters::duplicate(&state.app, &loaded).await?;
     Ok(redirect(&format!("/rosters/{}/edit", row.id)))
 }
 
@@ -553,7 +553,7 @@ pub async fn confirm_delete(
     ctx: PageCtx,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
+    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
     render(&DeletePage {
         ctx,
         id: loaded.row.id,
@@ -568,8 +568,8 @@ pub async fn delete(
     id: web::Path<i64>,
     CsrfForm(_): CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state, &user, id.into_inner()).await?;
-    rosters::delete(&state, loaded.row.id).await?;
+    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
+    rosters::delete(&state.app, loaded.row.id).await?;
     Ok(redirect("/rosters?done=deleted"))
 }
 
@@ -696,7 +696,7 @@ pub async fn import(
     // parse_roster also refuses documents too large to be a force.
     match lotf::parse_roster(&text) {
         Ok(doc) => {
-            let row = rosters::create(&state, user.id, doc).await?;
+            let row = rosters::create(&state.app, user.id, doc).await?;
             Ok(redirect(&format!("/rosters/{}/edit?done=imported", row.id)))
         }
         Err(e) => {
@@ -880,7 +880,7 @@ pub async fn from_book(
             elements: chunk.to_vec(),
         });
     }
-    let row = rosters::create(&state, user.id, doc).await?;
+    let row = rosters::create(&state.app, user.id, doc).await?;
     Ok(redirect(&format!("/rosters/{}/edit?done=created", row.id)))
 }
 
@@ -899,6 +899,6 @@ pub async fn from_refight(
     let doc = historical::force(&form.refight)
         .ok_or_else(|| AppError::bad_request("Choose a force from the list."))?;
     debug_assert_eq!(doc.mode, Mode::Historical);
-    let row = rosters::create(&state, user.id, doc).await?;
+    let row = rosters::create(&state.app, user.id, doc).await?;
     Ok(redirect(&format!("/rosters/{}/edit?done=created", row.id)))
 }

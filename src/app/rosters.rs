@@ -1,14 +1,9 @@
-//! Rosters as the web layer handles them: loading with an ownership check, saving with a
-//! version check, and the summary a rule system gives of a document. Pages and the API both
-//! go through here.
+//! Rosters: loading with an ownership check, saving with a version check, and the summary a
+//! rule system gives of a document. Pages, the API and battles all go through here.
 
-use actix_web::web;
-
+use crate::app::{Actor, Context, Error, ErrorDetail};
 use crate::rules::lotf::{self, Catalogue, Report, RosterDoc, Severity};
 use crate::store::rosters::{self, RosterContent, RosterRow, UpdateOutcome};
-use crate::web::auth::SignedInUser;
-use crate::web::state::{with_conn, AppState};
-use crate::web::AppError;
 
 /// The rule system every roster so far belongs to. Other systems add their own id.
 pub const LOTF: &str = "lotf";
@@ -51,70 +46,56 @@ pub fn content_for(cat: &Catalogue, doc: &mut RosterDoc) -> (RosterContent, Repo
 
 /// Reads a stored document. Documents are written by this code, so a failure means the data
 /// was changed behind Muster's back or by an incompatible version.
-pub fn parse_stored(row: &RosterRow) -> Result<RosterDoc, AppError> {
+pub fn parse_stored(row: &RosterRow) -> Result<RosterDoc, Error> {
     if row.rule_system != LOTF {
-        return Err(AppError::Conflict(format!(
+        return Err(Error::Conflict(format!(
             "This roster belongs to the rule system '{}', which this version of Muster does not know.",
             row.rule_system
         )));
     }
     lotf::parse_roster(&row.document)
-        .map_err(|e| AppError::internal(format!("stored roster {} does not parse: {e}", row.id)))
+        .map_err(|e| Error::internal(format!("stored roster {} does not parse: {e}", row.id)))
 }
 
 /// The roster if `user` owns it. Someone else's roster is "not found", so ids leak nothing.
-pub async fn load_owned(
-    state: &web::Data<AppState>,
-    user: &SignedInUser,
-    id: i64,
-) -> Result<LoadedRoster, AppError> {
-    let owner = user.id;
-    let row = with_conn(state, move |conn| Ok(rosters::find(conn, id)?)).await?;
-    let row = row
-        .filter(|r| r.owner_id == owner)
-        .ok_or(AppError::NotFound)?;
+pub async fn load_owned(ctx: &Context, actor: &Actor, id: i64) -> Result<LoadedRoster, Error> {
+    let owner = actor.id;
+    let row = ctx
+        .with_conn(move |conn| Ok(rosters::find(conn, id)?))
+        .await?;
+    let row = row.filter(|r| r.owner_id == owner).ok_or(Error::NotFound)?;
     let doc = parse_stored(&row)?;
     Ok(LoadedRoster { row, doc })
 }
 
-pub async fn load_shared(
-    state: &web::Data<AppState>,
-    token: String,
-) -> Result<LoadedRoster, AppError> {
+pub async fn load_shared(ctx: &Context, token: String) -> Result<LoadedRoster, Error> {
     if token.len() < 16 {
-        return Err(AppError::NotFound);
+        return Err(Error::NotFound);
     }
-    let row = with_conn(state, move |conn| {
-        Ok(rosters::find_by_share_token(conn, &token)?)
-    })
-    .await?;
-    let row = row.ok_or(AppError::NotFound)?;
+    let row = ctx
+        .with_conn(move |conn| Ok(rosters::find_by_share_token(conn, &token)?))
+        .await?;
+    let row = row.ok_or(Error::NotFound)?;
     let doc = parse_stored(&row)?;
     Ok(LoadedRoster { row, doc })
 }
 
 /// Refuses documents too large to be a real force (the rules core sets the limits).
-pub fn check_size(doc: &RosterDoc) -> Result<(), AppError> {
-    lotf::check_roster_size(doc).map_err(|e| AppError::Validation {
+pub fn check_size(doc: &RosterDoc) -> Result<(), Error> {
+    lotf::check_roster_size(doc).map_err(|e| Error::Validation {
         message: format!("Muster cannot keep this roster: {}.", e.message),
-        details: vec![crate::web::error::ErrorDetail {
+        details: vec![ErrorDetail {
             field: e.path,
             message: e.message,
         }],
     })
 }
 
-pub async fn create(
-    state: &web::Data<AppState>,
-    owner: i64,
-    mut doc: RosterDoc,
-) -> Result<RosterRow, AppError> {
+pub async fn create(ctx: &Context, owner: i64, mut doc: RosterDoc) -> Result<RosterRow, Error> {
     check_size(&doc)?;
-    let (content, _) = content_for(&state.app.rules.lotf, &mut doc);
-    with_conn(state, move |conn| {
-        Ok(rosters::create(conn, owner, &content)?)
-    })
-    .await
+    let (content, _) = content_for(&ctx.rules.lotf, &mut doc);
+    ctx.with_conn(move |conn| Ok(rosters::create(conn, owner, &content)?))
+        .await
 }
 
 pub enum Saved {
@@ -125,40 +106,36 @@ pub enum Saved {
 
 /// Saves `doc` over roster `id` if it is still at version `based_on`.
 pub async fn save(
-    state: &web::Data<AppState>,
+    ctx: &Context,
     id: i64,
     based_on: i32,
     mut doc: RosterDoc,
-) -> Result<Saved, AppError> {
+) -> Result<Saved, Error> {
     check_size(&doc)?;
-    let (content, _) = content_for(&state.app.rules.lotf, &mut doc);
-    let outcome = with_conn(state, move |conn| {
-        Ok(rosters::update(conn, id, based_on, &content)?)
-    })
-    .await?;
+    let (content, _) = content_for(&ctx.rules.lotf, &mut doc);
+    let outcome = ctx
+        .with_conn(move |conn| Ok(rosters::update(conn, id, based_on, &content)?))
+        .await?;
     match outcome {
         UpdateOutcome::Updated(row) => Ok(Saved::Ok(Box::new(row))),
         UpdateOutcome::Stale(row) => {
             let doc = parse_stored(&row)?;
             Ok(Saved::Stale(Box::new(LoadedRoster { row, doc })))
         }
-        UpdateOutcome::NotFound => Err(AppError::NotFound),
+        UpdateOutcome::NotFound => Err(Error::NotFound),
     }
 }
 
 /// A copy of a roster for the same owner, named "… (copy)", without its share link.
-pub async fn duplicate(
-    state: &web::Data<AppState>,
-    loaded: &LoadedRoster,
-) -> Result<RosterRow, AppError> {
+pub async fn duplicate(ctx: &Context, loaded: &LoadedRoster) -> Result<RosterRow, Error> {
     let mut doc = loaded.doc.clone();
     doc.name = format!("{} (copy)", doc.name);
     doc.id = None;
-    create(state, loaded.row.owner_id, doc).await
+    create(ctx, loaded.row.owner_id, doc).await
 }
 
-pub async fn delete(state: &web::Data<AppState>, id: i64) -> Result<(), AppError> {
-    with_conn(state, move |conn| {
+pub async fn delete(ctx: &Context, id: i64) -> Result<(), Error> {
+    ctx.with_conn(move |conn| {
         rosters::delete(conn, id)?;
         Ok(())
     })
@@ -166,10 +143,10 @@ pub async fn delete(state: &web::Data<AppState>, id: i64) -> Result<(), AppError
 }
 
 /// Creates (or replaces) the share token; returns it.
-pub async fn share(state: &web::Data<AppState>, id: i64) -> Result<String, AppError> {
+pub async fn share(ctx: &Context, id: i64) -> Result<String, Error> {
     let token = crate::app::dice::random_token(24);
     let stored = token.clone();
-    with_conn(state, move |conn| {
+    ctx.with_conn(move |conn| {
         rosters::set_share_token(conn, id, Some(&stored))?;
         Ok(())
     })
@@ -177,8 +154,8 @@ pub async fn share(state: &web::Data<AppState>, id: i64) -> Result<String, AppEr
     Ok(token)
 }
 
-pub async fn unshare(state: &web::Data<AppState>, id: i64) -> Result<(), AppError> {
-    with_conn(state, move |conn| {
+pub async fn unshare(ctx: &Context, id: i64) -> Result<(), Error> {
+    ctx.with_conn(move |conn| {
         rosters::set_share_token(conn, id, None)?;
         Ok(())
     })

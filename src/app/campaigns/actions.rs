@@ -1,10 +1,15 @@
 //! What users do to a campaign, shared by the pages and the API. Each action checks who may do
-//! it, then asks the rules core for the events and stores them through
-//! [`crate::web::campaigns::change`].
+//! it, then asks the rules core for the events and stores them through [`super::change`], in
+//! one transaction, and answers the campaign as the actor now sees it.
 
-use actix_web::web;
 use serde::Deserialize;
 
+use super::change::{close_turn_events, void_events};
+use super::{
+    by_code, change, event_force, event_kind, invite_code, orders_in, phase_id, require_organiser,
+    require_own_force, Loaded, Pending,
+};
+use crate::app::{Actor, Context, Error, ErrorDetail};
 use crate::rules::campaign::forces::{buy_element, buy_upgrade, enlist, restore};
 use crate::rules::campaign::movement::{Map, Order};
 use crate::rules::campaign::presets::preset;
@@ -13,19 +18,11 @@ use crate::rules::campaign::turn::check_order;
 use crate::rules::lotf::{ElementType, ScenarioId, Size, Upgrade, War, Weapon};
 use crate::store::campaigns::{self as store, CampaignRow, NewCampaign, NewLogRow};
 use crate::store::{battles, users};
-use crate::web::auth::SignedInUser;
-use crate::web::campaigns::{
-    change, close_turn_events, event_force, event_kind, invite_code, orders_in, phase_id,
-    require_organiser, require_own_force, void_events, Loaded, Pending,
-};
-use crate::web::error::ErrorDetail;
-use crate::web::state::{with_conn, AppState};
-use crate::web::AppError;
 
 pub const LOTF: &str = "lotf";
 
-fn invalid(field: &str, message: &str) -> AppError {
-    AppError::Validation {
+fn invalid(field: &str, message: &str) -> Error {
+    Error::Validation {
         message: "Some fields need attention.".into(),
         details: vec![ErrorDetail {
             field: Some(field.into()),
@@ -89,10 +86,10 @@ fn blank_map() -> Map {
 }
 
 pub async fn create(
-    state: &web::Data<AppState>,
-    user: &SignedInUser,
+    ctx: &Context,
+    actor: &Actor,
     input: NewCampaignInput,
-) -> Result<CampaignRow, AppError> {
+) -> Result<CampaignRow, Error> {
     let name = input.name.trim().to_string();
     if name.is_empty() || name.chars().count() > 80 {
         return Err(invalid(
@@ -159,9 +156,9 @@ pub async fn create(
     let new = NewCampaign {
         rule_system: LOTF.into(),
         name,
-        organiser_id: user.id,
+        organiser_id: actor.id,
         invite_code: invite_code(),
-        state: serde_json::to_string(&st).map_err(AppError::internal)?,
+        state: serde_json::to_string(&st).map_err(Error::internal)?,
         phase: phase_id(st.phase).into(),
         turn: 0,
         version: 1,
@@ -174,55 +171,35 @@ pub async fn create(
         turn: 0,
         kind: event_kind(&event),
         force_id: None,
-        actor_id: Some(user.id),
+        actor_id: Some(actor.id),
         seed: None,
-        event: serde_json::to_string(&event).map_err(AppError::internal)?,
+        event: serde_json::to_string(&event).map_err(Error::internal)?,
         created_at: now,
     };
-    with_conn(state, move |conn| {
-        Ok(store::create(conn, &new, vec![entry])?)
-    })
-    .await
-}
-
-/// The campaign an invite code opens, for the join page (no membership needed).
-pub async fn by_code(
-    state: &web::Data<AppState>,
-    code: &str,
-) -> Result<(CampaignRow, CampaignState), AppError> {
-    let code = code.trim().to_uppercase();
-    let row = with_conn(state, move |conn| Ok(store::find_by_code(conn, &code)?))
-        .await?
-        .ok_or(AppError::NotFound)?;
-    let st = serde_json::from_str(&row.state).map_err(AppError::internal)?;
-    Ok((row, st))
+    ctx.with_conn(move |conn| Ok(store::create(conn, &new, vec![entry])?))
+        .await
 }
 
 /// A player joins a side with one of their rosters, found by the invite code.
 pub async fn join(
-    state: &web::Data<AppState>,
-    user: &SignedInUser,
+    ctx: &Context,
+    actor: &Actor,
     code: &str,
     side: u8,
     roster_id: i64,
-) -> Result<(i64, String), AppError> {
-    let (row, _) = by_code(state, code).await?;
-    let roster = crate::web::rosters::load_owned(state, user, roster_id)
+) -> Result<(i64, String), Error> {
+    let (row, _) = by_code(ctx, code).await?;
+    let roster = crate::app::rosters::load_owned(ctx, actor, roster_id)
         .await
         .map_err(|e| match e {
-            AppError::NotFound | AppError::Forbidden(_) => {
+            Error::NotFound | Error::Forbidden(_) => {
                 invalid("roster", "Choose one of your rosters.")
             }
             other => other,
         })?
         .doc;
-    let (uid, player, cat, id) = (
-        user.id,
-        user.display_name.clone(),
-        state.app.rules.clone(),
-        row.id,
-    );
-    let after = change(state, id, Some(uid), move |conn, _, st| {
+    let (uid, player, cat, id) = (actor.id, actor.name.clone(), ctx.rules.clone(), row.id);
+    let after = change(ctx, id, actor, move |conn, _, st| {
         let seed = crate::app::dice::fresh_seed();
         let event = enlist(st, &cat.lotf, uid, &player, side, &roster, seed)?;
         let force = event_force(&event);
@@ -234,23 +211,21 @@ pub async fn join(
     })
     .await?;
     let force = after
-        .force_of_user(uid)
-        .map(|f| f.id.clone())
-        .ok_or_else(|| AppError::internal("the new force is missing"))?;
+        .force
+        .clone()
+        .ok_or_else(|| Error::internal("the new force is missing"))?;
     Ok((id, force))
 }
 
-pub async fn start(state: &web::Data<AppState>, c: &Loaded, actor: i64) -> Result<(), AppError> {
+pub async fn start(ctx: &Context, c: &Loaded, actor: &Actor) -> Result<Loaded, Error> {
     require_organiser(c)?;
-    change(state, c.id(), Some(actor), |_, _, st| {
+    change(ctx, c.id(), actor, |_, _, st| {
         if st.phase != Phase::Enlisting {
-            return Err(AppError::Conflict(
-                "The campaign has already started.".into(),
-            ));
+            return Err(Error::Conflict("The campaign has already started.".into()));
         }
         let sides = st.sides_in_field();
         if sides.len() < 2 {
-            return Err(AppError::Conflict(
+            return Err(Error::Conflict(
                 "Each side needs at least one force before the campaign can start.".into(),
             ));
         }
@@ -259,21 +234,20 @@ pub async fn start(state: &web::Data<AppState>, c: &Loaded, actor: i64) -> Resul
             seed: None,
         }])
     })
-    .await?;
-    Ok(())
+    .await
 }
 
 /// Replaces the map (and the sides' home places) before the campaign starts.
 pub async fn set_map(
-    state: &web::Data<AppState>,
+    ctx: &Context,
     c: &Loaded,
-    actor: i64,
+    actor: &Actor,
     map: Map,
     homes: [String; 2],
-) -> Result<(), AppError> {
+) -> Result<Loaded, Error> {
     require_organiser(c)?;
     if let Err(problems) = map.check() {
-        return Err(AppError::Validation {
+        return Err(Error::Validation {
             message: "The map needs attention.".into(),
             details: problems
                 .into_iter()
@@ -298,9 +272,9 @@ pub async fn set_map(
             "The two sides need different home places.",
         ));
     }
-    change(state, c.id(), Some(actor), move |_, _, st| {
+    change(ctx, c.id(), actor, move |_, _, st| {
         if st.phase != Phase::Enlisting {
-            return Err(AppError::Conflict(
+            return Err(Error::Conflict(
                 "The map can only be changed before the campaign starts.".into(),
             ));
         }
@@ -312,24 +286,23 @@ pub async fn set_map(
             seed: None,
         }])
     })
-    .await?;
-    Ok(())
+    .await
 }
 
 /// A player orders their force. When the last order is in, the turn closes by itself.
 pub async fn give_order(
-    state: &web::Data<AppState>,
+    ctx: &Context,
     c: &Loaded,
-    actor: i64,
+    actor: &Actor,
     force: &str,
     order: Order,
-) -> Result<CampaignState, AppError> {
+) -> Result<Loaded, Error> {
     require_own_force(c, force)?;
-    let (force, cat) = (force.to_string(), state.app.rules.clone());
-    change(state, c.id(), Some(actor), move |conn, row, st| {
+    let (force, cat, uid) = (force.to_string(), ctx.rules.clone(), actor.id);
+    change(ctx, c.id(), actor, move |conn, row, st| {
         // Checked again on the state being changed: the force may have changed hands since.
-        if st.forces.get(&force).map(|f| f.user) != Some(actor) {
-            return Err(AppError::Forbidden(
+        if st.forces.get(&force).map(|f| f.user) != Some(uid) {
+            return Err(Error::Forbidden(
                 "Only the player of a force may order it.".into(),
             ));
         }
@@ -343,7 +316,7 @@ pub async fn give_order(
         let mut out = vec![Pending { event, seed: None }];
         let (given, all) = orders_in(&work);
         if given == all {
-            out.extend(close_turn_events(conn, &cat.lotf, row, &work)?);
+            out.extend(close_turn_events(conn, &cat, row, &work)?);
         }
         Ok(out)
     })
@@ -351,15 +324,11 @@ pub async fn give_order(
 }
 
 /// The organiser closes the turn; forces without orders hold.
-pub async fn close(
-    state: &web::Data<AppState>,
-    c: &Loaded,
-    actor: i64,
-) -> Result<CampaignState, AppError> {
+pub async fn close(ctx: &Context, c: &Loaded, actor: &Actor) -> Result<Loaded, Error> {
     require_organiser(c)?;
-    let cat = state.app.rules.clone();
-    change(state, c.id(), Some(actor), move |conn, row, st| {
-        close_turn_events(conn, &cat.lotf, row, st)
+    let cat = ctx.rules.clone();
+    change(ctx, c.id(), actor, move |conn, row, st| {
+        close_turn_events(conn, &cat, row, st)
     })
     .await
 }
@@ -389,12 +358,12 @@ pub enum Purchase {
 }
 
 pub async fn purchase(
-    state: &web::Data<AppState>,
+    ctx: &Context,
     c: &Loaded,
-    actor: i64,
+    actor: &Actor,
     force: &str,
     what: Purchase,
-) -> Result<CampaignState, AppError> {
+) -> Result<Loaded, Error> {
     require_own_force(c, force)?;
     // Read the vocabulary before anything is stored, so a typo is a field error.
     let parsed = match &what {
@@ -424,10 +393,10 @@ pub async fn purchase(
         )),
         _ => None,
     };
-    let (force, cat) = (force.to_string(), state.app.rules.clone());
-    change(state, c.id(), Some(actor), move |_, _, st| {
-        if st.forces.get(&force).map(|f| f.user) != Some(actor) {
-            return Err(AppError::Forbidden(
+    let (force, cat, uid) = (force.to_string(), ctx.rules.clone(), actor.id);
+    change(ctx, c.id(), actor, move |_, _, st| {
+        if st.forces.get(&force).map(|f| f.user) != Some(uid) {
+            return Err(Error::Forbidden(
                 "Only the player of a force may spend its points.".into(),
             ));
         }
@@ -439,14 +408,14 @@ pub async fn purchase(
             (Purchase::Element { group, name, .. }, _, Some((t, s, w))) => {
                 buy_element(st, &cat.lotf, &force, group, name, t, s, w)?
             }
-            _ => return Err(AppError::bad_request("Say what to buy.")),
+            _ => return Err(Error::bad_request("Say what to buy.")),
         };
         Ok(vec![Pending { event, seed: None }])
     })
     .await
 }
 
-fn reason_of(reason: &str) -> Result<String, AppError> {
+fn reason_of(reason: &str) -> Result<String, Error> {
     let r = reason.trim();
     if r.is_empty() || r.chars().count() > 500 {
         return Err(invalid("reason", "Give a reason of 1 to 500 characters."));
@@ -455,15 +424,15 @@ fn reason_of(reason: &str) -> Result<String, AppError> {
 }
 
 pub async fn void(
-    state: &web::Data<AppState>,
+    ctx: &Context,
     c: &Loaded,
-    actor: i64,
+    actor: &Actor,
     battle: u32,
     reason: &str,
-) -> Result<CampaignState, AppError> {
+) -> Result<Loaded, Error> {
     require_organiser(c)?;
     let reason = reason_of(reason)?;
-    change(state, c.id(), Some(actor), move |conn, row, st| {
+    change(ctx, c.id(), actor, move |conn, row, st| {
         void_events(conn, row, st, battle, &reason)
     })
     .await
@@ -483,12 +452,12 @@ pub struct Arrangement {
 }
 
 pub async fn rearrange(
-    state: &web::Data<AppState>,
+    ctx: &Context,
     c: &Loaded,
-    actor: i64,
+    actor: &Actor,
     battle: u32,
     a: Arrangement,
-) -> Result<CampaignState, AppError> {
+) -> Result<Loaded, Error> {
     require_organiser(c)?;
     let scenario = match a.scenario.as_deref() {
         None | Some("") => None,
@@ -497,8 +466,8 @@ pub async fn rearrange(
                 .ok_or_else(|| invalid("scenario", "Choose a scenario from the list."))?,
         ),
     };
-    let cat = state.app.rules.clone();
-    change(state, c.id(), Some(actor), move |conn, row, st| {
+    let cat = ctx.rules.clone();
+    change(ctx, c.id(), actor, move |conn, row, st| {
         let (mut new, what) = crate::rules::campaign::turn::rearrange(
             st,
             &cat.lotf,
@@ -508,13 +477,13 @@ pub async fn rearrange(
             scenario,
         )?;
         let old = battles::find(conn, new.record)?;
-        let set_up = crate::web::battle_records::status::SET_UP;
+        let set_up = crate::app::battle_record::RecordStatus::SetUp.id();
         let voided = match &old {
             Some(r) => battles::void_if(conn, r.id, set_up, r.version)?,
             None => true,
         };
         if !voided {
-            return Err(AppError::Conflict(
+            return Err(Error::Conflict(
                 "This battle already has a result; void it instead.".into(),
             ));
         }
@@ -522,35 +491,13 @@ pub async fn rearrange(
             .as_ref()
             .and_then(|r| serde_json::from_str(&r.rolls).ok())
             .unwrap_or_default();
-        new.record = crate::web::campaigns::create_record(conn, row, st, &new, &rolls)?;
+        new.record = super::lotf::create_record(conn, row, st, &new, &rolls)?;
         Ok(vec![Pending {
             event: Event::BattleRearranged { battle: new, what },
             seed: None,
         }])
     })
     .await
-}
-
-/// The organiser lets the simulator decide a battle its players cannot fight or record. The
-/// campaign then moves on as after any decided battle.
-pub async fn simulate_battle(
-    state: &web::Data<AppState>,
-    c: &Loaded,
-    actor: i64,
-    battle: u32,
-) -> Result<(), AppError> {
-    require_organiser(c)?;
-    let b = c.state.battle(battle).ok_or(AppError::NotFound)?;
-    if b.status != crate::rules::campaign::state::BattleStatus::Pending {
-        return Err(AppError::Conflict("This battle has been decided.".into()));
-    }
-    let record = b.record;
-    let row = with_conn(state, move |conn| Ok(battles::find(conn, record)?))
-        .await?
-        .ok_or(AppError::NotFound)?;
-    let version = row.version;
-    crate::web::battle_records::simulate_unchecked(state, actor, &row, version).await?;
-    Ok(())
 }
 
 /// A manual adjustment: campaign points for a player's force or a side, or reinforcement
@@ -569,11 +516,11 @@ pub struct Adjustment {
 }
 
 pub async fn adjust(
-    state: &web::Data<AppState>,
+    ctx: &Context,
     c: &Loaded,
-    actor: i64,
+    actor: &Actor,
     a: Adjustment,
-) -> Result<CampaignState, AppError> {
+) -> Result<Loaded, Error> {
     require_organiser(c)?;
     let reason = reason_of(&a.reason)?;
     if a.points == 0 && a.bank == 0 {
@@ -596,9 +543,9 @@ pub async fn adjust(
         }
         _ => return Err(invalid("force", "Choose one force or one side.")),
     }
-    change(state, c.id(), Some(actor), move |_, _, st| {
+    change(ctx, c.id(), actor, move |_, _, st| {
         if st.phase == Phase::Enlisting {
-            return Err(AppError::Conflict(
+            return Err(Error::Conflict(
                 "Adjustments are made once the campaign has started.".into(),
             ));
         }
@@ -623,16 +570,17 @@ pub async fn adjust(
 
 /// Hands a force to another registered player (someone leaves the club).
 pub async fn replace_player(
-    state: &web::Data<AppState>,
+    ctx: &Context,
     c: &Loaded,
-    actor: i64,
+    actor: &Actor,
     force: &str,
     email: &str,
-) -> Result<CampaignState, AppError> {
+) -> Result<Loaded, Error> {
     require_organiser(c)?;
-    c.state.forces.get(force).ok_or(AppError::NotFound)?;
+    c.state.forces.get(force).ok_or(Error::NotFound)?;
     let email = email.trim().to_lowercase();
-    let user = with_conn(state, move |conn| Ok(users::find_by_email(conn, &email)?))
+    let user = ctx
+        .with_conn(move |conn| Ok(users::find_by_email(conn, &email)?))
         .await?
         .filter(|u| !u.disabled)
         .ok_or_else(|| invalid("email", "No active Muster account has that email."))?;
@@ -644,9 +592,9 @@ pub async fn replace_player(
     }
     let (force, campaign) = (force.to_string(), c.id());
     let (new_user, name) = (user.id, user.display_name.clone());
-    change(state, campaign, Some(actor), move |conn, _, st| {
+    change(ctx, campaign, actor, move |conn, _, st| {
         if st.phase == Phase::Ended {
-            return Err(AppError::Conflict("The campaign is over.".into()));
+            return Err(Error::Conflict("The campaign is over.".into()));
         }
         if st.force_of_user(new_user).is_some() {
             return Err(invalid(
@@ -654,7 +602,7 @@ pub async fn replace_player(
                 "That player already has a force in this campaign.",
             ));
         }
-        let old = st.forces.get(&force).ok_or(AppError::NotFound)?.user;
+        let old = st.forces.get(&force).ok_or(Error::NotFound)?.user;
         store::add_member(conn, campaign, new_user, Some(&force))?;
         store::add_member(conn, campaign, old, None)?;
         battles::reassign_open(conn, campaign, old, new_user)?;

@@ -1,0 +1,218 @@
+//! A battle record's status, its transitions and its stored result: what both the battles
+//! service and the campaigns that follow their battles read. It imports neither of them.
+
+use serde::{Deserialize, Serialize};
+
+use crate::app::Error;
+use crate::rules::lotf::record::{TabletopOutcome, TabletopReport};
+use crate::rules::lotf::{self, BattleOutcome, BattleSetup, Side};
+use crate::store::battles::BattleRow;
+
+/// Where a battle record stands. Stored as its `id()` in the `status` column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordStatus {
+    /// Set up, not fought yet.
+    SetUp,
+    /// A tabletop result waits for the other player.
+    Provisional,
+    /// Final: simulated, confirmed, or recorded against a guest.
+    Confirmed,
+    Disputed,
+    /// Replaced by a confirmed correction, or set aside by a campaign's organiser.
+    Voided,
+}
+
+/// What may happen to a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordAction {
+    Simulate,
+    /// A tabletop result; against a guest it stands at once.
+    Record {
+        against_guest: bool,
+    },
+    Confirm,
+    Dispute,
+    /// Start a correction (a new record that replaces this one once confirmed).
+    Correct,
+}
+
+impl RecordStatus {
+    pub const ALL: [RecordStatus; 5] = [
+        Self::SetUp,
+        Self::Provisional,
+        Self::Confirmed,
+        Self::Disputed,
+        Self::Voided,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::SetUp => "set_up",
+            Self::Provisional => "provisional",
+            Self::Confirmed => "confirmed",
+            Self::Disputed => "disputed",
+            Self::Voided => "voided",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.id() == id)
+    }
+
+    /// A stored record's status; an unknown word means the data was changed behind Muster.
+    pub fn of(row: &BattleRow) -> Result<Self, Error> {
+        Self::from_id(&row.status).ok_or_else(|| {
+            Error::internal(format!(
+                "battle {} has the unknown status {}",
+                row.id, row.status
+            ))
+        })
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::SetUp => "Set up, not fought yet",
+            Self::Provisional => "Result recorded, waiting for the other player",
+            Self::Confirmed => "Confirmed",
+            Self::Disputed => "Disputed",
+            Self::Voided => "Voided (corrected by a later version)",
+        }
+    }
+
+    /// The status after `action`, or why it is refused. A correction leaves this record as it
+    /// is (the new version carries the change), so it answers the status unchanged.
+    pub fn after(self, action: RecordAction) -> Result<RecordStatus, &'static str> {
+        use RecordAction as A;
+        match (self, action) {
+            (Self::SetUp, A::Simulate) => Ok(Self::Confirmed),
+            (_, A::Simulate) => Err("This battle has already been decided."),
+            (Self::SetUp, A::Record { against_guest }) => Ok(if against_guest {
+                Self::Confirmed
+            } else {
+                Self::Provisional
+            }),
+            (_, A::Record { .. }) => {
+                Err("This battle already has a result; a correction starts a new version.")
+            }
+            (Self::Provisional, A::Confirm) => Ok(Self::Confirmed),
+            (_, A::Confirm) => Err("Only a provisional result can be confirmed."),
+            (Self::Provisional, A::Dispute) => Ok(Self::Disputed),
+            (_, A::Dispute) => Err("Only a provisional result can be disputed."),
+            (Self::Confirmed | Self::Disputed, A::Correct) => Ok(self),
+            (_, A::Correct) => {
+                Err("Only a recorded result that is confirmed or disputed can be corrected.")
+            }
+        }
+    }
+}
+
+/// The `winner` column: one encoding for a decided battle's winner, `None` being a tie.
+/// Stored as `attacker`, `defender` or `tie`.
+pub fn winner_column(winner: Option<Side>) -> String {
+    match winner {
+        Some(Side::Attacker) => "attacker".into(),
+        Some(Side::Defender) => "defender".into(),
+        None => "tie".into(),
+    }
+}
+
+/// A decided record's winner (`None`: a tie, or not decided).
+pub fn winner_of(row: &BattleRow) -> Option<Side> {
+    match row.winner.as_deref() {
+        Some("attacker") => Some(Side::Attacker),
+        Some("defender") => Some(Side::Defender),
+        _ => None,
+    }
+}
+
+/// The stored result: what decided the battle and the outcome.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum StoredResult {
+    Simulated {
+        outcome: Box<BattleOutcome>,
+    },
+    Tabletop {
+        report: TabletopReport,
+        outcome: Box<TabletopOutcome>,
+    },
+}
+
+pub fn setup_of(row: &BattleRow) -> Result<BattleSetup, Error> {
+    lotf::parse_battle(&row.setup)
+        .map_err(|e| Error::internal(format!("stored battle {} does not parse: {e}", row.id)))
+}
+
+pub fn result_of(row: &BattleRow) -> Option<StoredResult> {
+    row.result
+        .as_deref()
+        .and_then(|r| serde_json::from_str(r).ok())
+}
+
+/// Which side a user plays in a battle.
+pub fn side_of(row: &BattleRow, user: i64) -> Option<Side> {
+    if row.attacker_user_id == Some(user) {
+        Some(Side::Attacker)
+    } else if row.defender_user_id == Some(user) {
+        Some(Side::Defender)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_status_reads_back_from_its_id() {
+        for s in RecordStatus::ALL {
+            assert_eq!(RecordStatus::from_id(s.id()), Some(s));
+        }
+        assert_eq!(RecordStatus::from_id("tie"), None);
+    }
+
+    #[test]
+    fn a_result_is_decided_once_and_confirmed_by_the_other_player() {
+        use RecordAction as A;
+        use RecordStatus as S;
+        assert_eq!(S::SetUp.after(A::Simulate), Ok(S::Confirmed));
+        assert_eq!(
+            S::SetUp.after(A::Record {
+                against_guest: false
+            }),
+            Ok(S::Provisional)
+        );
+        assert_eq!(
+            S::SetUp.after(A::Record {
+                against_guest: true
+            }),
+            Ok(S::Confirmed)
+        );
+        assert_eq!(S::Provisional.after(A::Confirm), Ok(S::Confirmed));
+        assert_eq!(S::Provisional.after(A::Dispute), Ok(S::Disputed));
+        // Nothing decides a battle twice, and nothing leaves a void.
+        for s in [S::Provisional, S::Confirmed, S::Disputed, S::Voided] {
+            assert!(s.after(A::Simulate).is_err(), "{s:?} simulated again");
+            assert!(s
+                .after(A::Record {
+                    against_guest: true
+                })
+                .is_err());
+        }
+        for s in [S::SetUp, S::Confirmed, S::Disputed, S::Voided] {
+            assert!(s.after(A::Confirm).is_err(), "{s:?} confirmed");
+            assert!(s.after(A::Dispute).is_err(), "{s:?} disputed");
+        }
+        assert!(S::Confirmed.after(A::Correct).is_ok());
+        assert!(S::Disputed.after(A::Correct).is_ok());
+        assert!(S::Provisional.after(A::Correct).is_err());
+        assert!(S::Voided.after(A::Correct).is_err());
+    }
+
+    #[test]
+    fn a_tie_has_one_encoding() {
+        assert_eq!(winner_column(None), "tie");
+        assert_eq!(winner_column(Some(Side::Defender)), "defender");
+    }
+}

@@ -1,0 +1,486 @@
+//! Battles as stored records: setting one up from two forces and two players, deciding it (the
+//! simulator, or a result recorded from the table), and confirming, disputing or correcting the
+//! result. Pages and the API both go through here; the rules core decides everything about the
+//! game. Each action is one transaction: when it decides a campaign battle, the campaign's
+//! aftermath is applied in the same transaction.
+
+use diesel::Connection;
+
+use crate::app::battle_record::{
+    setup_of, side_of, winner_column, RecordAction, RecordStatus, StoredResult,
+};
+use crate::app::campaigns::{self, Loaded};
+use crate::app::{Actor, Context, Error};
+use crate::rules::campaign::state::BattleStatus;
+use crate::rules::lotf::record::{self, TabletopOutcome, TabletopReport};
+use crate::rules::lotf::{self, RosterDoc, ScenarioId, Side};
+use crate::rules::RuleSystems;
+use crate::store::battles::{self, BattleRow, NewBattle, ResultChange};
+use crate::store::{users, DbConnection};
+
+/// Who plays a side: a Muster user, or a named guest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Player {
+    User(i64),
+    Guest(String),
+}
+
+/// Reads a player field: empty is the actor themselves, an email a registered player, anything
+/// else a guest's name.
+pub async fn read_player(
+    ctx: &Context,
+    me: &Actor,
+    text: &str,
+    field: &str,
+) -> Result<Player, Error> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(Player::User(me.id));
+    }
+    if text.contains('@') {
+        let email = text.to_string();
+        let found = ctx
+            .with_conn(move |conn| Ok(users::find_by_email(conn, &email)?))
+            .await?;
+        return found
+            .filter(|u| !u.disabled)
+            .map(|u| Player::User(u.id))
+            .ok_or_else(|| {
+                invalid(
+                    field,
+                    "No Muster account has that email. Leave the @ out to enter a guest by name.",
+                )
+            });
+    }
+    if text.chars().count() > 60 {
+        return Err(invalid(field, "Keep a guest's name to 60 characters."));
+    }
+    Ok(Player::Guest(text.to_string()))
+}
+
+pub fn invalid(field: &str, message: &str) -> Error {
+    Error::invalid("The battle cannot be set up like that.", field, message)
+}
+
+/// A force for a battle: one of the actor's rosters (`r:<id>`) or a historical one
+/// (`h:<battle>:<side>:<force>`). Returns the roster and, for the actor's own rosters, its id.
+pub async fn load_force(
+    ctx: &Context,
+    actor: &Actor,
+    value: &str,
+) -> Result<(RosterDoc, Option<i64>), Error> {
+    if let Some(id) = value.strip_prefix("r:") {
+        let id: i64 = id
+            .parse()
+            .map_err(|_| Error::bad_request("Choose a force from the list."))?;
+        let loaded = crate::app::rosters::load_owned(ctx, actor, id).await?;
+        return Ok((loaded.doc, Some(id)));
+    }
+    if let Some(h) = value.strip_prefix("h:") {
+        return lotf::historical_force(h)
+            .map(|d| (d, None))
+            .ok_or_else(|| Error::bad_request("Choose a force from the list."));
+    }
+    Err(Error::bad_request("Choose a force for each side."))
+}
+
+/// A battle to set up, as the page's form and the API both give it.
+pub struct NewBattleRequest {
+    pub first: (RosterDoc, Option<i64>),
+    pub second: (RosterDoc, Option<i64>),
+    pub first_player: Player,
+    pub second_player: Player,
+    pub scenario: Option<ScenarioId>,
+    pub roll_roles: bool,
+}
+
+/// Sets a battle up: snapshots both rosters, rolls what is to be rolled with a recorded seed.
+pub async fn create(ctx: &Context, me: &Actor, req: NewBattleRequest) -> Result<BattleRow, Error> {
+    if req.first_player != Player::User(me.id) && req.second_player != Player::User(me.id) {
+        return Err(invalid(
+            "players",
+            "You must play one of the sides of a battle you set up.",
+        ));
+    }
+    if req.first_player == req.second_player {
+        return Err(invalid("players", "The two sides need different players."));
+    }
+    let seed = crate::app::dice::fresh_seed();
+    let prepared = record::prepare_battle(
+        &ctx.rules.lotf,
+        req.first.0.clone(),
+        req.second.0.clone(),
+        req.scenario,
+        req.roll_roles,
+        seed,
+    );
+    prepared
+        .setup
+        .check()
+        .map_err(|e| Error::bad_request(e.to_string()))?;
+    // The roll for the attack may have swapped the forces: players and roster ids go with them.
+    let ((att_roster, att_player), (def_roster, def_player)) = if prepared.swapped {
+        (
+            (req.second.1, req.second_player),
+            (req.first.1, req.first_player),
+        )
+    } else {
+        (
+            (req.first.1, req.first_player),
+            (req.second.1, req.second_player),
+        )
+    };
+    let (au, ag) = split_player(att_player);
+    let (du, dg) = split_player(def_player);
+    let single_party = ag.is_some() || dg.is_some();
+    let now = chrono::Utc::now().naive_utc();
+    let new = NewBattle {
+        rule_system: crate::app::rosters::LOTF.into(),
+        created_by: me.id,
+        attacker_user_id: au,
+        attacker_guest: ag,
+        defender_user_id: du,
+        defender_guest: dg,
+        attacker_roster_id: att_roster,
+        defender_roster_id: def_roster,
+        title: format!(
+            "{} against {}",
+            prepared.setup.attacker.roster.name, prepared.setup.defender.roster.name
+        ),
+        scenario: prepared.setup.scenario.id().into(),
+        points: i32::try_from(prepared.setup.points_size(&ctx.rules.lotf)).unwrap_or(i32::MAX),
+        setup: lotf::serialize_battle(&prepared.setup),
+        rolls: serde_json::to_string(&prepared.rolls).unwrap_or_else(|_| "[]".into()),
+        status: RecordStatus::SetUp.id().into(),
+        replaces_id: None,
+        single_party,
+        version: 1,
+        created_at: now,
+        updated_at: now,
+        campaign_id: None,
+    };
+    ctx.with_conn(move |conn| Ok(battles::create(conn, &new)?))
+        .await
+}
+
+fn split_player(p: Player) -> (Option<i64>, Option<String>) {
+    match p {
+        Player::User(id) => (Some(id), None),
+        Player::Guest(name) => (None, Some(name)),
+    }
+}
+
+/// The battle if the actor plays in it (or set it up); others get "not found".
+pub async fn load_for(ctx: &Context, actor: &Actor, id: i64) -> Result<BattleRow, Error> {
+    let row = ctx
+        .with_conn(move |conn| Ok(battles::find(conn, id)?))
+        .await?;
+    row.filter(|r| r.involves(actor.id)).ok_or(Error::NotFound)
+}
+
+fn require_player(row: &BattleRow, actor: &Actor) -> Result<Side, Error> {
+    side_of(row, actor.id)
+        .ok_or_else(|| Error::Forbidden("Only the battle's two players may do that.".into()))
+}
+
+fn stale() -> Error {
+    Error::Conflict("The battle changed since you opened it; reload it and try again.".into())
+}
+
+/// Checks that `action` may happen to the record now.
+fn allowed(row: &BattleRow, action: RecordAction) -> Result<RecordStatus, Error> {
+    RecordStatus::of(row)?
+        .after(action)
+        .map_err(|m| Error::Conflict(m.into()))
+}
+
+/// Stores a change to one record, guarded by its version, and what follows from it, in one
+/// transaction: a confirmed correction voids the version it replaces, and a decided campaign
+/// battle moves its campaign on. `change` returns false when the record is not at `based_on`.
+/// Tried again from the start when the campaign was changed by someone else meanwhile.
+fn decide_in_one_transaction<F>(
+    conn: &mut DbConnection,
+    rules: &RuleSystems,
+    id: i64,
+    change: F,
+) -> Result<BattleRow, Error>
+where
+    F: Fn(&mut DbConnection) -> Result<(bool, Option<BattleRow>), Error>,
+{
+    campaigns::retrying(conn, |conn| {
+        conn.transaction(|conn| {
+            let row = match change(conn)? {
+                (true, Some(row)) => row,
+                (_, None) => return Err(Error::NotFound.into()),
+                (false, Some(_)) => return Err(stale().into()),
+            };
+            if row.status == RecordStatus::Confirmed.id() {
+                if let Some(old) = row.replaces_id {
+                    battles::void(conn, old)?;
+                }
+                if let Some(campaign) = row.campaign_id {
+                    campaigns::bring_in_decided_battles(conn, rules, campaign)?;
+                }
+            }
+            Ok(battles::find(conn, id)?.unwrap_or(row))
+        })
+    })
+}
+
+/// Lets the simulator fight a battle that was set up; the server's result needs no confirming.
+pub async fn simulate(
+    ctx: &Context,
+    actor: &Actor,
+    row: &BattleRow,
+    based_on: i32,
+) -> Result<BattleRow, Error> {
+    require_player(row, actor)?;
+    simulate_unchecked(ctx, actor.id, row, based_on).await
+}
+
+/// The simulator fights a battle for whoever the caller has authorised: one of its players, or
+/// a campaign's organiser when a player cannot play.
+async fn simulate_unchecked(
+    ctx: &Context,
+    by: i64,
+    row: &BattleRow,
+    based_on: i32,
+) -> Result<BattleRow, Error> {
+    let status = allowed(row, RecordAction::Simulate)?;
+    if row.replaces_id.is_some() {
+        return Err(Error::Conflict(
+            "A correction records the game that was played; it cannot be handed to the simulator."
+                .into(),
+        ));
+    }
+    // The battle's dice are drawn now, not at set-up, so nobody can try the seed beforehand.
+    let mut setup = setup_of(row)?;
+    setup.seed = crate::app::dice::fresh_seed();
+    let stored_setup = lotf::serialize_battle(&setup);
+    let rules = ctx.rules.clone();
+    let outcome = crate::app::blocking(move || lotf::simulate(&rules.lotf, &setup, true))
+        .await?
+        .map_err(|e| Error::bad_request(e.to_string()))?;
+    let change = ResultChange {
+        setup: Some(stored_setup),
+        status: status.id().into(),
+        method: Some("simulated".into()),
+        winner: Some(winner_column(outcome.winner)),
+        victory_level: Some(outcome.victory_level.id().into()),
+        attacker_vp: Some(i32::from(outcome.attacker_vp)),
+        defender_vp: Some(i32::from(outcome.defender_vp)),
+        result: serde_json::to_string(&StoredResult::Simulated {
+            outcome: Box::new(outcome),
+        })
+        .ok(),
+        recorded_by: Some(by),
+        confirmed_by: None,
+        single_party: row.single_party,
+    };
+    let (id, rules) = (row.id, ctx.rules.clone());
+    ctx.with_conn(move |conn| {
+        decide_in_one_transaction(conn, &rules, id, |conn| {
+            Ok(battles::record_result(conn, id, based_on, &change)?)
+        })
+    })
+    .await
+}
+
+/// The organiser lets the simulator decide a campaign battle its players cannot fight or
+/// record. The campaign then moves on as after any decided battle, in the same transaction.
+pub async fn simulate_campaign_battle(
+    ctx: &Context,
+    c: &Loaded,
+    actor: &Actor,
+    battle: u32,
+) -> Result<Loaded, Error> {
+    campaigns::require_organiser(c)?;
+    let b = c.state.battle(battle).ok_or(Error::NotFound)?;
+    if b.status != BattleStatus::Pending {
+        return Err(Error::Conflict("This battle has been decided.".into()));
+    }
+    let record = b.record;
+    let row = ctx
+        .with_conn(move |conn| Ok(battles::find(conn, record)?))
+        .await?
+        .ok_or(Error::NotFound)?;
+    simulate_unchecked(ctx, actor.id, &row, row.version).await?;
+    campaigns::load_for(ctx, actor, c.id()).await
+}
+
+/// Records a result from the table. It stays provisional until the other player confirms it;
+/// against a guest the recording player's word stands (single-party).
+pub async fn record_result(
+    ctx: &Context,
+    actor: &Actor,
+    row: &BattleRow,
+    based_on: i32,
+    report: TabletopReport,
+) -> Result<Result<BattleRow, Vec<record::RecordProblem>>, Error> {
+    require_player(row, actor)?;
+    let against_guest = row.attacker_guest.is_some() || row.defender_guest.is_some();
+    let status = allowed(row, RecordAction::Record { against_guest })?;
+    let setup = setup_of(row)?;
+    let outcome: TabletopOutcome = match record::assess(&ctx.rules.lotf, &setup, &report) {
+        Ok(o) => o,
+        Err(problems) => return Ok(Err(problems)),
+    };
+    let change = ResultChange {
+        setup: None,
+        status: status.id().into(),
+        method: Some("tabletop".into()),
+        winner: Some(winner_column(outcome.victory.winner)),
+        victory_level: Some(outcome.victory.level.id().into()),
+        attacker_vp: Some(i32::from(outcome.victory.attacker_vp)),
+        defender_vp: Some(i32::from(outcome.victory.defender_vp)),
+        result: serde_json::to_string(&StoredResult::Tabletop {
+            report,
+            outcome: Box::new(outcome.clone()),
+        })
+        .ok(),
+        recorded_by: Some(actor.id),
+        confirmed_by: against_guest.then_some(actor.id),
+        single_party: against_guest,
+    };
+    let (id, rules) = (row.id, ctx.rules.clone());
+    let saved = ctx
+        .with_conn(move |conn| {
+            decide_in_one_transaction(conn, &rules, id, |conn| {
+                Ok(battles::record_result(conn, id, based_on, &change)?)
+            })
+        })
+        .await?;
+    Ok(Ok(saved))
+}
+
+/// The other player confirms a provisional result; it is final from then on. A campaign
+/// battle's aftermath is applied in the same transaction.
+pub async fn confirm(
+    ctx: &Context,
+    actor: &Actor,
+    row: &BattleRow,
+    based_on: i32,
+) -> Result<BattleRow, Error> {
+    require_player(row, actor)?;
+    let status = allowed(row, RecordAction::Confirm)?;
+    if row.recorded_by == Some(actor.id) {
+        return Err(Error::Forbidden(
+            "The other player confirms the result you recorded.".into(),
+        ));
+    }
+    let (id, uid, rules) = (row.id, actor.id, ctx.rules.clone());
+    ctx.with_conn(move |conn| {
+        decide_in_one_transaction(conn, &rules, id, |conn| {
+            Ok(battles::set_status(
+                conn,
+                id,
+                based_on,
+                status.id(),
+                Some(uid),
+                None,
+            )?)
+        })
+    })
+    .await
+}
+
+/// Either player disputes a provisional result, saying why.
+pub async fn dispute(
+    ctx: &Context,
+    actor: &Actor,
+    row: &BattleRow,
+    based_on: i32,
+    comment: &str,
+) -> Result<BattleRow, Error> {
+    require_player(row, actor)?;
+    let status = allowed(row, RecordAction::Dispute)?;
+    let comment = comment.trim();
+    if comment.is_empty() || comment.chars().count() > 1000 {
+        return Err(invalid(
+            "comment",
+            "Say what is wrong with the result (up to 1000 characters).",
+        ));
+    }
+    let (id, text) = (row.id, format!("{}: {comment}", actor.name));
+    let (changed, now) = ctx
+        .with_conn(move |conn| {
+            Ok(battles::set_status(
+                conn,
+                id,
+                based_on,
+                status.id(),
+                None,
+                Some(text),
+            )?)
+        })
+        .await?;
+    match (changed, now) {
+        (true, Some(r)) => Ok(r),
+        (_, None) => Err(Error::NotFound),
+        _ => Err(stale()),
+    }
+}
+
+/// A correction: a new version of the battle with the same set-up and rolls, ready to be
+/// recorded again. The old result stands until the correction is confirmed (by the other
+/// player, or at once against a guest); then it is voided and stays visible.
+pub async fn correct(
+    ctx: &Context,
+    actor: &Actor,
+    row: &BattleRow,
+    based_on: i32,
+) -> Result<BattleRow, Error> {
+    require_player(row, actor)?;
+    if row.campaign_id.is_some() {
+        return Err(Error::Conflict(
+            "A campaign battle is corrected by the organiser, who can void it and have it \
+             fought again."
+                .into(),
+        ));
+    }
+    if row.method.as_deref() != Some("tabletop") {
+        return Err(Error::Conflict(
+            "Only a recorded result that is confirmed or disputed can be corrected.".into(),
+        ));
+    }
+    allowed(row, RecordAction::Correct)?;
+    let (old, uid) = (row.clone(), actor.id);
+    let now = chrono::Utc::now().naive_utc();
+    ctx.with_conn(move |conn| {
+        conn.transaction::<_, Error, _>(|conn| {
+            if old.version != based_on {
+                return Err(stale());
+            }
+            if let Some(open) = battles::open_replacement(conn, old.id)? {
+                return Err(Error::Conflict(format!(
+                    "A correction of this battle is already under way (battle {}).",
+                    open.id
+                )));
+            }
+            let new = NewBattle {
+                rule_system: old.rule_system.clone(),
+                created_by: uid,
+                attacker_user_id: old.attacker_user_id,
+                attacker_guest: old.attacker_guest.clone(),
+                defender_user_id: old.defender_user_id,
+                defender_guest: old.defender_guest.clone(),
+                attacker_roster_id: old.attacker_roster_id,
+                defender_roster_id: old.defender_roster_id,
+                title: old.title.clone(),
+                scenario: old.scenario.clone(),
+                points: old.points,
+                setup: old.setup.clone(),
+                rolls: old.rolls.clone(),
+                status: RecordStatus::SetUp.id().into(),
+                replaces_id: Some(old.id),
+                single_party: old.single_party,
+                version: 1,
+                created_at: now,
+                updated_at: now,
+                campaign_id: old.campaign_id,
+            };
+            Ok(battles::create(conn, &new)?)
+        })
+    })
+    .await
+}

@@ -1,0 +1,374 @@
+//! Every change to a campaign: log entries appended together with the state they lead to, in
+//! one transaction guarded by the campaign's version, tried again from a fresh read if someone
+//! else changed the campaign in between. Battles decided elsewhere are brought in first.
+
+use diesel::Connection;
+
+use super::lotf::{create_record, report_of};
+use super::{parse_entry, parse_state, phase_id, Loaded};
+use crate::app::battle_record::{result_of, RecordStatus};
+use crate::app::{Actor, Context, Error};
+use crate::rules::campaign::after_battle::resolve_battle;
+use crate::rules::campaign::state::{
+    BattleStatus, CampaignBattle, CampaignState, Entry, Event, Phase,
+};
+use crate::rules::campaign::turn::{close_turn, end_turn};
+use crate::rules::RuleSystems;
+use crate::store::battles;
+use crate::store::campaigns::{self as store, CampaignRow, NewLogRow, StateChange};
+use crate::store::DbConnection;
+
+/// An event to append, with the seed of the dice that decided it (if any).
+pub struct Pending {
+    pub event: Event,
+    pub seed: Option<u64>,
+}
+
+impl Pending {
+    pub fn new(event: Event) -> Self {
+        Self { event, seed: None }
+    }
+}
+
+fn pending(events: Vec<Event>, seed: Option<u64>) -> Vec<Pending> {
+    events
+        .into_iter()
+        .map(|event| Pending { event, seed })
+        .collect()
+}
+
+/// Why a guarded change must start again, or fails.
+pub enum Attempt {
+    /// Someone else changed the campaign first: start again from a fresh read.
+    Stale,
+    Failed(Error),
+}
+
+impl From<diesel::result::Error> for Attempt {
+    fn from(e: diesel::result::Error) -> Self {
+        Attempt::Failed(e.into())
+    }
+}
+
+impl From<Error> for Attempt {
+    fn from(e: Error) -> Self {
+        Attempt::Failed(e)
+    }
+}
+
+impl From<crate::rules::campaign::movement::CampaignError> for Attempt {
+    fn from(e: crate::rules::campaign::movement::CampaignError) -> Self {
+        Attempt::Failed(e.into())
+    }
+}
+
+/// Runs `attempt` (a whole transaction) until it is not stale, a few times at most.
+pub fn retrying<T>(
+    conn: &mut DbConnection,
+    mut attempt: impl FnMut(&mut DbConnection) -> Result<T, Attempt>,
+) -> Result<T, Error> {
+    for _ in 0..6 {
+        match attempt(conn) {
+            Ok(done) => return Ok(done),
+            Err(Attempt::Stale) => continue,
+            Err(Attempt::Failed(e)) => return Err(e),
+        }
+    }
+    Err(Error::Conflict(
+        "The campaign is busy; try again in a moment.".into(),
+    ))
+}
+
+/// Stores events on top of the row's state: appends them to the log and saves the new state,
+/// only if nobody changed the campaign since it was read. A voided battle rebuilds the state
+/// from the whole log, since the entries it sets aside must drop out.
+fn store_events(
+    conn: &mut DbConnection,
+    row: &CampaignRow,
+    state: &CampaignState,
+    events: Vec<Pending>,
+    actor: Option<i64>,
+) -> Result<CampaignState, Attempt> {
+    if events.is_empty() {
+        return Ok(state.clone());
+    }
+    let mut next = state.clone();
+    let mut seq = store::last_seq(conn, row.id)?;
+    let now = chrono::Utc::now().naive_utc();
+    let mut rows = Vec::new();
+    let mut voided = false;
+    for p in events {
+        seq += 1;
+        let turn_before = next.turn;
+        next.apply(seq, &p.event)?;
+        voided |= matches!(p.event, Event::BattleVoided { .. });
+        let turn = if matches!(p.event, Event::TurnBegan { .. }) {
+            next.turn
+        } else {
+            turn_before
+        };
+        rows.push(NewLogRow {
+            campaign_id: row.id,
+            seq,
+            turn: i32::try_from(turn).unwrap_or(i32::MAX),
+            kind: super::event_kind(&p.event),
+            force_id: super::event_force(&p.event),
+            actor_id: actor,
+            seed: p.seed.map(|s| s.to_string()),
+            event: serde_json::to_string(&p.event).map_err(Error::internal)?,
+            created_at: now,
+        });
+    }
+    if voided {
+        let mut entries: Vec<Entry> = store::log(conn, row.id)?
+            .iter()
+            .map(parse_entry)
+            .collect::<Result<_, _>>()?;
+        for r in &rows {
+            entries.push(Entry {
+                seq: r.seq,
+                event: serde_json::from_str(&r.event).map_err(Error::internal)?,
+            });
+        }
+        next = CampaignState::rebuild(&entries)?;
+    }
+    let change = StateChange {
+        state: serde_json::to_string(&next).map_err(Error::internal)?,
+        phase: phase_id(next.phase).into(),
+        turn: i32::try_from(next.turn).unwrap_or(i32::MAX),
+    };
+    if store::append(conn, row.id, row.version, &change, &rows)? {
+        Ok(next)
+    } else {
+        Err(Attempt::Stale)
+    }
+}
+
+/// The decision of a change: reads the current state (and may create battle records) and
+/// returns the events to append.
+pub type Decide<'a> =
+    dyn Fn(&mut DbConnection, &CampaignRow, &CampaignState) -> Result<Vec<Pending>, Error> + 'a;
+
+/// One try of a change, inside the caller's transaction: brings in battles decided elsewhere
+/// (stored first, so that every decision, a void above all, reads a log that matches the
+/// state), then decides on the state they led to and stores the result.
+fn change_within(
+    conn: &mut DbConnection,
+    rules: &RuleSystems,
+    id: i64,
+    actor: Option<i64>,
+    decide: &Decide,
+) -> Result<CampaignState, Attempt> {
+    let mut row = store::find(conn, id)?.ok_or(Error::NotFound)?;
+    let mut current = parse_state(&row)?;
+    let synced = sync_events(conn, rules, &current)?;
+    if !synced.is_empty() {
+        current = store_events(conn, &row, &current, synced, None)?;
+        row = store::find(conn, id)?.ok_or(Error::NotFound)?;
+    }
+    let events = decide(conn, &row, &current)?;
+    store_events(conn, &row, &current, events, actor)
+}
+
+/// Runs a change to a campaign in one transaction and answers the campaign as the actor now
+/// sees it.
+pub async fn change<F>(ctx: &Context, id: i64, actor: &Actor, decide: F) -> Result<Loaded, Error>
+where
+    F: Fn(&mut DbConnection, &CampaignRow, &CampaignState) -> Result<Vec<Pending>, Error>
+        + Send
+        + 'static,
+{
+    let (rules, uid) = (ctx.rules.clone(), actor.id);
+    ctx.with_conn(move |conn| {
+        retrying(conn, |conn| {
+            conn.transaction(|conn| change_within(conn, &rules, id, Some(uid), &decide))
+        })?;
+        Loaded::read(conn, id, uid)
+    })
+    .await
+}
+
+/// Brings a campaign up to date with its decided battles (aftermath, end of turn), inside the
+/// caller's transaction: the battles service calls it when it decides a campaign battle, so
+/// the result and its aftermath are stored together.
+pub fn bring_in_decided_battles(
+    conn: &mut DbConnection,
+    rules: &RuleSystems,
+    campaign: i64,
+) -> Result<(), Attempt> {
+    change_within(conn, rules, campaign, None, &|_, _, _| Ok(Vec::new()))?;
+    Ok(())
+}
+
+/// Entries for every pending battle whose record has been decided (simulated, or recorded and
+/// confirmed), in battle order.
+fn sync_events(
+    conn: &mut DbConnection,
+    rules: &RuleSystems,
+    current: &CampaignState,
+) -> Result<Vec<Pending>, Error> {
+    let mut out = Vec::new();
+    if current.phase == Phase::Ended {
+        return Ok(out);
+    }
+    let mut work = current.clone();
+    let open: Vec<CampaignBattle> = current.pending_battles().cloned().collect();
+    for b in open {
+        let Some(record) = battles::find(conn, b.record)? else {
+            continue;
+        };
+        if record.status != RecordStatus::Confirmed.id() {
+            continue;
+        }
+        let Some(stored) = result_of(&record) else {
+            continue;
+        };
+        let seed = crate::app::dice::fresh_seed();
+        let events = resolve_battle(&work, &rules.lotf, b.no, &report_of(&stored), seed)?;
+        for e in &events {
+            work.apply(0, e)?;
+        }
+        out.extend(pending(events, Some(seed)));
+    }
+    Ok(out)
+}
+
+/// Closes the open turn: the events up to the battles, a battle record for each contact, and
+/// the end of the turn at once when there was no contact.
+pub fn close_turn_events(
+    conn: &mut DbConnection,
+    rules: &RuleSystems,
+    row: &CampaignRow,
+    st: &CampaignState,
+) -> Result<Vec<Pending>, Error> {
+    let seed = crate::app::dice::fresh_seed();
+    let plan = close_turn(st, &rules.lotf, seed)?;
+    let mut work = st.clone();
+    let mut out = Vec::new();
+    for e in plan.events {
+        work.apply(0, &e)?;
+        out.push(Pending {
+            event: e,
+            seed: Some(seed),
+        });
+    }
+    let had_battles = !plan.battles.is_empty();
+    for mut planned in plan.battles {
+        planned.battle.record = create_record(conn, row, &work, &planned.battle, &planned.rolls)?;
+        let e = Event::BattleSet {
+            battle: planned.battle,
+            rolls: planned.rolls,
+        };
+        work.apply(0, &e)?;
+        out.push(Pending {
+            event: e,
+            seed: Some(seed),
+        });
+    }
+    if !had_battles {
+        out.extend(pending(end_turn(&work), None));
+    }
+    Ok(out)
+}
+
+/// Voids the latest battle: its aftermath is set aside and it is fought again on a fresh
+/// record. A pending battle whose record is disputed is simply given a fresh record.
+pub fn void_events(
+    conn: &mut DbConnection,
+    row: &CampaignRow,
+    st: &CampaignState,
+    no: u32,
+    reason: &str,
+) -> Result<Vec<Pending>, Error> {
+    let b = st.battle(no).ok_or(Error::NotFound)?.clone();
+    let log: Vec<Entry> = store::log(conn, row.id)?
+        .iter()
+        .map(parse_entry)
+        .collect::<Result<_, _>>()?;
+    let next_seq = log.last().map_or(1, |e| e.seq + 1);
+    let from_seq = match b.status {
+        BattleStatus::Pending => next_seq,
+        BattleStatus::Resolved => {
+            let voided_from: Vec<i64> = log
+                .iter()
+                .filter_map(|e| match &e.event {
+                    Event::BattleVoided { from_seq, .. } => Some(*from_seq),
+                    _ => None,
+                })
+                .collect();
+            let fought = log
+                .iter()
+                .rev()
+                .find(|e| {
+                    matches!(e.event, Event::BattleFought { .. }) && !voided_from.contains(&e.seq)
+                })
+                .ok_or_else(|| Error::Conflict("No battle has been fought yet.".into()))?;
+            if !matches!(&fought.event, Event::BattleFought { battle, .. } if *battle == no) {
+                return Err(Error::Conflict(
+                    "Only the latest battle can be voided.".into(),
+                ));
+            }
+            let automatic = |e: &Event| {
+                matches!(
+                    e,
+                    Event::Moved { .. }
+                        | Event::Retreated { .. }
+                        | Event::Surrendered { .. }
+                        | Event::Destroyed { .. }
+                        | Event::ElementReduced { .. }
+                        | Event::ElementLost { .. }
+                        | Event::CommanderReplaced { .. }
+                        | Event::Experience { .. }
+                        | Event::PlaceTaken { .. }
+                        | Event::Reinforced { .. }
+                        | Event::TurnBegan { .. }
+                        | Event::Ended { .. }
+                        | Event::BattleFought { .. }
+                )
+            };
+            if log
+                .iter()
+                .filter(|e| e.seq > fought.seq)
+                .any(|e| !automatic(&e.event))
+            {
+                return Err(Error::Conflict(
+                    "Orders, purchases or other changes have been made since that battle, so it \
+                     can no longer be voided; make a manual adjustment instead."
+                        .into(),
+                ));
+            }
+            fought.seq
+        }
+    };
+    let old = battles::find(conn, b.record)?;
+    if let Some(r) = &old {
+        if b.status == BattleStatus::Pending && r.status == RecordStatus::SetUp.id() {
+            return Err(Error::Conflict(
+                "This battle has not been fought yet; there is nothing to void.".into(),
+            ));
+        }
+        if !battles::void_if(conn, r.id, &r.status, r.version)? {
+            return Err(Error::Conflict(
+                "The battle's record changed just now; look again and retry.".into(),
+            ));
+        }
+    }
+    let rolls: Vec<String> = old
+        .as_ref()
+        .and_then(|r| serde_json::from_str(&r.rolls).ok())
+        .unwrap_or_default();
+    // The battle is fought again from the forces as they stood when it was set.
+    let before = CampaignState::rebuild(
+        &log.iter()
+            .filter(|e| e.seq < from_seq)
+            .cloned()
+            .collect::<Vec<_>>(),
+    )?;
+    let record = create_record(conn, row, &before, &b, &rolls)?;
+    Ok(vec![Pending::new(Event::BattleVoided {
+        battle: no,
+        from_seq,
+        record,
+        reason: reason.to_string(),
+    })])
+}

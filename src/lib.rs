@@ -5,7 +5,6 @@
 
 pub mod battle_runner;
 pub mod cli;
-mod cli_rules;
 pub mod config;
 pub mod rules;
 pub mod store;

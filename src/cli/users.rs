@@ -4,6 +4,7 @@
 use std::io::{BufRead, IsTerminal, Write};
 
 use clap::Subcommand;
+use diesel::Connection;
 
 use crate::config::Config;
 use crate::store::{self, sessions, users};
@@ -106,10 +107,12 @@ pub(super) fn user(config: &Config, command: UserCommand) -> Result<(), String> 
                 .ok_or_else(|| format!("no account has the email '{}'", email.trim()))?;
             let password = read_password()?;
             let hash = crate::web::auth::hash_password(&password).map_err(|e| e.to_string())?;
-            users::set_password_hash(&mut conn, user.id, &hash).map_err(|e| e.to_string())?;
-            let revoked =
-                sessions::revoke_all_for_user(&mut conn, user.id, chrono::Utc::now().naive_utc())
-                    .map_err(|e| e.to_string())?;
+            let revoked = conn
+                .transaction(|conn| {
+                    users::set_password_hash(conn, user.id, &hash)?;
+                    sessions::revoke_all_for_user(conn, user.id, chrono::Utc::now().naive_utc())
+                })
+                .map_err(|e| e.to_string())?;
             println!(
                 "Set a new password for {}; ended {revoked} session(s).",
                 user.email

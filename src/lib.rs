@@ -6,7 +6,6 @@
 
 pub mod app;
 pub mod cli;
-mod cli_rules;
 pub mod config;
 pub mod rules;
 pub mod store;

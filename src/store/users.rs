@@ -117,45 +117,16 @@ pub fn set_display_name(conn: &mut DbConnection, id: i64, name: &str) -> QueryRe
         .execute(conn)
 }
 
+/// Only the account row: the caller ends the sessions
+/// (`sessions::revoke_all_for_user`) in the same transaction.
 pub fn set_password_hash(conn: &mut DbConnection, id: i64, hash: &str) -> QueryResult<usize> {
     diesel::update(users::table.find(id))
         .set((users::password_hash.eq(hash), users::updated_at.eq(now())))
         .execute(conn)
 }
 
-/// Stores a new password hash and ends every session of the user, together.
-pub fn set_password_and_revoke_sessions(
-    conn: &mut DbConnection,
-    id: i64,
-    hash: &str,
-    now: NaiveDateTime,
-) -> QueryResult<()> {
-    conn.transaction(|conn| {
-        set_password_hash(conn, id, hash)?;
-        super::sessions::revoke_all_for_user(conn, id, now)?;
-        Ok(())
-    })
-}
-
-/// Disables or enables an account; disabling also ends all of its sessions. Returns the
-/// account, or `None` when there is no such account.
-pub fn set_disabled_and_revoke(
-    conn: &mut DbConnection,
-    id: i64,
-    disabled: bool,
-    now: NaiveDateTime,
-) -> QueryResult<Option<User>> {
-    conn.transaction(|conn| {
-        if set_disabled(conn, id, disabled)? == 0 {
-            return Ok(None);
-        }
-        if disabled {
-            super::sessions::revoke_all_for_user(conn, id, now)?;
-        }
-        find_by_id(conn, id)
-    })
-}
-
+/// Only the account row: the caller ends the sessions
+/// (`sessions::revoke_all_for_user`) in the same transaction.
 pub fn set_disabled(conn: &mut DbConnection, id: i64, disabled: bool) -> QueryResult<usize> {
     diesel::update(users::table.find(id))
         .set((users::disabled.eq(disabled), users::updated_at.eq(now())))

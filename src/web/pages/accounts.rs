@@ -154,7 +154,11 @@ pub async fn change_password(
         return Ok(Err(errors));
     };
     with_conn(state, move |conn| {
-        users::set_password_and_revoke_sessions(conn, user_id, &hash, Utc::now().naive_utc())?;
+        use diesel::Connection;
+        conn.transaction(|conn| {
+            users::set_password_hash(conn, user_id, &hash)?;
+            sessions::revoke_all_for_user(conn, user_id, Utc::now().naive_utc())
+        })?;
         Ok(Ok(()))
     })
     .await

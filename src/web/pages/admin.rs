@@ -5,7 +5,7 @@ use askama::Template;
 use chrono::Utc;
 use serde::Deserialize;
 
-use crate::store::users;
+use crate::store::{sessions, users};
 use crate::web::auth::Admin;
 use crate::web::csrf::{CsrfForm, NoFields};
 use crate::web::page::{redirect, render, PageCtx};
@@ -59,8 +59,17 @@ pub async fn set_user_disabled(
         ));
     }
     with_conn(state, move |conn| {
-        users::set_disabled_and_revoke(conn, user_id, disabled, Utc::now().naive_utc())?
-            .ok_or(AppError::NotFound)
+        use diesel::Connection;
+        conn.transaction(|conn| {
+            if users::set_disabled(conn, user_id, disabled)? == 0 {
+                return Ok(None);
+            }
+            if disabled {
+                sessions::revoke_all_for_user(conn, user_id, Utc::now().naive_utc())?;
+            }
+            users::find_by_id(conn, user_id)
+        })?
+        .ok_or(AppError::NotFound)
     })
     .await
 }

@@ -1,6 +1,7 @@
 //! The battle simulator: fights a whole battle from a set-up document on an
 //! abstract battlefield, with a narrated log. See `docs/simulator.md`.
 
+pub mod board;
 pub mod engine;
 pub mod log;
 pub mod policy;
@@ -8,7 +9,8 @@ pub mod scenario;
 
 use serde::{Deserialize, Serialize};
 
-pub use engine::{SimError, TABLE_DEPTH};
+pub use board::TABLE_DEPTH;
+pub use engine::SimError;
 pub use log::{LogKind, LogLine};
 pub use policy::{Action, Policy, Reaction, StandardPolicy};
 

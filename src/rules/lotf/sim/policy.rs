@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::engine::View;
+use super::board::View;
 use crate::rules::lotf::catalogue::Catalogue;
 use crate::rules::lotf::combat::MeleeSide;
 use crate::rules::lotf::odds::melee_odds_for_sides;

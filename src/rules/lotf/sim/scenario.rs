@@ -1,7 +1,7 @@
 //! Scenario set-up on the abstract battlefield (M-19, M-22): who deploys
 //! where, who waits in reserve, objectives, terrain and each side's posture.
 
-use super::engine::{Posture, View, TABLE_DEPTH};
+use super::board::{Posture, View, TABLE_DEPTH};
 use crate::rules::dice::Dice;
 use crate::rules::lotf::battle::ScenarioId;
 use crate::rules::lotf::catalogue::Catalogue;

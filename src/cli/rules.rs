@@ -1,4 +1,5 @@
-//! `muster validate` and `muster catalog`: the rules core on the command line.
+//! `muster validate`, `muster simulate` and `muster catalog`: the rules core
+//! on the command line.
 
 use std::path::Path;
 use std::process::ExitCode;

@@ -3,6 +3,7 @@
 //! one action in one transaction. Nothing here knows about HTTP or templates: no actix, no
 //! askama (a test keeps it so).
 
+pub mod accounts;
 pub mod battle_record;
 pub mod battles;
 pub mod campaigns;

@@ -4,10 +4,9 @@
 use std::io::{BufRead, IsTerminal, Write};
 
 use clap::Subcommand;
-use diesel::Connection;
 
 use crate::config::Config;
-use crate::store::{self, sessions, users};
+use crate::store::{self, users};
 
 #[derive(Debug, Subcommand)]
 pub enum UserCommand {
@@ -58,10 +57,10 @@ fn read_password() -> Result<String, String> {
         line.trim_end_matches(['\r', '\n']).to_string()
     };
     let chars = password.chars().count() as u64;
-    if chars < crate::web::auth::MIN_PASSWORD_CHARS {
+    if chars < crate::app::accounts::MIN_PASSWORD_CHARS {
         return Err(format!(
             "the password must have at least {} characters (it has {chars})",
-            crate::web::auth::MIN_PASSWORD_CHARS
+            crate::app::accounts::MIN_PASSWORD_CHARS
         ));
     }
     Ok(password)
@@ -76,9 +75,9 @@ pub(super) fn user(config: &Config, command: UserCommand) -> Result<(), String> 
             let display_name = name
                 .map(|n| n.trim().to_string())
                 .filter(|n| !n.is_empty())
-                .unwrap_or_else(|| crate::web::pages::accounts::default_display_name(&email));
+                .unwrap_or_else(|| crate::app::accounts::default_display_name(&email));
             let password = read_password()?;
-            let hash = crate::web::auth::hash_password(&password).map_err(|e| e.to_string())?;
+            let hash = crate::app::accounts::hash_password(&password).map_err(|e| e.to_string())?;
             let mut conn = open_db(config)?;
             let user = users::create(
                 &mut conn,
@@ -106,12 +105,7 @@ pub(super) fn user(config: &Config, command: UserCommand) -> Result<(), String> 
                 .map_err(|e| e.to_string())?
                 .ok_or_else(|| format!("no account has the email '{}'", email.trim()))?;
             let password = read_password()?;
-            let hash = crate::web::auth::hash_password(&password).map_err(|e| e.to_string())?;
-            let revoked = conn
-                .transaction(|conn| {
-                    users::set_password_hash(conn, user.id, &hash)?;
-                    sessions::revoke_all_for_user(conn, user.id, chrono::Utc::now().naive_utc())
-                })
+            let revoked = crate::app::accounts::reset_password(&mut conn, user.id, &password)
                 .map_err(|e| e.to_string())?;
             println!(
                 "Set a new password for {}; ended {revoked} session(s).",

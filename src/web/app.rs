@@ -12,11 +12,12 @@ use crate::config::Config;
 use crate::rules::RuleSystems;
 use crate::store::{self, settings, DbPool};
 use crate::web::api::{self, ApiDoc};
+use crate::web::auth::csrf;
+use crate::web::auth::throttle::LoginThrottle;
 use crate::web::middleware::{log_request, render_errors, security_headers};
 use crate::web::pages::{accounts, admin, battles, campaigns, fight, home, odds, print, rosters};
 use crate::web::state::{AppState, Keys};
-use crate::web::throttle::LoginThrottle;
-use crate::web::{assets, csrf, AppError};
+use crate::web::{assets, AppError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartupError {

@@ -6,7 +6,6 @@ pub mod assets;
 pub mod auth;
 pub mod battles;
 pub mod campaign_view;
-pub mod csrf;
 pub mod error;
 pub mod lotf;
 pub mod middleware;
@@ -14,7 +13,6 @@ pub mod page;
 pub mod pages;
 pub mod print;
 pub mod state;
-pub mod throttle;
 
 pub use app::{Application, StartupError};
 pub use error::AppError;

@@ -9,8 +9,11 @@ use actix_web::http::StatusCode;
 use actix_web::{FromRequest, HttpRequest, HttpResponse};
 use askama::Template;
 
-use crate::web::auth::{cached_viewer, state_of, SignedInUser, Viewer};
-use crate::web::{assets, csrf, AppError};
+use crate::web::auth::csrf;
+use crate::web::auth::extract::cached_viewer;
+use crate::web::auth::{SignedInUser, Viewer};
+use crate::web::state::state_of;
+use crate::web::{assets, AppError};
 
 /// The context of the base layout.
 pub struct PageCtx {
@@ -74,6 +77,14 @@ impl FormErrors {
         let mut out = Self::default();
         for detail in crate::web::error::details_from_validation(errors) {
             out.add(detail.field.as_deref().unwrap_or(""), detail.message);
+        }
+        out
+    }
+    /// The details of a service's validation error, each beside its field.
+    pub fn from_details(details: &[crate::app::ErrorDetail]) -> Self {
+        let mut out = Self::default();
+        for d in details {
+            out.add(d.field.as_deref().unwrap_or(""), d.message.clone());
         }
         out
     }

@@ -5,7 +5,7 @@ use jsonwebtoken::{DecodingKey, EncodingKey};
 use sha2::Sha256;
 use std::net::IpAddr;
 
-use crate::web::throttle::LoginThrottle;
+use crate::web::auth::throttle::LoginThrottle;
 
 pub struct AppState {
     /// The application layer: database, rule systems, background jobs.
@@ -61,6 +61,15 @@ fn derive(secret: &[u8], purpose: &[u8]) -> Vec<u8> {
         .unwrap_or_else(|_| unreachable!("HMAC takes any key length"));
     mac.update(purpose);
     mac.finalize().into_bytes().to_vec()
+}
+
+/// The application state from a request (for extractors and middleware).
+pub(crate) fn state_of(
+    req: &actix_web::HttpRequest,
+) -> Result<actix_web::web::Data<AppState>, crate::web::AppError> {
+    req.app_data::<actix_web::web::Data<AppState>>()
+        .cloned()
+        .ok_or_else(|| crate::web::AppError::internal("application state missing"))
 }
 
 /// Runs blocking database work on actix's thread pool with a pooled connection.

@@ -1,17 +1,15 @@
 //! Accounts over the API: tokens, registration, the caller's own account.
 
 use actix_web::{delete, get, patch, post, put, web, HttpRequest, HttpResponse};
-use chrono::{NaiveDateTime, Utc};
+use chrono::NaiveDateTime;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use validator::Validate;
 
-use crate::store::{sessions, users};
+use crate::app::accounts::{self, PasswordForm, ProfileForm, RegisterForm, SessionKind};
+use crate::store::users;
 use crate::web::auth::{self, ApiUser, SignedInUser};
-use crate::web::error::{details_from_validation, ErrorBody, ErrorDetail};
-use crate::web::page::FormErrors;
-use crate::web::pages::accounts::{self as forms, PasswordForm, ProfileForm, RegisterForm};
-use crate::web::state::{with_conn, AppState};
+use crate::web::error::ErrorBody;
+use crate::web::state::AppState;
 use crate::web::AppError;
 
 #[derive(Deserialize, ToSchema)]
@@ -71,21 +69,6 @@ impl From<SignedInUser> for UserJson {
     }
 }
 
-fn validation_error(errors: FormErrors, fields: &[&str]) -> AppError {
-    let details = fields
-        .iter()
-        .filter(|f| errors.has(f))
-        .map(|f| ErrorDetail {
-            field: Some(f.to_string()),
-            message: errors.of(f),
-        })
-        .collect();
-    AppError::Validation {
-        message: "Some fields need attention.".into(),
-        details,
-    }
-}
-
 /// Get an API token
 ///
 /// Exchanges an email and password for a bearer token valid for 30 days. Attempts are
@@ -103,7 +86,7 @@ pub async fn create_token(
 ) -> Result<HttpResponse, AppError> {
     let address = auth::client_address(&req, &state);
     let user = auth::authenticate(&state, &address, &body.email, &body.password).await?;
-    let issued = auth::issue_session(&state, user.id, "api").await?;
+    let issued = auth::issue_session(&state, user.id, SessionKind::Api).await?;
     Ok(HttpResponse::Ok().json(TokenResponse {
         token: issued.token,
         expires_at: rfc3339(issued.expires_at),
@@ -122,11 +105,7 @@ pub async fn revoke_token(
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
 ) -> Result<HttpResponse, AppError> {
-    with_conn(&state, move |conn| {
-        sessions::revoke(conn, &user.session_id, Utc::now().naive_utc())?;
-        Ok(())
-    })
-    .await?;
+    accounts::close_session(&state.app, user.session_id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -145,13 +124,11 @@ pub async fn register(
     body: web::Json<RegisterForm>,
 ) -> Result<HttpResponse, AppError> {
     let address = auth::client_address(&req, &state);
-    match forms::create_account(&state, &address, body.into_inner()).await? {
-        Ok(user) => Ok(HttpResponse::Created().json(UserJson::from(user))),
-        Err(errors) => Err(validation_error(
-            errors,
-            &["email", "display_name", "password"],
-        )),
+    if let Err(retry_after_secs) = state.throttle.register(&address) {
+        return Err(AppError::TooManyRequests { retry_after_secs });
     }
+    let user = accounts::register(&state.app, body.into_inner()).await?;
+    Ok(HttpResponse::Created().json(UserJson::from(user)))
 }
 
 /// The caller's account
@@ -180,18 +157,7 @@ pub async fn update_me(
     ApiUser(user): ApiUser,
     body: web::Json<ProfileForm>,
 ) -> Result<HttpResponse, AppError> {
-    let form = ProfileForm {
-        display_name: body.display_name.trim().to_string(),
-    };
-    form.validate().map_err(|e| AppError::Validation {
-        message: "Some fields need attention.".into(),
-        details: details_from_validation(&e),
-    })?;
-    let updated = with_conn(&state, move |conn| {
-        users::set_display_name(conn, user.id, &form.display_name)?;
-        users::find_by_id(conn, user.id)?.ok_or(AppError::NotFound)
-    })
-    .await?;
+    let updated = accounts::update_profile(&state.app, user.id, body.into_inner()).await?;
     Ok(HttpResponse::Ok().json(UserJson::from(updated)))
 }
 
@@ -209,11 +175,6 @@ pub async fn change_password(
     ApiUser(user): ApiUser,
     body: web::Json<PasswordForm>,
 ) -> Result<HttpResponse, AppError> {
-    match forms::change_password(&state, user.id, body.into_inner()).await? {
-        Ok(()) => Ok(HttpResponse::NoContent().finish()),
-        Err(errors) => Err(validation_error(
-            errors,
-            &["current_password", "new_password", "confirm_password"],
-        )),
-    }
+    accounts::change_password(&state.app, user.id, body.into_inner(), None).await?;
+    Ok(HttpResponse::NoContent().finish())
 }

@@ -2,12 +2,11 @@
 
 use actix_web::{get, post, web, HttpResponse};
 
-use crate::store::users;
+use crate::app::accounts;
 use crate::web::api::accounts::UserJson;
 use crate::web::auth::ApiAdmin;
 use crate::web::error::ErrorBody;
-use crate::web::pages::admin::set_user_disabled;
-use crate::web::state::{with_conn, AppState};
+use crate::web::state::AppState;
 use crate::web::AppError;
 
 /// List accounts
@@ -22,7 +21,7 @@ pub async fn list_users(
     state: web::Data<AppState>,
     _admin: ApiAdmin,
 ) -> Result<HttpResponse, AppError> {
-    let list = with_conn(&state, |conn| Ok(users::list_all(conn)?)).await?;
+    let list = accounts::list_users(&state.app).await?;
     Ok(HttpResponse::Ok().json(list.into_iter().map(UserJson::from).collect::<Vec<_>>()))
 }
 
@@ -41,7 +40,7 @@ pub async fn disable_user(
     ApiAdmin(admin): ApiAdmin,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let user = set_user_disabled(&state, admin.id, id.into_inner(), true).await?;
+    let user = accounts::set_disabled(&state.app, &admin.actor(), id.into_inner(), true).await?;
     Ok(HttpResponse::Ok().json(UserJson::from(user)))
 }
 
@@ -58,6 +57,6 @@ pub async fn enable_user(
     ApiAdmin(admin): ApiAdmin,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let user = set_user_disabled(&state, admin.id, id.into_inner(), false).await?;
+    let user = accounts::set_disabled(&state.app, &admin.actor(), id.into_inner(), false).await?;
     Ok(HttpResponse::Ok().json(UserJson::from(user)))
 }

@@ -3,165 +3,22 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use chrono::Utc;
 use serde::Deserialize;
-use validator::Validate;
 
-use crate::store::{sessions, users};
+use crate::app;
+use crate::app::accounts::{self, PasswordForm, ProfileForm, RegisterForm, SessionKind};
+use crate::web::auth::csrf::{self, CsrfForm, NoFields};
 use crate::web::auth::{self, SignedIn};
-use crate::web::csrf::{self, CsrfForm, NoFields};
 use crate::web::page::{redirect, render, render_with_status, safe_next, FormErrors, PageCtx};
-use crate::web::state::{with_conn, AppState};
+use crate::web::state::AppState;
 use crate::web::AppError;
 
-// ---------- forms (shared with the API) ----------
-
-#[derive(Debug, Default, Deserialize, Validate, utoipa::ToSchema)]
-pub struct RegisterForm {
-    #[serde(default)]
-    #[validate(email(message = "Enter an email address like name@example.org."))]
-    pub email: String,
-    /// Shown to other players; defaults to the part of the email before `@`.
-    #[serde(default)]
-    #[validate(length(max = 60, message = "Keep the display name to 60 characters or fewer."))]
-    pub display_name: String,
-    #[serde(default)]
-    #[validate(length(
-        min = 10,
-        max = 256,
-        message = "Use a password of at least 10 characters (at most 256)."
-    ))]
-    pub password: String,
-}
-
-impl RegisterForm {
-    pub fn normalised(mut self) -> Self {
-        self.email = self.email.trim().to_string();
-        self.display_name = self.display_name.trim().to_string();
-        if self.display_name.is_empty() {
-            self.display_name = default_display_name(&self.email);
-        }
-        self
+/// A form's field problems from a service's validation error; other errors pass.
+fn form_problems(e: app::Error) -> Result<FormErrors, AppError> {
+    match e {
+        app::Error::Validation { details, .. } => Ok(FormErrors::from_details(&details)),
+        other => Err(other.into()),
     }
-}
-
-/// The part of an email before `@`, the default display name.
-pub fn default_display_name(email: &str) -> String {
-    email
-        .split('@')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .chars()
-        .take(60)
-        .collect()
-}
-
-#[derive(Debug, Default, Deserialize, Validate, utoipa::ToSchema)]
-pub struct ProfileForm {
-    #[serde(default)]
-    #[validate(length(
-        min = 1,
-        max = 60,
-        message = "Give a display name of 1 to 60 characters."
-    ))]
-    pub display_name: String,
-}
-
-#[derive(Debug, Default, Deserialize, Validate, utoipa::ToSchema)]
-pub struct PasswordForm {
-    #[serde(default)]
-    pub current_password: String,
-    #[serde(default)]
-    #[validate(length(
-        min = 10,
-        max = 256,
-        message = "Use a new password of at least 10 characters (at most 256)."
-    ))]
-    pub new_password: String,
-    /// Pages ask for the new password twice; the API may leave this out.
-    #[serde(default)]
-    pub confirm_password: Option<String>,
-}
-
-/// Creates the account; the email-taken case is a field error.
-pub async fn create_account(
-    state: &web::Data<AppState>,
-    address: &str,
-    form: RegisterForm,
-) -> Result<Result<users::User, FormErrors>, AppError> {
-    if let Err(retry_after_secs) = state.throttle.register(address) {
-        return Err(AppError::TooManyRequests { retry_after_secs });
-    }
-    let form = form.normalised();
-    if let Err(e) = form.validate() {
-        return Ok(Err(FormErrors::from_validation(&e)));
-    }
-    let hash = web::block(move || auth::hash_password(&form.password).map(|h| (form, h))).await??;
-    let (form, hash) = hash;
-    with_conn(state, move |conn| {
-        match users::create(conn, users::NewUser { email: &form.email, display_name: &form.display_name, password_hash: &hash, is_admin: false }) {
-            Ok(user) => Ok(Ok(user)),
-            Err(users::CreateUserError::EmailTaken) => {
-                let mut errors = FormErrors::default();
-                errors.add("email", "An account with this email already exists. Log in instead, or ask an administrator to reset its password.");
-                Ok(Err(errors))
-            }
-            Err(users::CreateUserError::Db(e)) => Err(e.into()),
-        }
-    })
-    .await
-}
-
-/// Checks the current password, stores the new one and revokes every session of the user.
-pub async fn change_password(
-    state: &web::Data<AppState>,
-    user_id: i64,
-    form: PasswordForm,
-) -> Result<Result<(), FormErrors>, AppError> {
-    let mut errors = match form.validate() {
-        Ok(()) => FormErrors::default(),
-        Err(e) => FormErrors::from_validation(&e),
-    };
-    if form
-        .confirm_password
-        .as_deref()
-        .is_some_and(|c| c != form.new_password)
-    {
-        errors.add("confirm_password", "The two new passwords differ.");
-    }
-    if form.current_password.is_empty() {
-        errors.add("current_password", "Enter your current password.");
-    }
-    if !errors.is_empty() {
-        return Ok(Err(errors));
-    }
-    let user = with_conn(state, move |conn| {
-        users::find_by_id(conn, user_id)?.ok_or(AppError::LoginRequired)
-    })
-    .await?;
-    // Hashing happens off the connection pool.
-    let checked = web::block(move || -> Result<Option<String>, AppError> {
-        if !auth::verify_password(&form.current_password, &user.password_hash) {
-            return Ok(None);
-        }
-        auth::hash_password(&form.new_password).map(Some)
-    })
-    .await??;
-    let Some(hash) = checked else {
-        let mut errors = FormErrors::default();
-        errors.add("current_password", "That is not your current password.");
-        return Ok(Err(errors));
-    };
-    with_conn(state, move |conn| {
-        use diesel::Connection;
-        conn.transaction(|conn| {
-            users::set_password_hash(conn, user_id, &hash)?;
-            sessions::revoke_all_for_user(conn, user_id, Utc::now().naive_utc())
-        })?;
-        Ok(Ok(()))
-    })
-    .await
 }
 
 // ---------- pages ----------
@@ -195,9 +52,15 @@ pub async fn register(
 ) -> Result<HttpResponse, AppError> {
     let (email, display_name) = (form.email.clone(), form.display_name.clone());
     let address = auth::client_address(&req, &state);
-    match create_account(&state, &address, form).await? {
+    if let Err(retry_after_secs) = state.throttle.register(&address) {
+        return Err(AppError::TooManyRequests { retry_after_secs });
+    }
+    match accounts::register(&state.app, form)
+        .await
+        .map_err(form_problems)
+    {
         Ok(user) => {
-            let issued = auth::issue_session(&state, user.id, "browser").await?;
+            let issued = auth::issue_session(&state, user.id, SessionKind::Browser).await?;
             Ok(HttpResponse::SeeOther()
                 .insert_header((actix_web::http::header::LOCATION, "/account?done=welcome"))
                 .cookie(auth::session_cookie(&state, &issued.token))
@@ -206,10 +69,10 @@ pub async fn register(
         }
         Err(errors) => render_with_status(
             &RegisterPage {
+                errors: errors?,
                 ctx,
                 email,
                 display_name,
-                errors,
             },
             StatusCode::UNPROCESSABLE_ENTITY,
         ),
@@ -274,7 +137,7 @@ pub async fn login(
     let address = auth::client_address(&req, &state);
     let failure = match auth::authenticate(&state, &address, &form.email, &form.password).await {
         Ok(user) => {
-            let issued = auth::issue_session(&state, user.id, "browser").await?;
+            let issued = auth::issue_session(&state, user.id, SessionKind::Browser).await?;
             return Ok(HttpResponse::SeeOther()
                 .insert_header((actix_web::http::header::LOCATION, next))
                 .cookie(auth::session_cookie(&state, &issued.token))
@@ -307,11 +170,7 @@ pub async fn logout(
     CsrfForm(_): CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
     if let Some(user) = ctx.user {
-        with_conn(&state, move |conn| {
-            sessions::revoke(conn, &user.session_id, Utc::now().naive_utc())?;
-            Ok(())
-        })
-        .await?;
+        accounts::close_session(&state.app, user.session_id).await?;
     }
     Ok(HttpResponse::SeeOther()
         .insert_header((actix_web::http::header::LOCATION, "/login?done=logged_out"))
@@ -365,28 +224,21 @@ pub async fn update_profile(
     ctx: PageCtx,
     CsrfForm(form): CsrfForm<ProfileForm>,
 ) -> Result<HttpResponse, AppError> {
-    let form = ProfileForm {
-        display_name: form.display_name.trim().to_string(),
-    };
-    if let Err(e) = form.validate() {
-        return render_with_status(
+    let display_name = form.display_name.trim().to_string();
+    match accounts::update_profile(&state.app, user.id, form).await {
+        Ok(_) => Ok(redirect("/account?done=profile")),
+        Err(e) => render_with_status(
             &AccountPage {
                 ctx,
                 email: user.email,
-                display_name: form.display_name,
+                display_name,
                 notice: None,
-                profile_errors: FormErrors::from_validation(&e),
+                profile_errors: form_problems(e)?,
                 password_errors: FormErrors::default(),
             },
             StatusCode::UNPROCESSABLE_ENTITY,
-        );
+        ),
     }
-    with_conn(&state, move |conn| {
-        users::set_display_name(conn, user.id, &form.display_name)?;
-        Ok(())
-    })
-    .await?;
-    Ok(redirect("/account?done=profile"))
 }
 
 pub async fn update_password(
@@ -399,10 +251,12 @@ pub async fn update_password(
         confirm_password: Some(form.confirm_password.unwrap_or_default()),
         ..form
     };
-    match change_password(&state, user.id, form).await? {
-        Ok(()) => {
-            // Every session was revoked; this browser gets a new one so its user stays in.
-            let issued = auth::issue_session(&state, user.id, "browser").await?;
+    match accounts::change_password(&state.app, user.id, form, Some(SessionKind::Browser)).await {
+        Ok(kept) => {
+            // Every session was revoked; this browser got a new one so its user stays in.
+            let session =
+                kept.ok_or_else(|| AppError::internal("no session kept after a password change"))?;
+            let issued = auth::session::sign(&state, &session)?;
             Ok(HttpResponse::SeeOther()
                 .insert_header((actix_web::http::header::LOCATION, "/account?done=password"))
                 .cookie(auth::session_cookie(&state, &issued.token))
@@ -416,7 +270,7 @@ pub async fn update_password(
                 display_name: user.display_name,
                 notice: None,
                 profile_errors: FormErrors::default(),
-                password_errors: errors,
+                password_errors: form_problems(errors)?,
             },
             StatusCode::UNPROCESSABLE_ENTITY,
         ),

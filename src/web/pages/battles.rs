@@ -14,8 +14,8 @@ use crate::rules::lotf::record::{
 use crate::rules::lotf::{self, BattleSetup, ScenarioId, Side};
 use crate::store::battles::{self as store, BattleRow};
 use crate::store::users;
+use crate::web::auth::csrf::{CsrfForm, NoFields};
 use crate::web::auth::{SignedIn, SignedInUser};
-use crate::web::csrf::{CsrfForm, NoFields};
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx};
 use crate::web::pages::fight::{casualties_of, Casualty, ForceChoice};
 use crate::web::pages::odds::Chart;

@@ -13,9 +13,9 @@ use crate::app::rosters as roster_store;
 use crate::rules::lotf::{
     self, BattleOutcome, BattleSetup, OddsSummary, RosterDoc, ScenarioId, Side,
 };
+use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::{SignedIn, SignedInUser};
 use crate::web::battles::{self, DIRECT_RUNS_MAX, RUNS_MAX};
-use crate::web::csrf::CsrfForm;
 use crate::web::lotf::historical;
 use crate::web::page::{redirect, render, PageCtx};
 use crate::web::pages::odds::{chart, Chart};

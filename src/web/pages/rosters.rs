@@ -10,14 +10,15 @@ use serde::Deserialize;
 use crate::app::rosters::{self, LoadedRoster, Saved};
 use crate::rules::lotf::{self, ElementDoc, GroupDoc, Mode, Nation, RosterDoc, Size, War, Weapon};
 use crate::store::rosters::RosterRow;
-use crate::web::auth::{state_of, SignedIn};
-use crate::web::csrf::{self, CsrfForm, NoFields};
+use crate::web::auth::csrf::{self, CsrfForm, NoFields};
+use crate::web::auth::SignedIn;
 use crate::web::lotf::edit::{self, EditForm};
 use crate::web::lotf::historical;
 use crate::web::lotf::options::{self, Choice};
 use crate::web::lotf::text;
 use crate::web::lotf::view::{self, RosterView};
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx};
+use crate::web::state::state_of;
 use crate::web::state::{with_conn, AppState};
 use crate::web::AppError;
 

@@ -16,7 +16,7 @@ use hmac::Mac;
 use serde::de::DeserializeOwned;
 
 use crate::app::dice::random_token;
-use crate::web::auth::state_of;
+use crate::web::state::state_of;
 use crate::web::state::AppState;
 use crate::web::AppError;
 
@@ -85,7 +85,7 @@ fn mac_for(state: &AppState, nonce: &str, session: &str) -> hmac::Hmac<sha2::Sha
 }
 
 fn session_of(req: &HttpRequest) -> String {
-    crate::web::auth::cached_viewer(req)
+    super::extract::cached_viewer(req)
         .map(|u| u.session_id)
         .unwrap_or_default()
 }
@@ -131,7 +131,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
         let req = req.clone();
         Box::pin(async move {
             // The token depends on the login session, so find out who is asking first.
-            crate::web::auth::viewer_from_cookie(req.clone()).await?;
+            super::extract::viewer_from_cookie(req.clone()).await?;
             let bytes = body
                 .await
                 .map_err(|e| AppError::bad_request(format!("The form could not be read: {e}")))?;

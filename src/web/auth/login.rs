@@ -1,0 +1,50 @@
+//! Logging in: who is asking (the client's address, for throttling) and checking an email
+//! and password under the login throttle.
+
+use actix_web::HttpRequest;
+
+use crate::app::accounts;
+use crate::store::users;
+use crate::web::state::AppState;
+use crate::web::AppError;
+
+/// The address to throttle by: the peer, or the last `X-Forwarded-For` hop when the peer is
+/// the trusted proxy.
+pub fn client_address(req: &HttpRequest, state: &AppState) -> String {
+    let peer = req.peer_addr().map(|a| a.ip());
+    if let (Some(peer), Some(proxy)) = (peer, state.trusted_proxy) {
+        if peer == proxy {
+            if let Some(forwarded) = req
+                .headers()
+                .get("x-forwarded-for")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.rsplit(',').next())
+                .and_then(|ip| ip.trim().parse::<std::net::IpAddr>().ok())
+            {
+                return forwarded.to_string();
+            }
+        }
+    }
+    peer.map(|p| p.to_string())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// Checks an email and password, with throttling. Every failure gives the same answer,
+/// whether or not the email exists or the account is disabled.
+pub async fn authenticate(
+    state: &AppState,
+    address: &str,
+    email: &str,
+    password: &str,
+) -> Result<users::User, AppError> {
+    if email.len() > 254 || password.len() > 1024 {
+        return Err(AppError::InvalidCredentials);
+    }
+    if let Err(retry_after_secs) = state.throttle.attempt(email, address) {
+        return Err(AppError::TooManyRequests { retry_after_secs });
+    }
+    // A failure was counted when the attempt was reserved.
+    let user = accounts::check_password(&state.app, email, password).await?;
+    state.throttle.record_success(email);
+    Ok(user)
+}

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::movement::CampaignError;
+use super::error::CampaignError;
 use super::state::{CampaignState, Event, Force, Phase};
 use crate::rules::dice::Dice;
 use crate::rules::lotf::catalogue::Catalogue;

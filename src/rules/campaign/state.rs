@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::movement::{CampaignError, Map, Order};
+use super::error::CampaignError;
+use super::movement::{Map, Order};
 use crate::rules::lotf::roster::RosterDoc;
 
 /// Muster campaign rules v1, each of which the organiser may switch off (DESIGN.md).

@@ -17,6 +17,9 @@ pub enum CampaignError {
     /// leave the force's place), in plain words.
     #[error("{0}")]
     Invalid(String),
+    /// Something the request names does not exist (a battle number), in plain words.
+    #[error("{0}")]
+    NotFound(String),
     /// A log entry that does not fit the state it is applied to (a corrupt or reordered log).
     #[error("log entry {seq}: {message}")]
     BadEntry { seq: i64, message: String },

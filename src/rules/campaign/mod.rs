@@ -13,6 +13,7 @@ pub mod presets;
 pub mod standings;
 pub mod state;
 pub mod turn;
+pub mod voiding;
 
 pub use aftermath::{
     campaign_points, casualty_roll, experience_roll, promotion_rating, reinforcement_points,

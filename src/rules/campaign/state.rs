@@ -533,6 +533,31 @@ pub struct Entry {
     pub event: Event,
 }
 
+/// The entries voided battles set aside: each void covers its battle's entries from `from_seq`
+/// up to the void entry itself, which stays.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SetAside(Vec<(i64, i64)>);
+
+impl SetAside {
+    pub fn of(entries: &[Entry]) -> SetAside {
+        SetAside(
+            entries
+                .iter()
+                .filter_map(|e| match &e.event {
+                    Event::BattleVoided { from_seq, .. } => Some((*from_seq, e.seq)),
+                    _ => None,
+                })
+                .collect(),
+        )
+    }
+
+    pub fn contains(&self, seq: i64) -> bool {
+        self.0
+            .iter()
+            .any(|(from, void)| seq >= *from && seq < *void)
+    }
+}
+
 fn bad(seq: i64, message: impl Into<String>) -> CampaignError {
     CampaignError::BadEntry {
         seq,
@@ -948,18 +973,10 @@ impl CampaignState {
 
     /// Rebuilds a campaign from its log. Entries set aside by a voided battle are skipped.
     pub fn rebuild(entries: &[Entry]) -> Result<CampaignState, CampaignError> {
-        let mut skipped: Vec<(i64, i64)> = Vec::new();
-        for e in entries {
-            if let Event::BattleVoided { from_seq, .. } = &e.event {
-                skipped.push((*from_seq, e.seq));
-            }
-        }
+        let aside = SetAside::of(entries);
         let mut state = CampaignState::default();
         for e in entries {
-            if skipped
-                .iter()
-                .any(|(from, to)| e.seq >= *from && e.seq < *to)
-            {
+            if aside.contains(e.seq) {
                 continue;
             }
             state.apply(e.seq, &e.event)?;

@@ -11,6 +11,7 @@ use super::state::{
     BattleResult, BattleStatus, CampaignState, Entry, Event, HouseRules, Phase, Settings, SideSetup,
 };
 use super::turn::{close_turn, end_turn};
+use super::voiding::{void_from, voidable, RecordState};
 use crate::rules::lotf::catalogue::Catalogue;
 use crate::rules::lotf::combat::Side;
 use crate::rules::lotf::roster::{CommanderDoc, ElementDoc, GroupDoc, RosterDoc};
@@ -382,6 +383,27 @@ fn voiding_the_latest_battle_sets_aside_its_entries() {
     let report = attacker_wins_major(&log, no);
     log.push_all(resolve_battle(&log.state, &cat(), no, &report, 5).expect("resolves"));
     assert_eq!(log.state.turn, 3);
+    // The organiser's rule sets aside the battle's result and everything the engine did after.
+    assert_eq!(
+        void_from(&log.entries, &log.state, no, RecordState::Decided),
+        Ok(from_seq)
+    );
+    assert_eq!(
+        voidable(&log.entries, &log.state, |_| RecordState::Decided),
+        [no]
+    );
+    let mut ordered = Log {
+        state: log.state.clone(),
+        entries: log.entries.clone(),
+    };
+    ordered.push(Event::OrderGiven {
+        force: "f1".into(),
+        order: Order::Hold,
+    });
+    assert!(
+        void_from(&ordered.entries, &ordered.state, no, RecordState::Decided).is_err(),
+        "an order for turn 3 makes the battle final"
+    );
     log.push(Event::BattleVoided {
         battle: no,
         from_seq,

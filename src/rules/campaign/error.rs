@@ -25,6 +25,23 @@ pub enum CampaignError {
     BadEntry { seq: i64, message: String },
 }
 
+/// What is wrong with one field of what a user filled in, in words they can act on. `field`
+/// is the input's field name, for the form or the API to point at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldProblem {
+    pub field: &'static str,
+    pub message: String,
+}
+
+impl FieldProblem {
+    pub fn new(field: &'static str, message: impl Into<String>) -> FieldProblem {
+        FieldProblem {
+            field,
+            message: message.into(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,7 @@ pub mod error;
 pub mod forces;
 pub mod movement;
 pub mod presets;
+pub mod settings;
 pub mod standings;
 pub mod state;
 pub mod turn;

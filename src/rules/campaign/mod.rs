@@ -8,6 +8,7 @@ pub mod after_battle;
 pub mod aftermath;
 pub mod error;
 pub mod forces;
+pub mod map_edit;
 pub mod movement;
 pub mod presets;
 pub mod settings;

@@ -15,6 +15,7 @@ pub mod settings;
 pub mod standings;
 pub mod state;
 pub mod turn;
+pub mod visibility;
 pub mod voiding;
 
 pub use aftermath::{

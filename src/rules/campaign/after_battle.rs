@@ -8,7 +8,7 @@ use super::aftermath::{
     band_of_roll, casualty_roll, experience_roll, promotion_rating, roll_of_band, Casualty,
     EndState,
 };
-use super::movement::CampaignError;
+use super::error::CampaignError;
 use super::state::{BattleResult, BattleSite, BattleStatus, CampaignState, Event, Force, Phase};
 use super::turn::{end_turn, ending_reason, retreat_place};
 use crate::rules::dice::Dice;

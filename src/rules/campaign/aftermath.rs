@@ -126,6 +126,13 @@ pub fn reinforcement_points(bank: u32, supply_places: u32) -> (u32, u32) {
     (gained, banked)
 }
 
+/// A force's bank after the organiser adds or takes away reinforcement points: never below
+/// nothing and, like any bank (M-87), never above the cap.
+pub fn bank_after_adjustment(bank: u32, change: i32) -> u32 {
+    let after = (i64::from(bank) + i64::from(change)).clamp(0, i64::from(BANK_CAP));
+    u32::try_from(after).unwrap_or(BANK_CAP)
+}
+
 /// A player's or side's campaign points: the victory points of every battle they fought plus
 /// the victory value (0–3) of each place held at the end.
 pub fn campaign_points(battle_vps: &[u8], place_values_held: &[u8]) -> u32 {
@@ -217,5 +224,20 @@ mod tests {
     fn reinforcements_bank_up_to_fifty() {
         assert_eq!(reinforcement_points(0, 2), (20, 20));
         assert_eq!(reinforcement_points(45, 1), (15, 50));
+    }
+
+    #[test]
+    fn an_adjusted_bank_stays_between_nothing_and_fifty() {
+        assert_eq!(bank_after_adjustment(20, 15), 35);
+        assert_eq!(bank_after_adjustment(20, -5), 15);
+        assert_eq!(bank_after_adjustment(45, 10), 50, "the cap holds");
+        assert_eq!(
+            bank_after_adjustment(5, -10),
+            0,
+            "a bank cannot go into debt"
+        );
+        assert_eq!(bank_after_adjustment(30, 0), 30);
+        assert_eq!(bank_after_adjustment(0, i32::MIN), 0);
+        assert_eq!(bank_after_adjustment(50, i32::MAX), 50);
     }
 }

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::movement::CampaignError;
+use super::error::CampaignError;
 use super::state::{CampaignState, Event, Force, Phase};
 use crate::rules::dice::Dice;
 use crate::rules::lotf::catalogue::Catalogue;
@@ -190,14 +190,24 @@ fn element_mut<'a>(roster: &'a mut RosterDoc, id: &str) -> Option<&'a mut Elemen
         .find(|e| e.id.as_deref() == Some(id))
 }
 
-/// Restores a reduced element one size, up to the size it had when it joined.
-pub fn restore(
-    state: &CampaignState,
+/// A reduced element that can buy one size back, and what that costs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RestoreOption {
+    pub element: String,
+    pub name: String,
+    pub from: Size,
+    pub to: Size,
+    /// Points from the bank: what the force's total rises by.
+    pub cost: u32,
+}
+
+/// One size back for an element, priced as the purchase charges it, with the roster it leads
+/// to; or why the element cannot be restored.
+fn restore_option(
     cat: &Catalogue,
-    force: &str,
+    f: &Force,
     element: &str,
-) -> Result<Event, CampaignError> {
-    let f = spendable(state, force)?;
+) -> Result<(RestoreOption, RosterDoc), CampaignError> {
     let mut roster = f.roster.clone();
     let e = element_mut(&mut roster, element)
         .ok_or_else(|| invalid("There is no such element in the force."))?;
@@ -215,8 +225,49 @@ pub fn restore(
         .copied()
         .find(|s| *s > e.size)
         .ok_or_else(|| invalid("That element cannot grow."))?;
+    let (name, from) = (e.name.clone(), e.size);
     e.size = next;
-    let what = format!("Restored {} to {}", e.name, next.label());
+    let cost = price_roster(cat, &roster)
+        .total
+        .saturating_sub(price_roster(cat, &f.roster).total);
+    let option = RestoreOption {
+        element: element.to_string(),
+        name,
+        from,
+        to: next,
+        cost,
+    };
+    Ok((option, roster))
+}
+
+/// Every element of the force that can be restored one size, in roster order, with its price.
+/// Whether the force may buy it now (an open turn, the bank, the battle size) is for
+/// [`restore`] to say.
+pub fn restore_options(state: &CampaignState, cat: &Catalogue, force: &str) -> Vec<RestoreOption> {
+    let Some(f) = state.forces.get(force) else {
+        return Vec::new();
+    };
+    f.roster
+        .groups
+        .iter()
+        .flat_map(|g| &g.elements)
+        .filter_map(|e| e.id.as_deref())
+        .filter_map(|id| restore_option(cat, f, id).ok())
+        .map(|(option, _)| option)
+        .collect()
+}
+
+/// Restores a reduced element one size, up to the size it had when it joined, at the price
+/// [`restore_options`] shows.
+pub fn restore(
+    state: &CampaignState,
+    cat: &Catalogue,
+    force: &str,
+    element: &str,
+) -> Result<Event, CampaignError> {
+    let f = spendable(state, force)?;
+    let (option, roster) = restore_option(cat, f, element)?;
+    let what = format!("Restored {} to {}", option.name, option.to.label());
     purchase(state, cat, f, roster, what, None, Some(element.to_string()))
 }
 

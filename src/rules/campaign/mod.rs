@@ -6,20 +6,26 @@
 
 pub mod after_battle;
 pub mod aftermath;
+pub mod error;
 pub mod forces;
+pub mod map_edit;
 pub mod movement;
 pub mod presets;
+pub mod settings;
 pub mod standings;
 pub mod state;
 pub mod turn;
+pub mod visibility;
+pub mod voiding;
 
 pub use aftermath::{
     campaign_points, casualty_roll, experience_roll, promotion_rating, reinforcement_points,
     Casualty, EndState, RatingBand,
 };
+pub use error::CampaignError;
 pub use movement::{
-    resolve_moves, CampaignError, Contact, ForceAt, Map, Move, Order, Place, PlaceKind, Resolution,
-    Route, RouteKind,
+    resolve_moves, Contact, ForceAt, Map, Move, Order, Place, PlaceKind, Resolution, Route,
+    RouteKind,
 };
 pub use state::{CampaignState, Entry, Event};
 

@@ -6,6 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+// Kept here so that `movement::CampaignError` still names it.
+pub use super::error::CampaignError;
+
 /// What a place on the campaign map is. A fort is attacked by Frontal Assault.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -258,28 +261,6 @@ pub struct Resolution {
     pub contacts: Vec<Contact>,
     /// Where every force stands once the moves are made (before battles move anyone back).
     pub positions: BTreeMap<String, String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum CampaignError {
-    #[error("force {force}: route {route} does not start where it stands ({place})")]
-    RouteNotHere {
-        force: String,
-        route: String,
-        place: String,
-    },
-    #[error("force {0} has an order but is not on the map")]
-    UnknownForce(String),
-    /// An action the campaign's current phase or state does not allow, in plain words.
-    #[error("{0}")]
-    Refused(String),
-    /// Input that cannot be right whatever the state (an illegal roster, a route that does not
-    /// leave the force's place), in plain words.
-    #[error("{0}")]
-    Invalid(String),
-    /// A log entry that does not fit the state it is applied to (a corrupt or reordered log).
-    #[error("log entry {seq}: {message}")]
-    BadEntry { seq: i64, message: String },
 }
 
 /// Resolves one campaign turn's orders together. Forces without an order hold. With

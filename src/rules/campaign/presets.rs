@@ -59,6 +59,37 @@ pub fn preset(id: &str) -> Option<Preset> {
     presets().into_iter().find(|p| p.id == id)
 }
 
+/// The map id that asks for a blank map instead of a preset.
+pub const BLANK: &str = "blank";
+
+/// The blank map's sides: names to change and its two home places.
+pub const BLANK_SIDES: [(&str, &str); 2] = [("First side", "home_a"), ("Second side", "home_b")];
+
+/// A blank map: the two home places joined by a road, to edit from.
+pub fn blank_map() -> Map {
+    let place = |id: &str, name: &str, x| Place {
+        id: id.into(),
+        name: name.into(),
+        kind: Town,
+        x,
+        y: 350,
+        value: 2,
+        supply: true,
+    };
+    Map {
+        places: vec![
+            place("home_a", "First home", 150),
+            place("home_b", "Second home", 850),
+        ],
+        routes: vec![Route {
+            id: "r1".into(),
+            from: "home_a".into(),
+            to: "home_b".into(),
+            kind: Road,
+        }],
+    }
+}
+
 fn forks_of_the_ohio() -> Preset {
     let places: &[PlaceRow] = &[
         ("cumberland", "Fort Cumberland", Fort, 900, 560, 2, true),
@@ -286,6 +317,19 @@ mod tests {
             }
             assert_eq!(seen.len(), p.map.places.len(), "{} is not connected", p.id);
         }
+    }
+
+    #[test]
+    fn the_blank_map_joins_two_homes_by_a_road() {
+        let map = blank_map();
+        assert!(map.check().is_ok(), "{:?}", map.check());
+        let homes: Vec<&str> = BLANK_SIDES.iter().map(|(_, home)| *home).collect();
+        assert_eq!(
+            map.neighbours(homes[0]),
+            [homes[1]],
+            "one road from home to home"
+        );
+        assert!(map.places.iter().all(|p| p.supply && p.value == 2));
     }
 
     #[test]

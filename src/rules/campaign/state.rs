@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::movement::{CampaignError, Map, Order};
+use super::error::CampaignError;
+use super::movement::{Map, Order};
 use crate::rules::lotf::roster::RosterDoc;
 
 /// Muster campaign rules v1, each of which the organiser may switch off (DESIGN.md).
@@ -461,11 +462,100 @@ pub enum Event {
     },
 }
 
+impl Event {
+    /// The serde `kind` tag, as stored in the log's `kind` column.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::Created { .. } => "created",
+            Event::MapChanged { .. } => "map_changed",
+            Event::Enlisted { .. } => "enlisted",
+            Event::Started => "started",
+            Event::OrderGiven { .. } => "order_given",
+            Event::TurnClosed { .. } => "turn_closed",
+            Event::Moved { .. } => "moved",
+            Event::BattleSet { .. } => "battle_set",
+            Event::BattleRearranged { .. } => "battle_rearranged",
+            Event::BattleFought { .. } => "battle_fought",
+            Event::Retreated { .. } => "retreated",
+            Event::Surrendered { .. } => "surrendered",
+            Event::Destroyed { .. } => "destroyed",
+            Event::ElementReduced { .. } => "element_reduced",
+            Event::ElementLost { .. } => "element_lost",
+            Event::CommanderReplaced { .. } => "commander_replaced",
+            Event::Experience { .. } => "experience",
+            Event::PlaceTaken { .. } => "place_taken",
+            Event::Reinforced { .. } => "reinforced",
+            Event::Purchased { .. } => "purchased",
+            Event::TurnBegan { .. } => "turn_began",
+            Event::Ended { .. } => "ended",
+            Event::BattleVoided { .. } => "battle_voided",
+            Event::Adjusted { .. } => "adjusted",
+            Event::PlayerReplaced { .. } => "player_replaced",
+        }
+    }
+
+    /// The force an entry concerns (the log's `force_id` column, which the log is filtered by).
+    /// Battle entries name no single force.
+    pub fn force(&self) -> Option<&str> {
+        match self {
+            Event::Enlisted { force, .. }
+            | Event::OrderGiven { force, .. }
+            | Event::Moved { force, .. }
+            | Event::Retreated { force, .. }
+            | Event::Surrendered { force, .. }
+            | Event::Destroyed { force }
+            | Event::ElementReduced { force, .. }
+            | Event::ElementLost { force, .. }
+            | Event::CommanderReplaced { force, .. }
+            | Event::Experience { force, .. }
+            | Event::Reinforced { force, .. }
+            | Event::Purchased { force, .. }
+            | Event::PlayerReplaced { force, .. } => Some(force),
+            Event::PlaceTaken { force, .. } | Event::Adjusted { force, .. } => force.as_deref(),
+            Event::Created { .. }
+            | Event::MapChanged { .. }
+            | Event::Started
+            | Event::TurnClosed { .. }
+            | Event::BattleSet { .. }
+            | Event::BattleRearranged { .. }
+            | Event::BattleFought { .. }
+            | Event::TurnBegan { .. }
+            | Event::Ended { .. }
+            | Event::BattleVoided { .. } => None,
+        }
+    }
+}
+
 /// A stored log entry.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
     pub seq: i64,
     pub event: Event,
+}
+
+/// The entries voided battles set aside: each void covers its battle's entries from `from_seq`
+/// up to the void entry itself, which stays.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SetAside(Vec<(i64, i64)>);
+
+impl SetAside {
+    pub fn of(entries: &[Entry]) -> SetAside {
+        SetAside(
+            entries
+                .iter()
+                .filter_map(|e| match &e.event {
+                    Event::BattleVoided { from_seq, .. } => Some((*from_seq, e.seq)),
+                    _ => None,
+                })
+                .collect(),
+        )
+    }
+
+    pub fn contains(&self, seq: i64) -> bool {
+        self.0
+            .iter()
+            .any(|(from, void)| seq >= *from && seq < *void)
+    }
 }
 
 fn bad(seq: i64, message: impl Into<String>) -> CampaignError {
@@ -513,6 +603,18 @@ impl CampaignState {
 
     pub fn active_forces(&self) -> impl Iterator<Item = &Force> {
         self.forces.values().filter(|f| f.active())
+    }
+
+    /// How many forces still in the field have given an order this turn, and how many there are.
+    pub fn orders_in(&self) -> (usize, usize) {
+        let (mut given, mut all) = (0, 0);
+        for f in self.active_forces() {
+            all += 1;
+            if self.orders.contains_key(&f.id) {
+                given += 1;
+            }
+        }
+        (given, all)
     }
 
     pub fn pending_battles(&self) -> impl Iterator<Item = &CampaignBattle> {
@@ -871,18 +973,10 @@ impl CampaignState {
 
     /// Rebuilds a campaign from its log. Entries set aside by a voided battle are skipped.
     pub fn rebuild(entries: &[Entry]) -> Result<CampaignState, CampaignError> {
-        let mut skipped: Vec<(i64, i64)> = Vec::new();
-        for e in entries {
-            if let Event::BattleVoided { from_seq, .. } = &e.event {
-                skipped.push((*from_seq, e.seq));
-            }
-        }
+        let aside = SetAside::of(entries);
         let mut state = CampaignState::default();
         for e in entries {
-            if skipped
-                .iter()
-                .any(|(from, to)| e.seq >= *from && e.seq < *to)
-            {
+            if aside.contains(e.seq) {
                 continue;
             }
             state.apply(e.seq, &e.event)?;
@@ -931,4 +1025,344 @@ pub fn commander_slot<'a>(
         .iter_mut()
         .filter_map(|g| g.commander.as_mut())
         .find(|c| c.id.as_deref() == Some(id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::lotf::types::{Nation, War};
+
+    fn settings() -> Settings {
+        let side = |name: &str, home: &str| SideSetup {
+            name: name.into(),
+            home: home.into(),
+        };
+        Settings {
+            name: "Brandywine".into(),
+            rule_system: "lotf".into(),
+            war: "american_revolution".into(),
+            points: 200,
+            turns: 3,
+            sides: [side("Crown", "a"), side("Congress", "b")],
+            rules: HouseRules::default(),
+            scenario: None,
+        }
+    }
+
+    fn roster() -> RosterDoc {
+        RosterDoc::new("Force", War::AmericanRevolution, Nation::British, Some(200))
+    }
+
+    fn battle() -> CampaignBattle {
+        CampaignBattle {
+            no: 1,
+            turn: 1,
+            name: "Chadds Ford".into(),
+            site: BattleSite::Place { place: "b".into() },
+            attacker: "f1".into(),
+            defender: "f2".into(),
+            attacker_support: Vec::new(),
+            defender_support: Vec::new(),
+            scenario: "take_the_field".into(),
+            record: 7,
+            status: BattleStatus::Pending,
+            result: None,
+        }
+    }
+
+    fn result() -> BattleResult {
+        BattleResult {
+            winner: Some("attacker".into()),
+            level: "major".into(),
+            attacker_vp: 6,
+            defender_vp: 2,
+            method: "tabletop".into(),
+            engine: None,
+        }
+    }
+
+    /// One entry of every kind.
+    fn one_of_each() -> Vec<Event> {
+        let f = || "f1".to_string();
+        vec![
+            Event::Created {
+                settings: settings(),
+                map: Map::default(),
+            },
+            Event::MapChanged {
+                map: Map::default(),
+                homes: ["a".into(), "b".into()],
+            },
+            Event::Enlisted {
+                force: f(),
+                user: 1,
+                player: "Howe".into(),
+                side: 0,
+                roster: roster(),
+                ratings: BTreeMap::new(),
+                rolls: Vec::new(),
+            },
+            Event::Started,
+            Event::OrderGiven {
+                force: f(),
+                order: Order::Hold,
+            },
+            Event::TurnClosed {
+                orders: BTreeMap::new(),
+            },
+            Event::Moved {
+                force: f(),
+                from: "a".into(),
+                to: "b".into(),
+                route: Some("r1".into()),
+            },
+            Event::BattleSet {
+                battle: battle(),
+                rolls: Vec::new(),
+            },
+            Event::BattleRearranged {
+                battle: battle(),
+                what: "scenario".into(),
+            },
+            Event::BattleFought {
+                battle: 1,
+                result: result(),
+            },
+            Event::Retreated {
+                force: f(),
+                from: "b".into(),
+                to: "a".into(),
+            },
+            Event::Surrendered {
+                force: f(),
+                at: "a".into(),
+            },
+            Event::Destroyed { force: f() },
+            Event::ElementReduced {
+                force: f(),
+                element: "e1".into(),
+                size: "small".into(),
+                roll: 4,
+                battle: "the battle at Chadds Ford".into(),
+                dropped: Vec::new(),
+                refund: 0,
+                bank: 0,
+            },
+            Event::ElementLost {
+                force: f(),
+                element: "e1".into(),
+                roll: 1,
+                battle: "the battle at Chadds Ford".into(),
+            },
+            Event::CommanderReplaced {
+                force: f(),
+                commander: "c1".into(),
+                fallen: "Grey".into(),
+                name: "Officer".into(),
+                rating_roll: 3,
+                roll: "rolled 4, −1".into(),
+                battle: "the battle at Chadds Ford".into(),
+            },
+            Event::Experience {
+                force: f(),
+                commander: "c1".into(),
+                roll: 6,
+                rating_roll: 4,
+                battle: "the battle at Chadds Ford".into(),
+            },
+            Event::PlaceTaken {
+                place: "b".into(),
+                side: 0,
+                force: Some(f()),
+            },
+            Event::Reinforced {
+                force: f(),
+                gained: 10,
+                bank: 10,
+            },
+            Event::Purchased {
+                force: f(),
+                what: "Elite for Regiment (5 points)".into(),
+                cost: 5,
+                roster: roster(),
+                full_size: None,
+                element: Some("e1".into()),
+            },
+            Event::TurnBegan { turn: 2 },
+            Event::Ended {
+                reason: "The last turn is over.".into(),
+            },
+            Event::BattleVoided {
+                battle: 1,
+                from_seq: 9,
+                record: 8,
+                reason: "wrong report".into(),
+            },
+            Event::Adjusted {
+                force: Some(f()),
+                side: None,
+                points: 2,
+                bank: 0,
+                bank_after: None,
+                reason: "late".into(),
+            },
+            Event::PlayerReplaced {
+                force: f(),
+                user: 2,
+                player: "Clinton".into(),
+            },
+        ]
+    }
+
+    /// A number per variant; a new variant fails to compile here until it has a sample above.
+    fn variant_no(e: &Event) -> usize {
+        match e {
+            Event::Created { .. } => 0,
+            Event::MapChanged { .. } => 1,
+            Event::Enlisted { .. } => 2,
+            Event::Started => 3,
+            Event::OrderGiven { .. } => 4,
+            Event::TurnClosed { .. } => 5,
+            Event::Moved { .. } => 6,
+            Event::BattleSet { .. } => 7,
+            Event::BattleRearranged { .. } => 8,
+            Event::BattleFought { .. } => 9,
+            Event::Retreated { .. } => 10,
+            Event::Surrendered { .. } => 11,
+            Event::Destroyed { .. } => 12,
+            Event::ElementReduced { .. } => 13,
+            Event::ElementLost { .. } => 14,
+            Event::CommanderReplaced { .. } => 15,
+            Event::Experience { .. } => 16,
+            Event::PlaceTaken { .. } => 17,
+            Event::Reinforced { .. } => 18,
+            Event::Purchased { .. } => 19,
+            Event::TurnBegan { .. } => 20,
+            Event::Ended { .. } => 21,
+            Event::BattleVoided { .. } => 22,
+            Event::Adjusted { .. } => 23,
+            Event::PlayerReplaced { .. } => 24,
+        }
+    }
+
+    #[test]
+    fn every_kind_is_the_tag_the_log_stores() {
+        let events = one_of_each();
+        let covered: Vec<usize> = events.iter().map(variant_no).collect();
+        assert_eq!(
+            covered,
+            (0..25).collect::<Vec<_>>(),
+            "one sample per variant"
+        );
+        for e in &events {
+            let stored = serde_json::to_value(e).expect("serialises");
+            assert_eq!(stored["kind"].as_str(), Some(e.kind()), "{e:?}");
+            let back: Event = serde_json::from_value(stored).expect("reads back");
+            assert_eq!(back.kind(), e.kind());
+        }
+    }
+
+    #[test]
+    fn the_log_filtered_by_a_force_keeps_what_happened_to_it() {
+        let events = one_of_each();
+        let of_f1: Vec<&str> = events
+            .iter()
+            .filter(|e| e.force() == Some("f1"))
+            .map(Event::kind)
+            .collect();
+        assert_eq!(
+            of_f1,
+            [
+                "enlisted",
+                "order_given",
+                "moved",
+                "retreated",
+                "surrendered",
+                "destroyed",
+                "element_reduced",
+                "element_lost",
+                "commander_replaced",
+                "experience",
+                "place_taken",
+                "reinforced",
+                "purchased",
+                "adjusted",
+                "player_replaced",
+            ]
+        );
+        // Campaign-wide entries and battles name no single force.
+        for e in &events {
+            if matches!(
+                e,
+                Event::Created { .. }
+                    | Event::Started
+                    | Event::TurnClosed { .. }
+                    | Event::BattleSet { .. }
+                    | Event::BattleFought { .. }
+                    | Event::BattleVoided { .. }
+            ) {
+                assert_eq!(e.force(), None, "{}", e.kind());
+            }
+        }
+    }
+
+    #[test]
+    fn a_side_adjustment_or_a_place_held_from_the_start_is_no_force_s() {
+        let side = Event::Adjusted {
+            force: None,
+            side: Some(1),
+            points: -3,
+            bank: 0,
+            bank_after: None,
+            reason: "conceded".into(),
+        };
+        assert_eq!(side.force(), None);
+        let taken = Event::PlaceTaken {
+            place: "b".into(),
+            side: 1,
+            force: None,
+        };
+        assert_eq!(taken.force(), None);
+    }
+
+    fn force(id: &str, out: Option<&str>) -> Force {
+        Force {
+            id: id.into(),
+            user: 0,
+            player: id.into(),
+            side: 0,
+            place: "a".into(),
+            roster: roster(),
+            full_sizes: BTreeMap::new(),
+            ratings: BTreeMap::new(),
+            bank: 0,
+            out: out.map(String::from),
+            history: BTreeMap::new(),
+            adjustment: 0,
+        }
+    }
+
+    #[test]
+    fn orders_in_counts_only_forces_still_in_the_field() {
+        let mut st = CampaignState {
+            phase: Phase::Orders,
+            turn: 2,
+            ..CampaignState::default()
+        };
+        for (id, out) in [
+            ("f1", None),
+            ("f2", None),
+            ("f3", Some("surrendered at Iron Hill")),
+            ("f4", None),
+        ] {
+            st.forces.insert(id.into(), force(id, out));
+        }
+        assert_eq!(st.orders_in(), (0, 3), "a surrendered force gives no order");
+        st.orders.insert("f1".into(), Order::Hold);
+        st.orders
+            .insert("f4".into(), Order::Move { route: "r1".into() });
+        assert_eq!(st.orders_in(), (2, 3));
+        st.orders.insert("f2".into(), Order::Hold);
+        assert_eq!(st.orders_in(), (3, 3), "every order is in");
+    }
 }

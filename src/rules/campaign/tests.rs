@@ -4,13 +4,14 @@
 
 use super::after_battle::{resolve_battle, BattleReport, ElementEnd};
 use super::aftermath::EndState;
-use super::forces::{buy_element, enlist, restore};
+use super::forces::{buy_element, enlist, restore, restore_options, RestoreOption};
 use super::movement::Order;
 use super::presets::preset;
 use super::state::{
     BattleResult, BattleStatus, CampaignState, Entry, Event, HouseRules, Phase, Settings, SideSetup,
 };
 use super::turn::{close_turn, end_turn};
+use super::voiding::{void_from, voidable, RecordState};
 use crate::rules::lotf::catalogue::Catalogue;
 use crate::rules::lotf::combat::Side;
 use crate::rules::lotf::roster::{CommanderDoc, ElementDoc, GroupDoc, RosterDoc};
@@ -382,6 +383,27 @@ fn voiding_the_latest_battle_sets_aside_its_entries() {
     let report = attacker_wins_major(&log, no);
     log.push_all(resolve_battle(&log.state, &cat(), no, &report, 5).expect("resolves"));
     assert_eq!(log.state.turn, 3);
+    // The organiser's rule sets aside the battle's result and everything the engine did after.
+    assert_eq!(
+        void_from(&log.entries, &log.state, no, RecordState::Decided),
+        Ok(from_seq)
+    );
+    assert_eq!(
+        voidable(&log.entries, &log.state, |_| RecordState::Decided),
+        [no]
+    );
+    let mut ordered = Log {
+        state: log.state.clone(),
+        entries: log.entries.clone(),
+    };
+    ordered.push(Event::OrderGiven {
+        force: "f1".into(),
+        order: Order::Hold,
+    });
+    assert!(
+        void_from(&ordered.entries, &ordered.state, no, RecordState::Decided).is_err(),
+        "an order for turn 3 makes the battle final"
+    );
     log.push(Event::BattleVoided {
         battle: no,
         from_seq,
@@ -830,6 +852,83 @@ fn a_reduced_element_is_restored_and_an_upgrade_bought_within_the_bank() {
     assert_eq!(
         CampaignState::rebuild(&log.entries).expect("rebuilds"),
         log.state
+    );
+}
+
+fn reduce(log: &mut Log, element: &str, size: &str) {
+    log.push(Event::ElementReduced {
+        force: "f1".into(),
+        element: element.into(),
+        size: size.into(),
+        roll: 4,
+        battle: "the battle at Kennett Square".into(),
+        dropped: Vec::new(),
+        refund: 0,
+        bank: 0,
+    });
+}
+
+#[test]
+fn restore_options_show_one_size_back_at_the_price_the_purchase_charges() {
+    let mut log = philadelphia(HouseRules::default());
+    let cat = cat();
+    assert!(
+        restore_options(&log.state, &cat, "f1").is_empty(),
+        "nothing is reduced yet"
+    );
+    assert!(
+        restore_options(&log.state, &cat, "f9").is_empty(),
+        "no such force"
+    );
+    // e1 lost one size, e2 two: each is offered one size back, the smallest step first.
+    reduce(&mut log, "e1", "small");
+    reduce(&mut log, "e2", "small");
+    reduce(&mut log, "e2", "tiny");
+    let options = restore_options(&log.state, &cat, "f1");
+    assert_eq!(
+        options,
+        [
+            RestoreOption {
+                element: "e1".into(),
+                name: "Regiment 1-1".into(),
+                from: Size::Small,
+                to: Size::Medium,
+                cost: 10,
+            },
+            RestoreOption {
+                element: "e2".into(),
+                name: "Regiment 1-2".into(),
+                from: Size::Tiny,
+                to: Size::Small,
+                cost: 5,
+            },
+        ],
+        "infantry costs 10, 15 and 25 points tiny, small and medium"
+    );
+    // Shown even before the bank can pay; the refusal names the same price.
+    let short = restore(&log.state, &cat, "f1", "e1").expect_err("the bank is empty");
+    assert_eq!(
+        short.to_string(),
+        "That costs 10 points; the force has 0 in the bank."
+    );
+    assert!(close(&mut log, 1).is_empty());
+    let bought = restore(&log.state, &cat, "f1", "e2").expect("within the bank");
+    assert!(
+        matches!(&bought, Event::Purchased { cost: 5, what, .. } if what == "Restored Regiment 1-2 to Small (5 points)"),
+        "{bought:?}"
+    );
+    log.push(bought);
+    let after = restore_options(&log.state, &cat, "f1");
+    assert_eq!(
+        after
+            .iter()
+            .map(|o| (o.element.as_str(), o.from, o.to))
+            .collect::<Vec<_>>(),
+        [
+            ("e1", Size::Small, Size::Medium),
+            ("e2", Size::Small, Size::Medium)
+        ],
+        "e2 may buy its second size back next"
     );
 }
 

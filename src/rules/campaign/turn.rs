@@ -6,7 +6,8 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use super::aftermath::reinforcement_points;
-use super::movement::{resolve_moves, CampaignError, Contact, ForceAt, Order, PlaceKind};
+use super::error::CampaignError;
+use super::movement::{resolve_moves, Contact, ForceAt, Order, PlaceKind};
 use super::state::{BattleSite, BattleStatus, CampaignBattle, CampaignState, Event, Force, Phase};
 use crate::rules::dice::Dice;
 use crate::rules::lotf::battle::ScenarioId;

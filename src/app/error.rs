@@ -79,6 +79,19 @@ impl Error {
     }
 }
 
+/// Every problem of a form at once, each beside its field.
+impl From<Vec<crate::rules::campaign::error::FieldProblem>> for Error {
+    fn from(problems: Vec<crate::rules::campaign::error::FieldProblem>) -> Self {
+        Self::Validation {
+            message: "Some fields need attention.".into(),
+            details: problems
+                .into_iter()
+                .map(|p| ErrorDetail::field(p.field, p.message))
+                .collect(),
+        }
+    }
+}
+
 impl From<diesel::result::Error> for Error {
     fn from(e: diesel::result::Error) -> Self {
         match e {
@@ -115,6 +128,7 @@ impl From<crate::rules::campaign::movement::CampaignError> for Error {
         use crate::rules::campaign::movement::CampaignError;
         match e {
             CampaignError::BadEntry { .. } => Self::internal(e),
+            CampaignError::NotFound(_) => Self::NotFound,
             CampaignError::Refused(message) => Self::Conflict(message),
             CampaignError::Invalid(message) => Self::Validation {
                 message: message.clone(),

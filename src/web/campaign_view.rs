@@ -4,9 +4,10 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::app::campaigns::{orders_in, parse_entry, phase_id, Loaded};
+use crate::app::campaigns::{parse_entry, phase_id, Loaded};
 use crate::rules::campaign::movement::{Order, PlaceKind, RouteKind};
 use crate::rules::campaign::state::{BattleSite, BattleStatus, CampaignState, Event, Phase};
+use crate::rules::campaign::visibility::{entry_visible, visible_orders};
 use crate::store::campaigns::LogRow;
 use crate::web::AppError;
 
@@ -353,10 +354,12 @@ pub fn log_lines(
         {
             continue;
         }
-        let hidden = matches!(&e.event, Event::OrderGiven { force, .. }
-            if st.phase == Phase::Orders
-                && r.turn == i32::try_from(st.turn).unwrap_or(i32::MAX)
-                && c.force.as_deref() != Some(force.as_str()));
+        let hidden = !entry_visible(
+            st,
+            c.force.as_deref(),
+            &e.event,
+            u32::try_from(r.turn).unwrap_or(u32::MAX),
+        );
         let (text, event) = if hidden {
             (
                 format!(
@@ -437,7 +440,7 @@ pub fn attention(c: &Loaded, cat: &crate::rules::lotf::Catalogue) -> Vec<String>
                 }
             }
             Phase::Orders => {
-                let (given, all) = orders_in(st);
+                let (given, all) = st.orders_in();
                 out.push(format!(
                     "{given} of {all} orders in for turn {}; close the turn when you are ready.",
                     st.turn
@@ -469,7 +472,7 @@ pub fn attention(c: &Loaded, cat: &crate::rules::lotf::Catalogue) -> Vec<String>
 pub fn campaign_json(c: &Loaded, cat: &crate::rules::lotf::Catalogue) -> Value {
     let st = &c.state;
     let settings = st.settings();
-    let (given, all) = orders_in(st);
+    let (given, all) = st.orders_in();
     json!({
         "id": c.row.id,
         "name": c.row.name,
@@ -487,7 +490,7 @@ pub fn campaign_json(c: &Loaded, cat: &crate::rules::lotf::Catalogue) -> Value {
         "invite_code": if c.organiser { Some(c.row.invite_code.clone()) } else { None },
         "my_force": c.force,
         "orders": {"in": given, "of": all,
-                   "mine": c.force.as_ref().and_then(|f| st.orders.get(f))},
+                   "mine": c.force.as_deref().and_then(|f| visible_orders(st, Some(f)).get(f).copied())},
         "forces": st.forces.values().map(|f| json!({
             "id": f.id, "player": f.player, "side": f.side, "place": f.place,
             "name": f.roster.name, "elements": f.roster.element_count(), "out": f.out,

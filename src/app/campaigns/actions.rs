@@ -6,16 +6,16 @@ use serde::Deserialize;
 
 use super::change::{close_turn_events, void_events};
 use super::{
-    by_code, change, event_force, event_kind, invite_code, orders_in, phase_id, require_organiser,
-    require_own_force, Loaded, Pending,
+    by_code, change, invite_code, phase_id, require_organiser, require_own_force, Loaded, Pending,
 };
 use crate::app::{Actor, Context, Error, ErrorDetail};
+use crate::rules::campaign::aftermath::bank_after_adjustment;
 use crate::rules::campaign::forces::{buy_element, buy_upgrade, enlist, restore};
 use crate::rules::campaign::movement::{Map, Order};
-use crate::rules::campaign::presets::preset;
-use crate::rules::campaign::state::{CampaignState, Event, HouseRules, Phase, Settings, SideSetup};
+use crate::rules::campaign::settings::SettingsInput;
+use crate::rules::campaign::state::{CampaignState, Event, HouseRules, Phase, Settings};
 use crate::rules::campaign::turn::check_order;
-use crate::rules::lotf::{ElementType, ScenarioId, Size, Upgrade, War, Weapon};
+use crate::rules::lotf::{ElementType, ScenarioId, Size, Upgrade, Weapon};
 use crate::store::campaigns::{self as store, CampaignRow, NewCampaign, NewLogRow};
 use crate::store::{battles, users};
 
@@ -59,96 +59,23 @@ fn default_turns() -> u32 {
     8
 }
 
-/// A blank map: the two home places joined by a road, to edit from.
-fn blank_map() -> Map {
-    use crate::rules::campaign::movement::{Place, PlaceKind, Route, RouteKind};
-    let place = |id: &str, name: &str, x| Place {
-        id: id.into(),
-        name: name.into(),
-        kind: PlaceKind::Town,
-        x,
-        y: 350,
-        value: 2,
-        supply: true,
-    };
-    Map {
-        places: vec![
-            place("home_a", "First home", 150),
-            place("home_b", "Second home", 850),
-        ],
-        routes: vec![Route {
-            id: "r1".into(),
-            from: "home_a".into(),
-            to: "home_b".into(),
-            kind: RouteKind::Road,
-        }],
-    }
-}
-
 pub async fn create(
     ctx: &Context,
     actor: &Actor,
     input: NewCampaignInput,
 ) -> Result<CampaignRow, Error> {
-    let name = input.name.trim().to_string();
-    if name.is_empty() || name.chars().count() > 80 {
-        return Err(invalid(
-            "name",
-            "Give the campaign a name of 1 to 80 characters.",
-        ));
-    }
-    if !(50..=2000).contains(&input.points) {
-        return Err(invalid("points", "The battle size is 50 to 2000 points."));
-    }
-    if !(1..=30).contains(&input.turns) {
-        return Err(invalid("turns", "A campaign lasts 1 to 30 turns."));
-    }
-    let (map, war, default_sides) = if input.map == "blank" {
-        let war = War::from_id(&input.war)
-            .ok_or_else(|| invalid("war", "Choose the war the campaign is fought in."))?;
-        (
-            blank_map(),
-            war.id().to_string(),
-            [("First side", "home_a"), ("Second side", "home_b")],
-        )
-    } else {
-        let p = preset(&input.map).ok_or_else(|| invalid("map", "Choose a map from the list."))?;
-        (p.map, p.war.to_string(), p.sides)
-    };
-    let mut sides = Vec::new();
-    for (i, (default, home)) in default_sides.iter().enumerate() {
-        let given = input.sides[i].trim();
-        let n = if given.is_empty() { *default } else { given };
-        if n.chars().count() > 60 {
-            return Err(invalid("sides", "A side's name is at most 60 characters."));
-        }
-        sides.push(SideSetup {
-            name: n.to_string(),
-            home: (*home).to_string(),
-        });
-    }
-    if sides[0].name == sides[1].name {
-        return Err(invalid("sides", "The two sides need different names."));
-    }
-    let scenario = match input.scenario.as_deref() {
-        None | Some("") => None,
-        Some(s) => Some(
-            ScenarioId::from_id(s)
-                .ok_or_else(|| invalid("scenario", "Choose a scenario from the list."))?
-                .id()
-                .to_string(),
-        ),
-    };
-    let settings = Settings {
-        name: name.clone(),
-        rule_system: LOTF.into(),
-        war,
+    let given = SettingsInput {
+        name: input.name,
+        map: input.map,
+        war: input.war,
         points: input.points,
         turns: input.turns,
-        sides: [sides[0].clone(), sides[1].clone()],
+        sides: input.sides,
         rules: input.rules,
-        scenario,
+        scenario: input.scenario,
     };
+    let (settings, map) = Settings::parse(&given, LOTF)?;
+    let name = settings.name.clone();
     let event = Event::Created { settings, map };
     let mut st = CampaignState::default();
     st.apply(1, &event)?;
@@ -169,7 +96,7 @@ pub async fn create(
         campaign_id: 0,
         seq: 1,
         turn: 0,
-        kind: event_kind(&event),
+        kind: event.kind().to_string(),
         force_id: None,
         actor_id: Some(actor.id),
         seed: None,
@@ -202,8 +129,7 @@ pub async fn join(
     let after = change(ctx, id, actor, move |conn, _, st| {
         let seed = crate::app::dice::fresh_seed();
         let event = enlist(st, &cat.lotf, uid, &player, side, &roster, seed)?;
-        let force = event_force(&event);
-        store::add_member(conn, id, uid, force.as_deref())?;
+        store::add_member(conn, id, uid, event.force())?;
         Ok(vec![Pending {
             event,
             seed: Some(seed),
@@ -246,31 +172,14 @@ pub async fn set_map(
     homes: [String; 2],
 ) -> Result<Loaded, Error> {
     require_organiser(c)?;
-    if let Err(problems) = map.check() {
+    if let Err(problems) = map.check_with_homes(&homes) {
         return Err(Error::Validation {
             message: "The map needs attention.".into(),
             details: problems
                 .into_iter()
-                .map(|m| ErrorDetail {
-                    field: Some("map".into()),
-                    message: m,
-                })
+                .map(|p| ErrorDetail::field(p.field, p.message))
                 .collect(),
         });
-    }
-    for h in &homes {
-        if map.place(h).is_none() {
-            return Err(invalid(
-                "homes",
-                "Each side's home must be a place on the map.",
-            ));
-        }
-    }
-    if homes[0] == homes[1] {
-        return Err(invalid(
-            "homes",
-            "The two sides need different home places.",
-        ));
     }
     change(ctx, c.id(), actor, move |_, _, st| {
         if st.phase != Phase::Enlisting {
@@ -314,7 +223,7 @@ pub async fn give_order(
         let mut work = st.clone();
         work.apply(0, &event)?;
         let mut out = vec![Pending { event, seed: None }];
-        let (given, all) = orders_in(&work);
+        let (given, all) = work.orders_in();
         if given == all {
             out.extend(close_turn_events(conn, &cat, row, &work)?);
         }
@@ -555,11 +464,11 @@ pub async fn adjust(
                 side: a.side,
                 points: a.points,
                 bank: a.bank,
-                bank_after: a.force.as_ref().and_then(|f| st.forces.get(f)).map(|f| {
-                    (i64::from(f.bank) + i64::from(a.bank))
-                        .clamp(0, i64::from(crate::rules::campaign::aftermath::BANK_CAP))
-                        as u32
-                }),
+                bank_after: a
+                    .force
+                    .as_ref()
+                    .and_then(|f| st.forces.get(f))
+                    .map(|f| bank_after_adjustment(f.bank, a.bank)),
                 reason: reason.clone(),
             },
             seed: None,

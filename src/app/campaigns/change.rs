@@ -9,10 +9,9 @@ use super::{parse_entry, parse_state, phase_id, Loaded};
 use crate::app::battle_record::{result_of, RecordStatus};
 use crate::app::{Actor, Context, Error};
 use crate::rules::campaign::after_battle::resolve_battle;
-use crate::rules::campaign::state::{
-    BattleStatus, CampaignBattle, CampaignState, Entry, Event, Phase,
-};
+use crate::rules::campaign::state::{CampaignBattle, CampaignState, Entry, Event, Phase};
 use crate::rules::campaign::turn::{close_turn, end_turn};
+use crate::rules::campaign::voiding::{void_from, RecordState};
 use crate::rules::RuleSystems;
 use crate::store::battles;
 use crate::store::campaigns::{self as store, CampaignRow, NewLogRow, StateChange};
@@ -111,8 +110,8 @@ fn store_events(
             campaign_id: row.id,
             seq,
             turn: i32::try_from(turn).unwrap_or(i32::MAX),
-            kind: super::event_kind(&p.event),
-            force_id: super::event_force(&p.event),
+            kind: p.event.kind().to_string(),
+            force_id: p.event.force().map(str::to_string),
             actor_id: actor,
             seed: p.seed.map(|s| s.to_string()),
             event: serde_json::to_string(&p.event).map_err(Error::internal)?,
@@ -271,8 +270,9 @@ pub fn close_turn_events(
     Ok(out)
 }
 
-/// Voids the latest battle: its aftermath is set aside and it is fought again on a fresh
-/// record. A pending battle whose record is disputed is simply given a fresh record.
+/// Voids a battle the rules let the organiser void (M-94, `rules::campaign::voiding`): the
+/// latest decided battle has its aftermath set aside and is fought again on a fresh record; a
+/// pending battle whose recorded result waits or is disputed simply gets a fresh record.
 pub fn void_events(
     conn: &mut DbConnection,
     row: &CampaignRow,
@@ -285,68 +285,12 @@ pub fn void_events(
         .iter()
         .map(parse_entry)
         .collect::<Result<_, _>>()?;
-    let next_seq = log.last().map_or(1, |e| e.seq + 1);
-    let from_seq = match b.status {
-        BattleStatus::Pending => next_seq,
-        BattleStatus::Resolved => {
-            let voided_from: Vec<i64> = log
-                .iter()
-                .filter_map(|e| match &e.event {
-                    Event::BattleVoided { from_seq, .. } => Some(*from_seq),
-                    _ => None,
-                })
-                .collect();
-            let fought = log
-                .iter()
-                .rev()
-                .find(|e| {
-                    matches!(e.event, Event::BattleFought { .. }) && !voided_from.contains(&e.seq)
-                })
-                .ok_or_else(|| Error::Conflict("No battle has been fought yet.".into()))?;
-            if !matches!(&fought.event, Event::BattleFought { battle, .. } if *battle == no) {
-                return Err(Error::Conflict(
-                    "Only the latest battle can be voided.".into(),
-                ));
-            }
-            let automatic = |e: &Event| {
-                matches!(
-                    e,
-                    Event::Moved { .. }
-                        | Event::Retreated { .. }
-                        | Event::Surrendered { .. }
-                        | Event::Destroyed { .. }
-                        | Event::ElementReduced { .. }
-                        | Event::ElementLost { .. }
-                        | Event::CommanderReplaced { .. }
-                        | Event::Experience { .. }
-                        | Event::PlaceTaken { .. }
-                        | Event::Reinforced { .. }
-                        | Event::TurnBegan { .. }
-                        | Event::Ended { .. }
-                        | Event::BattleFought { .. }
-                )
-            };
-            if log
-                .iter()
-                .filter(|e| e.seq > fought.seq)
-                .any(|e| !automatic(&e.event))
-            {
-                return Err(Error::Conflict(
-                    "Orders, purchases or other changes have been made since that battle, so it \
-                     can no longer be voided; make a manual adjustment instead."
-                        .into(),
-                ));
-            }
-            fought.seq
-        }
-    };
     let old = battles::find(conn, b.record)?;
+    let record = old.as_ref().map_or(RecordState::NotFought, |r| {
+        RecordState::from_status(&r.status)
+    });
+    let from_seq = void_from(&log, st, no, record)?;
     if let Some(r) = &old {
-        if b.status == BattleStatus::Pending && r.status == RecordStatus::SetUp.id() {
-            return Err(Error::Conflict(
-                "This battle has not been fought yet; there is nothing to void.".into(),
-            ));
-        }
         if !battles::void_if(conn, r.id, &r.status, r.version)? {
             return Err(Error::Conflict(
                 "The battle's record changed just now; look again and retry.".into(),

@@ -158,45 +158,6 @@ pub fn phase_id(p: Phase) -> &'static str {
     }
 }
 
-/// The kind tag of an event, as stored in the log's `kind` column.
-pub fn event_kind(e: &Event) -> String {
-    serde_json::to_value(e)
-        .ok()
-        .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_string))
-        .unwrap_or_default()
-}
-
-/// The force an entry concerns, for filtering the log.
-pub fn event_force(e: &Event) -> Option<String> {
-    match e {
-        Event::Enlisted { force, .. }
-        | Event::OrderGiven { force, .. }
-        | Event::Moved { force, .. }
-        | Event::Retreated { force, .. }
-        | Event::Surrendered { force, .. }
-        | Event::Destroyed { force }
-        | Event::ElementReduced { force, .. }
-        | Event::ElementLost { force, .. }
-        | Event::CommanderReplaced { force, .. }
-        | Event::Experience { force, .. }
-        | Event::Reinforced { force, .. }
-        | Event::Purchased { force, .. }
-        | Event::PlayerReplaced { force, .. } => Some(force.clone()),
-        Event::PlaceTaken { force, .. } | Event::Adjusted { force, .. } => force.clone(),
-        _ => None,
-    }
-}
-
-/// Whether every force still in the field has an order in: (given, of).
-pub fn orders_in(st: &CampaignState) -> (usize, usize) {
-    let active: Vec<&String> = st.active_forces().map(|f| &f.id).collect();
-    let given = active
-        .iter()
-        .filter(|f| st.orders.contains_key(**f))
-        .count();
-    (given, active.len())
-}
-
 pub(crate) fn parse_state(row: &CampaignRow) -> Result<CampaignState, Error> {
     serde_json::from_str(&row.state)
         .map_err(|e| Error::internal(format!("campaign {} state does not parse: {e}", row.id)))
@@ -213,6 +174,23 @@ pub fn parse_entry(row: &LogRow) -> Result<Entry, Error> {
         seq: row.seq,
         event,
     })
+}
+
+/// The battles the organiser may void now, newest first: the same rule the void action applies
+/// (M-94), so the organiser is never offered a battle the action then refuses.
+pub async fn voidable_battles(ctx: &Context, c: &Loaded) -> Result<Vec<u32>, Error> {
+    let entries = entries(ctx, c.id()).await?;
+    Ok(crate::rules::campaign::voiding::voidable(
+        &entries,
+        &c.state,
+        |record| crate::rules::campaign::voiding::RecordState::from_status(c.record_status(record)),
+    ))
+}
+
+/// The whole log, parsed.
+pub async fn entries(ctx: &Context, id: i64) -> Result<Vec<Entry>, Error> {
+    let rows = log_rows(ctx, id).await?;
+    rows.iter().map(parse_entry).collect()
 }
 
 /// The whole log.

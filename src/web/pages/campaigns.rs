@@ -9,9 +9,11 @@ use serde::Deserialize;
 
 use crate::app;
 use crate::app::campaigns::actions::{self as actions, Adjustment, NewCampaignInput, Purchase};
-use crate::app::campaigns::{load_for, log_rows, orders_in, Loaded};
+use crate::app::campaigns::{load_for, log_rows, Loaded};
+use crate::rules::campaign::forces::restore_options;
+use crate::rules::campaign::map_edit::PlaceInput;
 use crate::rules::campaign::movement::{
-    Map, Order, Place, PlaceKind, Route, RouteKind, MAP_HEIGHT, MAP_WIDTH,
+    Map, Order, Place, PlaceKind, RouteKind, MAP_HEIGHT, MAP_WIDTH,
 };
 use crate::rules::campaign::presets::presets;
 use crate::rules::campaign::standings::{standings, Standings};
@@ -550,7 +552,7 @@ async fn show_page(
         my_place: mine
             .map(|f| st.place_name(&f.place).to_string())
             .unwrap_or_default(),
-        orders: orders_in(st),
+        orders: st.orders_in(),
         battles,
         forces,
         recent,
@@ -877,33 +879,19 @@ async fn force_page(
             .iter()
             .map(|(id, n)| choice(*id, n.clone()))
             .collect(),
-        reduced_choices: f
-            .roster
-            .groups
-            .iter()
-            .flat_map(|g| &g.elements)
-            .filter_map(|e| {
-                let id = e.id.clone()?;
-                let full = f.full_sizes.get(&id).and_then(|s| Size::from_id(s))?;
-                if e.size >= full {
-                    return None;
-                }
-                let next = crate::rules::lotf::validate::sizes_for(cat, e.element_type)
-                    .into_iter()
-                    .find(|s| *s > e.size)?;
-                let mut bigger = e.clone();
-                bigger.size = next;
-                let cost = crate::rules::lotf::price_element(cat, &bigger)
-                    .saturating_sub(crate::rules::lotf::price_element(cat, e));
-                Some(choice(
-                    id,
+        reduced_choices: restore_options(st, cat, force)
+            .into_iter()
+            .map(|o| {
+                choice(
+                    o.element,
                     format!(
-                        "{}: {} to {} for {cost} points",
-                        e.name,
-                        e.size.label(),
-                        next.label()
+                        "{}: {} to {} for {} points",
+                        o.name,
+                        o.from.label(),
+                        o.to.label(),
+                        o.cost
                     ),
-                ))
+                )
             })
             .collect(),
         group_choices: groups
@@ -1293,25 +1281,8 @@ pub struct MapForm {
 }
 
 /// A place id from a name: lower-case letters and digits joined by underscores, unique.
-fn place_id(map: &Map, name: &str) -> String {
-    let mut base: String = name
-        .to_lowercase()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    base = base.trim_matches('_').chars().take(30).collect();
-    if base.is_empty() {
-        base = "place".into();
-    }
-    let mut id = base.clone();
-    let mut n = 2;
-    while map.place(&id).is_some() {
-        id = format!("{base}_{n}");
-        n += 1;
-    }
-    id
-}
-
+/// The map and homes after one change from the editor's form; the rules check each change
+/// (`rules::campaign::map_edit`), the whole map is checked again when it is saved.
 fn edited_map(c: &Loaded, form: &MapForm) -> Result<(Map, [String; 2]), app::Error> {
     let st = &c.state;
     let mut map = st.map.clone();
@@ -1319,71 +1290,22 @@ fn edited_map(c: &Loaded, form: &MapForm) -> Result<(Map, [String; 2]), app::Err
         .settings()
         .map(|s| [s.sides[0].home.clone(), s.sides[1].home.clone()])
         .unwrap_or_default();
-    let num = |s: &str, field: &str, max: u16| -> Result<u16, app::Error> {
-        s.trim()
-            .parse::<u16>()
-            .ok()
-            .filter(|v| *v <= max)
-            .ok_or_else(|| {
-                app::Error::bad_request(format!("{field} is a whole number from 0 to {max}."))
-            })
-    };
-    let place_fields = |p: &mut Place| -> Result<(), app::Error> {
-        p.name = form.name.trim().to_string();
-        p.kind = PlaceKind::from_id(&form.kind)
-            .ok_or_else(|| app::Error::bad_request("Choose what kind of place it is."))?;
-        p.x = num(&form.x, "Across", MAP_WIDTH)?;
-        p.y = num(&form.y, "Down", MAP_HEIGHT)?;
-        p.value = u8::try_from(num(&form.value, "The victory value", 3)?).unwrap_or(0);
-        p.supply = form.supply == "on";
-        Ok(())
+    let place = PlaceInput {
+        name: &form.name,
+        kind: &form.kind,
+        x: &form.x,
+        y: &form.y,
+        value: &form.value,
+        supply: form.supply == "on",
     };
     match form.op.as_str() {
-        "add_place" => {
-            let mut p = Place {
-                id: place_id(&map, &form.name),
-                name: String::new(),
-                kind: PlaceKind::Village,
-                x: 0,
-                y: 0,
-                value: 0,
-                supply: false,
-            };
-            place_fields(&mut p)?;
-            map.places.push(p);
-        }
-        "update_place" => {
-            let p = map
-                .places
-                .iter_mut()
-                .find(|p| p.id == form.place)
-                .ok_or(app::Error::NotFound)?;
-            place_fields(p)?;
-        }
-        "remove_place" => {
-            if homes.contains(&form.place) {
-                return Err(app::Error::bad_request(
-                    "That place is a side's home; choose another home first.",
-                ));
-            }
-            map.places.retain(|p| p.id != form.place);
-            map.routes
-                .retain(|r| r.from != form.place && r.to != form.place);
-        }
-        "add_route" => {
-            let n = (1..)
-                .map(|i| format!("r{i}"))
-                .find(|id| !map.routes.iter().any(|r| &r.id == id))
-                .unwrap_or_default();
-            map.routes.push(Route {
-                id: n,
-                from: form.from.clone(),
-                to: form.to.clone(),
-                kind: RouteKind::from_id(&form.kind)
-                    .ok_or_else(|| app::Error::bad_request("Choose road, trail or river."))?,
-            });
-        }
-        "remove_route" => map.routes.retain(|r| r.id != form.route),
+        "add_place" => map.add_place(&place).map(|_| ())?,
+        "update_place" => map.update_place(&form.place, &place)?,
+        "remove_place" => map.remove_place(&form.place, &homes)?,
+        "add_route" => map
+            .add_route(&form.from, &form.to, &form.kind)
+            .map(|_| ())?,
+        "remove_route" => map.remove_route(&form.route),
         "homes" => homes = [form.home_a.clone(), form.home_b.clone()],
         _ => return Err(app::Error::bad_request("Unknown map change.")),
     }
@@ -1450,6 +1372,7 @@ async fn organiser_page(
     status: StatusCode,
     done: String,
 ) -> Result<HttpResponse, AppError> {
+    let voidable = crate::app::campaigns::voidable_battles(&state.app, &c).await?;
     let st = &c.state;
     let label = |f: &String| choice(f.clone(), force_name(&c, f));
     render_with_status(
@@ -1483,26 +1406,10 @@ async fn organiser_page(
                     )
                 })
                 .collect(),
-            // Only what can be voided: the latest decided battle, and battles whose recorded
-            // result waits for confirmation or is disputed.
-            battles: st
-                .battles
+            // Only what the void action accepts (M-94).
+            battles: voidable
                 .iter()
-                .rev()
-                .filter(|b| match b.status {
-                    BattleStatus::Pending => {
-                        matches!(c.record_status(b.record), "provisional" | "disputed")
-                    }
-                    BattleStatus::Resolved => {
-                        Some(b.no)
-                            == st
-                                .battles
-                                .iter()
-                                .filter(|x| x.status == BattleStatus::Resolved)
-                                .map(|x| x.no)
-                                .max()
-                    }
-                })
+                .filter_map(|no| st.battle(*no))
                 .map(|b| {
                     choice(
                         b.no.to_string(),

@@ -1,0 +1,345 @@
+//! The campaign list, the new-campaign form, and joining by link or code.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
+use serde::Deserialize;
+
+use crate::app::campaigns::actions::{self as actions, NewCampaignInput};
+use crate::rules::campaign::presets::presets;
+use crate::rules::campaign::state::{HouseRules, Phase};
+use crate::rules::lotf::{ScenarioId, War};
+use crate::store::campaigns as store;
+use crate::web::auth::csrf::CsrfForm;
+use crate::web::auth::{SignedIn, SignedInUser};
+use crate::web::lotf::historical::ForceChoice;
+use crate::web::page::{redirect, render_with_status, FormErrors, PageCtx};
+use crate::web::state::{with_conn, AppState};
+use crate::web::AppError;
+
+use super::{choice, into_form_errors};
+
+pub struct CampaignLine {
+    pub id: i64,
+    pub name: String,
+    pub phase: String,
+    pub turn: i32,
+    pub organiser: bool,
+}
+
+pub struct PresetView {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub blurb: &'static str,
+    pub places: usize,
+}
+
+#[derive(Template)]
+#[template(path = "campaigns/list.html")]
+struct ListPage {
+    ctx: PageCtx,
+    campaigns: Vec<CampaignLine>,
+    presets: Vec<PresetView>,
+    wars: Vec<ForceChoice>,
+    scenarios: Vec<ForceChoice>,
+    switches: Vec<(&'static str, &'static str, bool)>,
+    form: NewForm,
+    errors: FormErrors,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(default)]
+pub struct NewForm {
+    pub name: String,
+    pub map: String,
+    pub war: String,
+    pub points: String,
+    pub turns: String,
+    pub side_a: String,
+    pub side_b: String,
+    pub scenario: String,
+    /// Switches that are ticked (a form sends only those).
+    #[serde(flatten)]
+    pub ticks: std::collections::HashMap<String, String>,
+}
+
+impl Default for NewForm {
+    fn default() -> Self {
+        NewForm {
+            name: String::new(),
+            map: "philadelphia-1777".into(),
+            war: "american_revolution".into(),
+            points: "200".into(),
+            turns: "8".into(),
+            side_a: String::new(),
+            side_b: String::new(),
+            scenario: String::new(),
+            ticks: HouseRules::default()
+                .switches()
+                .iter()
+                .map(|(id, _, _)| (format!("rule_{id}"), "on".to_string()))
+                .collect(),
+        }
+    }
+}
+
+impl NewForm {
+    pub fn ticked(&self, id: &str) -> bool {
+        self.ticks.contains_key(&format!("rule_{id}"))
+    }
+}
+
+pub(super) fn phase_label(p: &str) -> &'static str {
+    match p {
+        "enlisting" => "Enlisting",
+        "orders" => "Orders open",
+        "battles" => "Battles to fight",
+        "ended" => "Ended",
+        _ => "?",
+    }
+}
+
+async fn list_page(
+    state: &web::Data<AppState>,
+    user: &SignedInUser,
+    ctx: PageCtx,
+    form: NewForm,
+    errors: FormErrors,
+    status: StatusCode,
+) -> Result<HttpResponse, AppError> {
+    let uid = user.id;
+    let rows = with_conn(state, move |conn| Ok(store::list_for_user(conn, uid)?)).await?;
+    let mut scenarios = vec![choice("", "Roll on the book's 2d6 table for each battle")];
+    scenarios.extend(ScenarioId::ALL.iter().map(|s| {
+        choice(
+            s.id(),
+            crate::rules::campaign::turn::scenario_name(&state.app.rules.lotf, *s),
+        )
+    }));
+    render_with_status(
+        &ListPage {
+            ctx,
+            campaigns: rows
+                .iter()
+                .map(|r| CampaignLine {
+                    id: r.id,
+                    name: r.name.clone(),
+                    phase: phase_label(&r.phase).into(),
+                    turn: r.turn,
+                    organiser: r.organiser_id == uid,
+                })
+                .collect(),
+            presets: presets()
+                .into_iter()
+                .map(|p| PresetView {
+                    id: p.id,
+                    title: p.title,
+                    blurb: p.blurb,
+                    places: p.map.places.len(),
+                })
+                .collect(),
+            wars: War::ALL.iter().map(|w| choice(w.id(), w.label())).collect(),
+            scenarios,
+            switches: HouseRules::default().switches().to_vec(),
+            form,
+            errors,
+        },
+        status,
+    )
+}
+
+pub async fn list(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+) -> Result<HttpResponse, AppError> {
+    list_page(
+        &state,
+        &user,
+        ctx,
+        NewForm::default(),
+        FormErrors::default(),
+        StatusCode::OK,
+    )
+    .await
+}
+
+pub async fn create(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+    CsrfForm(form): CsrfForm<NewForm>,
+) -> Result<HttpResponse, AppError> {
+    let mut rules = HouseRules::default();
+    for (id, _, _) in HouseRules::default().switches() {
+        rules.set(id, form.ticked(id));
+    }
+    let number = |s: &str| s.trim().parse::<u32>().unwrap_or(0);
+    let input = NewCampaignInput {
+        name: form.name.clone(),
+        map: form.map.clone(),
+        war: form.war.clone(),
+        points: number(&form.points),
+        turns: number(&form.turns),
+        sides: [form.side_a.clone(), form.side_b.clone()],
+        rules,
+        scenario: Some(form.scenario.clone()),
+    };
+    match actions::create(&state.app, &user.actor(), input).await {
+        Ok(row) => Ok(redirect(&format!("/campaigns/{}", row.id))),
+        Err(e) => {
+            let (errors, status) = into_form_errors(e)?;
+            list_page(&state, &user, ctx, form, errors, status).await
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct CodeForm {
+    pub code: String,
+}
+
+/// The "join with a code" box sends the code here; the join page lives at its own address.
+pub async fn join_code(
+    SignedIn(_user): SignedIn,
+    CsrfForm(form): CsrfForm<CodeForm>,
+) -> Result<HttpResponse, AppError> {
+    let code: String = form
+        .code
+        .trim()
+        .to_uppercase()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect();
+    Ok(redirect(&format!("/campaigns/join/{code}")))
+}
+
+#[derive(Template)]
+#[template(path = "campaigns/join.html")]
+struct JoinPage {
+    ctx: PageCtx,
+    code: String,
+    id: i64,
+    name: String,
+    war: String,
+    points: u32,
+    turns: u32,
+    sides: Vec<ForceChoice>,
+    rosters: Vec<ForceChoice>,
+    already: bool,
+    open: bool,
+    over: bool,
+    errors: FormErrors,
+}
+
+async fn join_page(
+    state: &web::Data<AppState>,
+    user: &SignedInUser,
+    ctx: PageCtx,
+    code: &str,
+    errors: FormErrors,
+    status: StatusCode,
+) -> Result<HttpResponse, AppError> {
+    let (row, st) = crate::app::campaigns::by_code(&state.app, code).await?;
+    let settings = st.settings().ok_or(AppError::NotFound)?.clone();
+    let (uid, war) = (user.id, settings.war.clone());
+    let rosters = with_conn(state, move |conn| {
+        Ok(crate::store::rosters::list_for_owner(
+            conn,
+            uid,
+            Some(&war),
+        )?)
+    })
+    .await?;
+    render_with_status(
+        &JoinPage {
+            ctx,
+            code: row.invite_code.clone(),
+            id: row.id,
+            name: row.name.clone(),
+            war: War::from_id(&settings.war).map_or(settings.war.clone(), |w| w.label().into()),
+            points: settings.points,
+            turns: settings.turns,
+            sides: settings
+                .sides
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let n = st
+                        .forces
+                        .values()
+                        .filter(|f| usize::from(f.side) == i)
+                        .count();
+                    let players = match n {
+                        0 => "no one yet".to_string(),
+                        1 => "1 player so far".to_string(),
+                        n => format!("{n} players so far"),
+                    };
+                    choice(i.to_string(), format!("{} ({players})", s.name))
+                })
+                .collect(),
+            rosters: rosters
+                .iter()
+                .map(|r| {
+                    choice(
+                        r.id.to_string(),
+                        format!(
+                            "{} ({} points{})",
+                            r.name,
+                            r.points,
+                            if r.legal { "" } else { ", not legal yet" }
+                        ),
+                    )
+                })
+                .collect(),
+            already: st.force_of_user(uid).is_some(),
+            open: st.phase == Phase::Enlisting,
+            over: st.phase == Phase::Ended,
+            errors,
+        },
+        status,
+    )
+}
+
+pub async fn join_show(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+    code: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    join_page(
+        &state,
+        &user,
+        ctx,
+        &code,
+        FormErrors::default(),
+        StatusCode::OK,
+    )
+    .await
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct JoinForm {
+    pub side: String,
+    pub roster: String,
+}
+
+pub async fn join(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+    code: web::Path<String>,
+    CsrfForm(form): CsrfForm<JoinForm>,
+) -> Result<HttpResponse, AppError> {
+    let side = form.side.parse::<u8>().unwrap_or(9);
+    let roster = form.roster.parse::<i64>().unwrap_or(0);
+    match actions::join(&state.app, &user.actor(), &code, side, roster).await {
+        Ok((id, _)) => Ok(redirect(&format!("/campaigns/{id}"))),
+        Err(e) => {
+            let (errors, status) = into_form_errors(e)?;
+            join_page(&state, &user, ctx, &code, errors, status).await
+        }
+    }
+}

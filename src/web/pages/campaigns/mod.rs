@@ -1,0 +1,73 @@
+//! Campaign pages: the list and the new-campaign form, joining by code, the campaign (map,
+//! orders, battles, forces), a force as it stands and its reinforcements, standings, the log,
+//! the map editor and the organiser's tools. Every action is a plain form POST.
+
+mod force;
+mod list;
+mod map;
+mod organiser;
+mod show;
+mod standings;
+
+pub use force::{buy, force, force_print};
+pub use list::{create, join, join_code, join_show, list};
+pub use map::{map_change, map_edit};
+pub use organiser::{organiser, organiser_action};
+pub use show::{close_turn, give_order, show, start};
+pub use standings::{log_page, standings_page};
+
+use actix_web::http::StatusCode;
+use serde::Deserialize;
+
+use crate::app;
+use crate::web::lotf::historical::ForceChoice;
+use crate::web::page::FormErrors;
+use crate::web::AppError;
+
+pub(super) fn choice(value: impl Into<String>, label: impl Into<String>) -> ForceChoice {
+    ForceChoice {
+        value: value.into(),
+        label: label.into(),
+    }
+}
+
+/// Turns an action's refusal into messages on the page that was submitted; other errors pass.
+pub(super) fn into_form_errors(e: app::Error) -> Result<(FormErrors, StatusCode), AppError> {
+    let mut errors = FormErrors::default();
+    let status = match e {
+        app::Error::Validation { details, .. } => {
+            for d in details {
+                errors.general.push(d.message);
+            }
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+        app::Error::BadRequest { message, .. } => {
+            errors.general.push(message);
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+        app::Error::Conflict(m) => {
+            errors.general.push(m);
+            StatusCode::CONFLICT
+        }
+        other => return Err(other.into()),
+    };
+    Ok((errors, status))
+}
+
+/// What a successful action says on the page it returns to.
+pub(super) fn notice_for(done: &str) -> &'static str {
+    match done {
+        "order" => "Your order is in. Nobody else sees it until the turn closes; you may change it until then.",
+        "started" => "The campaign has begun: orders for turn 1 are open.",
+        "closed" => "The turn is closed: the orders are revealed and the moves made.",
+        "bought" => "Bought: the force and its bank are updated, and the purchase is in the log.",
+        "map" => "The map is saved.",
+        _ => "",
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct Done {
+    pub done: String,
+}

@@ -1,0 +1,251 @@
+//! The organiser's tools: arrange, void or simulate a battle, adjust points, replace a player.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use askama::Template;
+use serde::Deserialize;
+
+use crate::app;
+use crate::app::campaigns::actions::{self as actions, Adjustment};
+use crate::app::campaigns::{load_for, Loaded};
+use crate::rules::lotf::ScenarioId;
+use crate::web::auth::csrf::CsrfForm;
+use crate::web::auth::SignedIn;
+use crate::web::lotf::historical::ForceChoice;
+use crate::web::page::{redirect, render_with_status, FormErrors, PageCtx};
+use crate::web::state::AppState;
+use crate::web::AppError;
+
+use super::show::force_name;
+use super::{choice, into_form_errors};
+
+pub struct ArrangeView {
+    pub no: u32,
+    pub label: String,
+    pub attackers: Vec<ForceChoice>,
+    pub attacker: String,
+    pub defenders: Vec<ForceChoice>,
+    pub defender: String,
+    pub scenario: String,
+}
+
+#[derive(Template)]
+#[template(path = "campaigns/organiser.html")]
+struct OrganiserPage {
+    ctx: PageCtx,
+    id: i64,
+    name: String,
+    pending: Vec<ArrangeView>,
+    scenarios: Vec<ForceChoice>,
+    battles: Vec<ForceChoice>,
+    forces: Vec<ForceChoice>,
+    sides: Vec<ForceChoice>,
+    rules: Vec<(&'static str, &'static str, bool)>,
+    errors: FormErrors,
+    done: String,
+}
+
+async fn organiser_page(
+    state: &web::Data<AppState>,
+    ctx: PageCtx,
+    c: Loaded,
+    errors: FormErrors,
+    status: StatusCode,
+    done: String,
+) -> Result<HttpResponse, AppError> {
+    let voidable = crate::app::campaigns::voidable_battles(&state.app, &c).await?;
+    let st = &c.state;
+    let label = |f: &String| choice(f.clone(), force_name(&c, f));
+    render_with_status(
+        &OrganiserPage {
+            id: c.id(),
+            name: c.row.name.clone(),
+            pending: st
+                .pending_battles()
+                .map(|b| ArrangeView {
+                    no: b.no,
+                    label: format!("Battle {} at {}", b.no, b.name),
+                    attackers: std::iter::once(&b.attacker)
+                        .chain(&b.attacker_support)
+                        .map(label)
+                        .collect(),
+                    attacker: b.attacker.clone(),
+                    defenders: std::iter::once(&b.defender)
+                        .chain(&b.defender_support)
+                        .map(label)
+                        .collect(),
+                    defender: b.defender.clone(),
+                    scenario: b.scenario.clone(),
+                })
+                .collect(),
+            scenarios: ScenarioId::ALL
+                .iter()
+                .map(|s| {
+                    choice(
+                        s.id(),
+                        crate::rules::campaign::turn::scenario_name(&state.app.rules.lotf, *s),
+                    )
+                })
+                .collect(),
+            // Only what the void action accepts (M-94).
+            battles: voidable
+                .iter()
+                .filter_map(|no| st.battle(*no))
+                .map(|b| {
+                    choice(
+                        b.no.to_string(),
+                        format!(
+                            "Battle {} at {} (turn {}, {})",
+                            b.no,
+                            b.name,
+                            b.turn,
+                            crate::web::campaign_view::battle_words(&c, b).to_lowercase()
+                        ),
+                    )
+                })
+                .collect(),
+            forces: st
+                .forces
+                .values()
+                .map(|f| choice(f.id.clone(), format!("{} ({})", f.roster.name, f.player)))
+                .collect(),
+            sides: (0..2u8)
+                .map(|s| choice(s.to_string(), st.side_name(s)))
+                .collect(),
+            rules: st.rules().switches().to_vec(),
+            errors,
+            done,
+            ctx,
+        },
+        status,
+    )
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct DoneQuery {
+    pub done: String,
+}
+
+pub async fn organiser(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+    id: web::Path<i64>,
+    query: web::Query<DoneQuery>,
+) -> Result<HttpResponse, AppError> {
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    crate::app::campaigns::require_organiser(&c)?;
+    let done = match query.done.as_str() {
+        "void" => "The battle is void and set up again; its players fight or record it anew.",
+        "adjust" => "The adjustment is made and logged.",
+        "replace" => "The force has its new player.",
+        "arrange" => "The battle is set up again as you chose.",
+        "simulate" => "The simulator has fought the battle; its result is in the log.",
+        _ => "",
+    };
+    organiser_page(
+        &state,
+        ctx,
+        c,
+        FormErrors::default(),
+        StatusCode::OK,
+        done.into(),
+    )
+    .await
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ToolForm {
+    /// `void`, `adjust` or `replace`.
+    pub tool: String,
+    pub battle: String,
+    pub reason: String,
+    /// `f:<force>` or `s:<side>` for an adjustment; a force id to replace.
+    pub target: String,
+    pub points: String,
+    pub bank: String,
+    pub email: String,
+    pub attacker: String,
+    pub defender: String,
+    pub scenario: String,
+}
+
+pub async fn organiser_action(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+    id: web::Path<i64>,
+    CsrfForm(form): CsrfForm<ToolForm>,
+) -> Result<HttpResponse, AppError> {
+    let id = id.into_inner();
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    crate::app::campaigns::require_organiser(&c)?;
+    let int = |s: &str| s.trim().parse::<i32>().unwrap_or(0);
+    let done = match form.tool.as_str() {
+        "void" => {
+            let no = form.battle.parse::<u32>().unwrap_or(0);
+            actions::void(&state.app, &c, &user.actor(), no, &form.reason)
+                .await
+                .map(|_| "void")
+        }
+        "adjust" => {
+            let (force, side) = match form.target.split_once(':') {
+                Some(("f", f)) => (Some(f.to_string()), None),
+                Some(("s", s)) => (None, s.parse::<u8>().ok()),
+                _ => (None, None),
+            };
+            actions::adjust(
+                &state.app,
+                &c,
+                &user.actor(),
+                Adjustment {
+                    force,
+                    side,
+                    points: int(&form.points),
+                    bank: int(&form.bank),
+                    reason: form.reason.clone(),
+                },
+            )
+            .await
+            .map(|_| "adjust")
+        }
+        "simulate" => {
+            let no = form.battle.parse::<u32>().unwrap_or(0);
+            app::battles::simulate_campaign_battle(&state.app, &c, &user.actor(), no)
+                .await
+                .map(|_| "simulate")
+        }
+        "arrange" => {
+            let no = form.battle.parse::<u32>().unwrap_or(0);
+            actions::rearrange(
+                &state.app,
+                &c,
+                &user.actor(),
+                no,
+                actions::Arrangement {
+                    attacker: Some(form.attacker.clone()),
+                    defender: Some(form.defender.clone()),
+                    scenario: Some(form.scenario.clone()),
+                },
+            )
+            .await
+            .map(|_| "arrange")
+        }
+        "replace" => {
+            actions::replace_player(&state.app, &c, &user.actor(), &form.target, &form.email)
+                .await
+                .map(|_| "replace")
+        }
+        _ => Err(app::Error::bad_request("Choose a tool.")),
+    };
+    match done {
+        Ok(key) => Ok(redirect(&format!("/campaigns/{id}/organiser?done={key}"))),
+        Err(e) => {
+            let (errors, status) = into_form_errors(e)?;
+            let c = load_for(&state.app, &user.actor(), id).await?;
+            organiser_page(&state, ctx, c, errors, status, String::new()).await
+        }
+    }
+}

@@ -41,6 +41,18 @@ impl Context {
         }
     }
 
+    /// Whether the database answers a query (the health check).
+    pub async fn ping(&self) -> Result<(), Error> {
+        self.with_conn(|conn| {
+            crate::store::db::ping(conn).map_err(|e| Error::Unavailable(format!("database: {e}")))
+        })
+        .await
+        .map_err(|e| match e {
+            Error::Internal(m) => Error::Unavailable(m),
+            other => other,
+        })
+    }
+
     /// Runs blocking database work on the runtime's blocking threads with a pooled connection.
     pub async fn with_conn<T, F>(&self, f: F) -> Result<T, Error>
     where

@@ -161,3 +161,14 @@ pub async fn unshare(ctx: &Context, id: i64) -> Result<(), Error> {
     })
     .await
 }
+
+/// The actor's rosters, newest first; only those of one war when `war` is given.
+pub async fn list(
+    ctx: &Context,
+    actor: &Actor,
+    war: Option<String>,
+) -> Result<Vec<RosterRow>, Error> {
+    let owner = actor.id;
+    ctx.with_conn(move |conn| Ok(rosters::list_for_owner(conn, owner, war.as_deref())?))
+        .await
+}

@@ -1,10 +1,9 @@
 //! The web layer: actix-web routes, askama pages, the JSON API, auth and CSRF.
 
 pub mod api;
-pub mod app;
+pub mod server;
 pub mod assets;
 pub mod auth;
-pub mod battles;
 pub mod campaign_view;
 pub mod error;
 pub mod lotf;
@@ -14,5 +13,5 @@ pub mod pages;
 pub mod print;
 pub mod state;
 
-pub use app::{Application, StartupError};
+pub use server::{Application, StartupError};
 pub use error::AppError;

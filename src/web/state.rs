@@ -71,20 +71,3 @@ pub(crate) fn state_of(
         .cloned()
         .ok_or_else(|| crate::web::AppError::internal("application state missing"))
 }
-
-/// Runs blocking database work on actix's thread pool with a pooled connection.
-pub async fn with_conn<T, F>(
-    state: &actix_web::web::Data<AppState>,
-    f: F,
-) -> Result<T, crate::web::AppError>
-where
-    F: FnOnce(&mut crate::store::DbConnection) -> Result<T, crate::web::AppError> + Send + 'static,
-    T: Send + 'static,
-{
-    let pool = state.app.pool.clone();
-    actix_web::web::block(move || {
-        let mut conn = pool.get()?;
-        f(&mut conn)
-    })
-    .await?
-}

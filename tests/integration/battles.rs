@@ -412,5 +412,5 @@ async fn fight_it_out_gives_a_report_that_replays_and_odds_that_can_run_in_the_b
 }
 
 mod battles_limits {
-    pub const DIRECT: u32 = muster::web::battles::DIRECT_RUNS_MAX;
+    pub const DIRECT: u32 = muster::web::lotf::battle_request::DIRECT_RUNS_MAX;
 }

@@ -484,3 +484,72 @@ pub async fn correct(
     })
     .await
 }
+
+/// The actor's battles (those they play or set up), newest first.
+pub async fn list(ctx: &Context, actor: &Actor) -> Result<Vec<BattleRow>, Error> {
+    let uid = actor.id;
+    ctx.with_conn(move |conn| Ok(battles::list_for_user(conn, uid)?))
+        .await
+}
+
+/// The battles fought with one of the actor's rosters.
+pub async fn list_for_roster(
+    ctx: &Context,
+    roster: &crate::app::rosters::LoadedRoster,
+) -> Result<Vec<BattleRow>, Error> {
+    let id = roster.row.id;
+    ctx.with_conn(move |conn| Ok(battles::list_for_roster(conn, id)?))
+        .await
+}
+
+/// A confirmed battle made public by one of its players, by its unguessable link.
+pub async fn public(ctx: &Context, token: String) -> Result<BattleRow, Error> {
+    if token.len() < 16 {
+        return Err(Error::NotFound);
+    }
+    let row = ctx
+        .with_conn(move |conn| Ok(battles::find_by_public_token(conn, &token)?))
+        .await?
+        .ok_or(Error::NotFound)?;
+    if row.status != RecordStatus::Confirmed.id() {
+        return Err(Error::NotFound);
+    }
+    Ok(row)
+}
+
+/// A player makes a confirmed report public: it gets an unguessable link.
+pub async fn publish(ctx: &Context, actor: &Actor, row: &BattleRow) -> Result<String, Error> {
+    if side_of(row, actor.id).is_none() || row.status != RecordStatus::Confirmed.id() {
+        return Err(Error::Conflict(
+            "Only a player can make a confirmed report public.".into(),
+        ));
+    }
+    let token = crate::app::dice::random_token(24);
+    let (id, stored) = (row.id, token.clone());
+    ctx.with_conn(move |conn| {
+        battles::set_public_token(conn, id, Some(&stored))?;
+        Ok(())
+    })
+    .await?;
+    Ok(token)
+}
+
+/// A player's name as others see it: a guest's name, or the user's display name.
+pub async fn player_name(
+    ctx: &Context,
+    user: Option<i64>,
+    guest: Option<String>,
+) -> Result<String, Error> {
+    if let Some(g) = guest {
+        return Ok(format!("{g} (guest)"));
+    }
+    let Some(id) = user else {
+        return Ok("—".into());
+    };
+    let found = ctx
+        .with_conn(move |conn| Ok(users::find_by_id(conn, id)?))
+        .await?;
+    Ok(found
+        .map(|u| u.display_name)
+        .unwrap_or_else(|| "a former member".into()))
+}

@@ -115,6 +115,13 @@ pub async fn running_for(ctx: &Context, actor: &Actor) -> Result<Vec<Loaded>, Er
     .await
 }
 
+/// The campaigns the actor organises or plays in, newest first.
+pub async fn list(ctx: &Context, actor: &Actor) -> Result<Vec<CampaignRow>, Error> {
+    let uid = actor.id;
+    ctx.with_conn(move |conn| Ok(store::list_for_user(conn, uid)?))
+        .await
+}
+
 /// The campaign an invite code opens, for the join page (no membership needed).
 pub async fn by_code(ctx: &Context, code: &str) -> Result<(CampaignRow, CampaignState), Error> {
     let code = code.trim().to_uppercase();

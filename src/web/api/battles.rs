@@ -9,8 +9,8 @@ use serde_json::Value;
 use crate::app::jobs::JobStatus;
 use crate::rules::lotf::{self, OddsError};
 use crate::web::auth::ApiUser;
-use crate::web::battles::{self, DIRECT_RUNS_MAX};
 use crate::web::error::{ErrorBody, ErrorDetail};
+use crate::web::lotf::battle_request::{self as battles, DIRECT_RUNS_MAX};
 use crate::web::state::AppState;
 use crate::web::AppError;
 

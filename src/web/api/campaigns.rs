@@ -13,11 +13,10 @@ use crate::app::campaigns::{audit, load_for, log_rows, Loaded};
 use crate::rules::campaign::movement::{Map, Order};
 use crate::rules::campaign::presets::presets;
 use crate::rules::campaign::standings::standings;
-use crate::store::campaigns as store;
 use crate::web::auth::ApiUser;
 use crate::web::campaign_view::{battles_json, campaign_json, log_lines, map_json};
 use crate::web::error::ErrorBody;
-use crate::web::state::{with_conn, AppState};
+use crate::web::state::AppState;
 use crate::web::AppError;
 
 /// The campaign as the user now sees it: the answer to every action, from the state the
@@ -38,7 +37,7 @@ pub async fn list(
     ApiUser(user): ApiUser,
 ) -> Result<HttpResponse, AppError> {
     let uid = user.id;
-    let rows = with_conn(&state, move |conn| Ok(store::list_for_user(conn, uid)?)).await?;
+    let rows = crate::app::campaigns::list(&state.app, &user.actor()).await?;
     let items: Vec<Value> = rows
         .iter()
         .map(|r| {

@@ -2,8 +2,7 @@ use actix_web::{get, web, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::store::db;
-use crate::web::state::{with_conn, AppState};
+use crate::web::state::AppState;
 use crate::web::AppError;
 
 #[derive(Serialize, ToSchema)]
@@ -24,14 +23,7 @@ pub struct Health {
 ))]
 #[get("/healthz")]
 pub async fn healthz(state: web::Data<AppState>) -> Result<HttpResponse, AppError> {
-    with_conn(&state, |conn| {
-        db::ping(conn).map_err(|e| AppError::Unavailable(format!("database: {e}")))
-    })
-    .await
-    .map_err(|e| match e {
-        AppError::Internal(m) => AppError::Unavailable(m),
-        other => other,
-    })?;
+    state.app.ping().await?;
     Ok(HttpResponse::Ok().json(Health {
         status: "ok",
         database: state.app.backend.to_string(),

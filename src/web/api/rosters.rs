@@ -13,7 +13,7 @@ use crate::web::auth::ApiUser;
 use crate::web::error::{ErrorBody, ErrorDetail};
 use crate::web::lotf::{text, view};
 use crate::web::pages::rosters::file_stem;
-use crate::web::state::{with_conn, AppState};
+use crate::web::state::AppState;
 use crate::web::AppError;
 
 #[derive(Serialize, ToSchema)]
@@ -121,10 +121,7 @@ pub async fn list(
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
 ) -> Result<HttpResponse, AppError> {
-    let rows = with_conn(&state, move |conn| {
-        Ok(crate::store::rosters::list_for_owner(conn, user.id, None)?)
-    })
-    .await?;
+    let rows = rosters::list(&state.app, &user.actor(), None).await?;
     Ok(HttpResponse::Ok().json(
         rows.iter()
             .map(|r| summary(&state, &req, r))

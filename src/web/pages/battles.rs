@@ -12,35 +12,17 @@ use crate::rules::lotf::record::{
     CommanderFate, CommanderReport, ElementReport, FinalState, TabletopReport,
 };
 use crate::rules::lotf::{self, BattleSetup, ScenarioId, Side};
-use crate::store::battles::{self as store, BattleRow};
-use crate::store::users;
+use crate::store::battles::BattleRow;
 use crate::web::auth::csrf::{CsrfForm, NoFields};
 use crate::web::auth::{SignedIn, SignedInUser};
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx};
 use crate::web::pages::fight::{casualties_of, Casualty, ForceChoice};
 use crate::web::pages::odds::Chart;
-use crate::web::state::{with_conn, AppState};
+use crate::web::state::AppState;
 use crate::web::AppError;
 
 fn status_label(s: &str) -> &'static str {
     RecordStatus::from_id(s).map_or("Unknown", RecordStatus::label)
-}
-
-async fn user_name(
-    state: &web::Data<AppState>,
-    id: Option<i64>,
-    guest: &Option<String>,
-) -> Result<String, AppError> {
-    if let Some(g) = guest {
-        return Ok(format!("{g} (guest)"));
-    }
-    let Some(id) = id else {
-        return Ok("—".into());
-    };
-    let user = with_conn(state, move |conn| Ok(users::find_by_id(conn, id)?)).await?;
-    Ok(user
-        .map(|u| u.display_name)
-        .unwrap_or_else(|| "a former member".into()))
 }
 
 // ---------- list and set up ----------
@@ -128,7 +110,7 @@ async fn list_page(
     errors: FormErrors,
 ) -> Result<HttpResponse, AppError> {
     let uid = user.id;
-    let rows = with_conn(state, move |conn| Ok(store::list_for_user(conn, uid)?)).await?;
+    let rows = records::list(&state.app, &user.actor()).await?;
     let (mine, historical) = crate::web::pages::fight::force_choices(state, user).await?;
     let status_code = if errors.is_empty() {
         StatusCode::OK
@@ -347,9 +329,11 @@ async fn battle_page(
             &setup.defender
         };
         let player = if side == Side::Attacker {
-            user_name(state, row.attacker_user_id, &row.attacker_guest).await?
+            records::player_name(&state.app, row.attacker_user_id, row.attacker_guest.clone())
+                .await?
         } else {
-            user_name(state, row.defender_user_id, &row.defender_guest).await?
+            records::player_name(&state.app, row.defender_user_id, row.defender_guest.clone())
+                .await?
         };
         sides.push(SideView {
             role,
@@ -504,18 +488,7 @@ pub async fn public(
     ctx: PageCtx,
     token: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let token = token.into_inner();
-    if token.len() < 16 {
-        return Err(AppError::NotFound);
-    }
-    let row = with_conn(&state, move |conn| {
-        Ok(store::find_by_public_token(conn, &token)?)
-    })
-    .await?
-    .ok_or(AppError::NotFound)?;
-    if row.status != RecordStatus::Confirmed.id() {
-        return Err(AppError::NotFound);
-    }
+    let row = records::public(&state.app, token.into_inner()).await?;
     battle_page(&state, ctx, row, None, true, None).await
 }
 
@@ -578,19 +551,8 @@ pub async fn publish(
     CsrfForm(_): CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
-    if side_of(&row, user.id).is_none() || row.status != RecordStatus::Confirmed.id() {
-        return Err(AppError::Conflict(
-            "Only a player can make a confirmed report public.".into(),
-        ));
-    }
-    let token = crate::app::dice::random_token(24);
-    let id = row.id;
-    with_conn(&state, move |conn| {
-        store::set_public_token(conn, id, Some(&token))?;
-        Ok(())
-    })
-    .await?;
-    Ok(redirect(&format!("/battles/{id}")))
+    records::publish(&state.app, &user.actor(), &row).await?;
+    Ok(redirect(&format!("/battles/{}", row.id)))
 }
 
 // ---------- recording a tabletop result ----------
@@ -904,7 +866,7 @@ pub async fn attention(
     user: &SignedInUser,
 ) -> Result<Vec<BattleLine>, AppError> {
     let uid = user.id;
-    let rows = with_conn(state, move |conn| Ok(store::list_for_user(conn, uid)?)).await?;
+    let rows = records::list(&state.app, &user.actor()).await?;
     let waiting: Vec<BattleRow> = rows
         .into_iter()
         .filter(|r| side_of(r, uid).is_some())

@@ -15,11 +15,11 @@ use crate::rules::lotf::{
 };
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::{SignedIn, SignedInUser};
-use crate::web::battles::{self, DIRECT_RUNS_MAX, RUNS_MAX};
+use crate::web::lotf::battle_request::{self as battles, DIRECT_RUNS_MAX, RUNS_MAX};
 use crate::web::lotf::historical;
 use crate::web::page::{redirect, render, PageCtx};
 use crate::web::pages::odds::{chart, Chart};
-use crate::web::state::{with_conn, AppState};
+use crate::web::state::AppState;
 use crate::web::AppError;
 
 pub use crate::web::lotf::historical::ForceChoice;
@@ -28,11 +28,7 @@ pub async fn force_choices(
     state: &web::Data<AppState>,
     user: &SignedInUser,
 ) -> Result<(Vec<ForceChoice>, Vec<ForceChoice>), AppError> {
-    let owner = user.id;
-    let rows = with_conn(state, move |conn| {
-        Ok(crate::store::rosters::list_for_owner(conn, owner, None)?)
-    })
-    .await?;
+    let rows = roster_store::list(&state.app, &user.actor(), None).await?;
     let mine = rows
         .iter()
         .filter(|r| r.rule_system == roster_store::LOTF)

@@ -19,7 +19,7 @@ use crate::web::lotf::text;
 use crate::web::lotf::view::{self, RosterView};
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx};
 use crate::web::state::state_of;
-use crate::web::state::{with_conn, AppState};
+use crate::web::state::AppState;
 use crate::web::AppError;
 
 /// Choices for every select of the editor and the create form.
@@ -124,7 +124,7 @@ pub struct CreateForm {
 
 async fn list_page(
     state: &web::Data<AppState>,
-    user_id: i64,
+    actor: &crate::app::Actor,
     ctx: PageCtx,
     war_filter: String,
     notice: Option<&'static str>,
@@ -132,14 +132,7 @@ async fn list_page(
     form: CreateForm,
 ) -> Result<HttpResponse, AppError> {
     let filter = War::from_id(&war_filter).map(|w| w.id().to_string());
-    let rows = with_conn(state, move |conn| {
-        Ok(crate::store::rosters::list_for_owner(
-            conn,
-            user_id,
-            filter.as_deref(),
-        )?)
-    })
-    .await?;
+    let rows = rosters::list(&state.app, actor, filter).await?;
     let status = if errors.is_empty() {
         StatusCode::OK
     } else {
@@ -176,7 +169,7 @@ pub async fn list(
     };
     list_page(
         &state,
-        user.id,
+        &user.actor(),
         ctx,
         query.war.clone().unwrap_or_default(),
         notice,
@@ -203,7 +196,16 @@ pub async fn create(
         ..EditForm::default()
     };
     if let Err(errors) = edit::apply(&state.app.rules.lotf, &mut doc, &settings) {
-        return list_page(&state, user.id, ctx, String::new(), None, errors, form).await;
+        return list_page(
+            &state,
+            &user.actor(),
+            ctx,
+            String::new(),
+            None,
+            errors,
+            form,
+        )
+        .await;
     }
     let row = rosters::create(&state.app, user.id, doc).await?;
     Ok(redirect(&format!("/rosters/{}/edit", row.id)))
@@ -390,11 +392,7 @@ pub async fn show(
     query: web::Query<DoneQuery>,
 ) -> Result<HttpResponse, AppError> {
     let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
-    let roster_id = loaded.row.id;
-    let fought = with_conn(&state, move |conn| {
-        Ok(crate::store::battles::list_for_roster(conn, roster_id)?)
-    })
-    .await?;
+    let fought = crate::app::battles::list_for_roster(&state.app, &loaded).await?;
     let battles = crate::web::pages::battles::lines(&fought);
     let cat = &state.app.rules.lotf;
     let report = lotf::validate(cat, &loaded.doc);

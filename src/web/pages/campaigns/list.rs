@@ -9,12 +9,11 @@ use crate::app::campaigns::actions::{self as actions, NewCampaignInput};
 use crate::rules::campaign::presets::presets;
 use crate::rules::campaign::state::{HouseRules, Phase};
 use crate::rules::lotf::{ScenarioId, War};
-use crate::store::campaigns as store;
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::{SignedIn, SignedInUser};
 use crate::web::lotf::historical::ForceChoice;
 use crate::web::page::{redirect, render_with_status, FormErrors, PageCtx};
-use crate::web::state::{with_conn, AppState};
+use crate::web::state::AppState;
 use crate::web::AppError;
 
 use super::{choice, into_form_errors};
@@ -108,7 +107,7 @@ async fn list_page(
     status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
     let uid = user.id;
-    let rows = with_conn(state, move |conn| Ok(store::list_for_user(conn, uid)?)).await?;
+    let rows = crate::app::campaigns::list(&state.app, &user.actor()).await?;
     let mut scenarios = vec![choice("", "Roll on the book's 2d6 table for each battle")];
     scenarios.extend(ScenarioId::ALL.iter().map(|s| {
         choice(
@@ -243,15 +242,8 @@ async fn join_page(
 ) -> Result<HttpResponse, AppError> {
     let (row, st) = crate::app::campaigns::by_code(&state.app, code).await?;
     let settings = st.settings().ok_or(AppError::NotFound)?.clone();
-    let (uid, war) = (user.id, settings.war.clone());
-    let rosters = with_conn(state, move |conn| {
-        Ok(crate::store::rosters::list_for_owner(
-            conn,
-            uid,
-            Some(&war),
-        )?)
-    })
-    .await?;
+    let rosters =
+        crate::app::rosters::list(&state.app, &user.actor(), Some(settings.war.clone())).await?;
     render_with_status(
         &JoinPage {
             ctx,
@@ -293,7 +285,7 @@ async fn join_page(
                     )
                 })
                 .collect(),
-            already: st.force_of_user(uid).is_some(),
+            already: st.force_of_user(user.id).is_some(),
             open: st.phase == Phase::Enlisting,
             over: st.phase == Phase::Ended,
             errors,

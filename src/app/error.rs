@@ -123,9 +123,9 @@ impl From<diesel::r2d2::PoolError> for Error {
     }
 }
 
-impl From<crate::rules::campaign::movement::CampaignError> for Error {
-    fn from(e: crate::rules::campaign::movement::CampaignError) -> Self {
-        use crate::rules::campaign::movement::CampaignError;
+impl From<crate::rules::campaign::CampaignError> for Error {
+    fn from(e: crate::rules::campaign::CampaignError) -> Self {
+        use crate::rules::campaign::CampaignError;
         match e {
             CampaignError::BadEntry { .. } => Self::internal(e),
             CampaignError::NotFound(_) => Self::NotFound,

@@ -155,7 +155,7 @@ pub async fn render_errors(
     // The error page shows the same menu as every other page, so resolve who is asking (not for
     // server errors, which may be the database failing).
     if app_error.status_code().is_client_error() {
-        let _ = crate::web::auth::extract::viewer_from_cookie(res.request().clone()).await;
+        let _ = crate::web::auth::session::viewer_from_cookie(res.request().clone()).await;
     }
     let page = ErrorPage {
         ctx: PageCtx::for_error(res.request()),

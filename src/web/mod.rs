@@ -1,7 +1,6 @@
 //! The web layer: actix-web routes, askama pages, the JSON API, auth and CSRF.
 
 pub mod api;
-pub mod server;
 pub mod assets;
 pub mod auth;
 pub mod campaign_view;
@@ -11,7 +10,8 @@ pub mod middleware;
 pub mod page;
 pub mod pages;
 pub mod print;
+pub mod server;
 pub mod state;
 
-pub use server::{Application, StartupError};
 pub use error::AppError;
+pub use server::{Application, StartupError};

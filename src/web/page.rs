@@ -10,7 +10,7 @@ use actix_web::{FromRequest, HttpRequest, HttpResponse};
 use askama::Template;
 
 use crate::web::auth::csrf;
-use crate::web::auth::extract::cached_viewer;
+use crate::web::auth::session::cached_viewer;
 use crate::web::auth::{SignedInUser, Viewer};
 use crate::web::state::state_of;
 use crate::web::{assets, AppError};

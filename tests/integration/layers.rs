@@ -555,9 +555,6 @@ fn describe(graph: &Graph, component: &[String]) -> String {
 }
 
 #[test]
-#[ignore = "fails today on two circles: rules::campaign::error <-> rules::campaign::movement \
-            (a re-export and a test) and web::auth::csrf <-> web::auth::extract; \
-            run with --ignored"]
 fn no_modules_import_each_other_in_a_circle() {
     let graph = library_graph();
     // The graph is real: the application layer imports the store, the web the application.

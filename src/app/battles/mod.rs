@@ -448,7 +448,17 @@ pub async fn correct(
     let now = chrono::Utc::now().naive_utc();
     ctx.with_conn(move |conn| {
         conn.transaction::<_, Error, _>(|conn| {
-            if old.version != based_on {
+            // Claims the old version (its row is updated, guarded by the version), so two
+            // corrections started at once cannot both be created.
+            let (claimed, _) = battles::set_status(
+                conn,
+                old.id,
+                based_on,
+                &old.status,
+                old.confirmed_by,
+                old.dispute.clone(),
+            )?;
+            if !claimed {
                 return Err(stale());
             }
             if let Some(open) = battles::open_replacement(conn, old.id)? {

@@ -55,8 +55,8 @@ impl From<Error> for Attempt {
     }
 }
 
-impl From<crate::rules::campaign::movement::CampaignError> for Attempt {
-    fn from(e: crate::rules::campaign::movement::CampaignError) -> Self {
+impl From<crate::rules::campaign::CampaignError> for Attempt {
+    fn from(e: crate::rules::campaign::CampaignError) -> Self {
         Attempt::Failed(e.into())
     }
 }

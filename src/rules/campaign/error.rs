@@ -62,13 +62,4 @@ mod tests {
         };
         assert_eq!(e.to_string(), "log entry 17: no force f9");
     }
-
-    #[test]
-    fn the_old_movement_path_still_names_the_same_error() {
-        fn from_movement(e: crate::rules::campaign::movement::CampaignError) -> CampaignError {
-            e
-        }
-        let e = from_movement(CampaignError::UnknownForce("f9".into()));
-        assert_eq!(e.to_string(), "force f9 has an order but is not on the map");
-    }
 }

@@ -6,8 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-// Kept here so that `movement::CampaignError` still names it.
-pub use super::error::CampaignError;
+use super::error::CampaignError;
 
 /// What a place on the campaign map is. A fort is attacked by Frontal Assault.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]

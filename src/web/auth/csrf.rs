@@ -85,7 +85,7 @@ fn mac_for(state: &AppState, nonce: &str, session: &str) -> hmac::Hmac<sha2::Sha
 }
 
 fn session_of(req: &HttpRequest) -> String {
-    super::extract::cached_viewer(req)
+    super::session::cached_viewer(req)
         .map(|u| u.session_id)
         .unwrap_or_default()
 }
@@ -131,7 +131,7 @@ impl<T: DeserializeOwned + 'static> FromRequest for CsrfForm<T> {
         let req = req.clone();
         Box::pin(async move {
             // The token depends on the login session, so find out who is asking first.
-            super::extract::viewer_from_cookie(req.clone()).await?;
+            super::session::viewer_from_cookie(req.clone()).await?;
             let bytes = body
                 .await
                 .map_err(|e| AppError::bad_request(format!("The form could not be read: {e}")))?;

@@ -4,42 +4,19 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use actix_web::{FromRequest, HttpMessage, HttpRequest};
+use actix_web::{FromRequest, HttpRequest};
 
-use super::session::{resolve_token, SignedInUser, SESSION_COOKIE};
+use super::session::{
+    remember_viewer, resolve_token, viewer_from_cookie, SignedInUser, SESSION_COOKIE,
+};
 use crate::app::accounts::SessionKind;
 use crate::web::state::state_of;
 use crate::web::AppError;
 
-/// Cached per request so the session is looked up once.
-#[derive(Clone)]
-struct ResolvedViewer(Option<SignedInUser>);
-
 /// The signed-in user from the session cookie, if any (pages).
 pub struct Viewer(pub Option<SignedInUser>);
 
-pub(crate) fn cached_viewer(req: &HttpRequest) -> Option<SignedInUser> {
-    req.extensions()
-        .get::<ResolvedViewer>()
-        .and_then(|v| v.0.clone())
-}
-
 type LocalFuture<T> = Pin<Box<dyn Future<Output = Result<T, AppError>>>>;
-
-pub(crate) async fn viewer_from_cookie(req: HttpRequest) -> Result<Option<SignedInUser>, AppError> {
-    if let Some(cached) = req.extensions().get::<ResolvedViewer>() {
-        return Ok(cached.0.clone());
-    }
-    let state = state_of(&req)?;
-    let user = match req.cookie(SESSION_COOKIE) {
-        Some(cookie) if !cookie.value().is_empty() => {
-            resolve_token(&state, cookie.value(), SessionKind::Browser).await?
-        }
-        _ => None,
-    };
-    req.extensions_mut().insert(ResolvedViewer(user.clone()));
-    Ok(user)
-}
 
 impl FromRequest for Viewer {
     type Error = AppError;
@@ -113,8 +90,7 @@ impl FromRequest for ApiUser {
                 let user = resolve_token(&state, &token, SessionKind::Api)
                     .await?
                     .ok_or(AppError::LoginRequired)?;
-                req.extensions_mut()
-                    .insert(ResolvedViewer(Some(user.clone())));
+                remember_viewer(&req, Some(user.clone()));
                 return Ok(ApiUser(user));
             }
             if req

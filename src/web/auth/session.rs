@@ -3,12 +3,13 @@
 //! bearer token.
 
 use actix_web::cookie::{time::Duration as CookieDuration, Cookie, SameSite};
+use actix_web::{HttpMessage, HttpRequest};
 use jsonwebtoken::{Algorithm, Header, Validation};
 use serde::{Deserialize, Serialize};
 
 use crate::app::accounts::{self, SessionKind, BROWSER_SESSION_DAYS};
 use crate::store::sessions::Session;
-use crate::web::state::AppState;
+use crate::web::state::{state_of, AppState};
 use crate::web::AppError;
 
 pub const SESSION_COOKIE: &str = "muster_session";
@@ -126,4 +127,35 @@ pub fn clear_session_cookie(state: &AppState) -> Cookie<'static> {
         .finish();
     c.make_removal();
     c
+}
+
+/// The viewer of a request, cached so the session is looked up once.
+#[derive(Clone)]
+struct ResolvedViewer(Option<SignedInUser>);
+
+/// The viewer already resolved for this request, if any.
+pub(crate) fn cached_viewer(req: &HttpRequest) -> Option<SignedInUser> {
+    req.extensions()
+        .get::<ResolvedViewer>()
+        .and_then(|v| v.0.clone())
+}
+
+pub(crate) fn remember_viewer(req: &HttpRequest, user: Option<SignedInUser>) {
+    req.extensions_mut().insert(ResolvedViewer(user));
+}
+
+/// The signed-in user from the session cookie, if any; resolved once per request.
+pub(crate) async fn viewer_from_cookie(req: HttpRequest) -> Result<Option<SignedInUser>, AppError> {
+    if let Some(cached) = req.extensions().get::<ResolvedViewer>() {
+        return Ok(cached.0.clone());
+    }
+    let state = state_of(&req)?;
+    let user = match req.cookie(SESSION_COOKIE) {
+        Some(cookie) if !cookie.value().is_empty() => {
+            resolve_token(&state, cookie.value(), SessionKind::Browser).await?
+        }
+        _ => None,
+    };
+    remember_viewer(&req, user.clone());
+    Ok(user)
 }

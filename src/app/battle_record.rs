@@ -116,13 +116,14 @@ pub fn winner_column(winner: Option<Side>) -> String {
     }
 }
 
-/// A decided record's winner (`None`: a tie, or not decided).
-pub fn winner_of(row: &BattleRow) -> Option<Side> {
-    match row.winner.as_deref() {
-        Some("attacker") => Some(Side::Attacker),
-        Some("defender") => Some(Side::Defender),
+/// A record's result as stored: `None` while it has none, `Some(None)` for a tie, otherwise
+/// the winning side. The one reading of the `winner` column.
+pub fn winner_of(row: &BattleRow) -> Option<Option<Side>> {
+    row.winner.as_deref().map(|w| match w {
+        "attacker" => Some(Side::Attacker),
+        "defender" => Some(Side::Defender),
         _ => None,
-    }
+    })
 }
 
 /// The stored result: what decided the battle and the outcome.
@@ -214,5 +215,47 @@ mod tests {
     fn a_tie_has_one_encoding() {
         assert_eq!(winner_column(None), "tie");
         assert_eq!(winner_column(Some(Side::Defender)), "defender");
+    }
+
+    #[test]
+    fn the_winner_column_reads_back_as_it_was_written() {
+        let mut row = crate::store::battles::BattleRow {
+            id: 1,
+            rule_system: "lotf".into(),
+            created_by: 1,
+            attacker_user_id: Some(1),
+            attacker_guest: None,
+            defender_user_id: None,
+            defender_guest: Some("Guest".into()),
+            attacker_roster_id: None,
+            defender_roster_id: None,
+            title: String::new(),
+            scenario: String::new(),
+            points: 0,
+            setup: String::new(),
+            rolls: String::new(),
+            status: "set_up".into(),
+            method: None,
+            result: None,
+            winner: None,
+            victory_level: None,
+            attacker_vp: None,
+            defender_vp: None,
+            recorded_by: None,
+            confirmed_by: None,
+            single_party: true,
+            dispute: None,
+            public_token: None,
+            replaces_id: None,
+            version: 1,
+            created_at: chrono::NaiveDateTime::default(),
+            updated_at: chrono::NaiveDateTime::default(),
+            campaign_id: None,
+        };
+        assert_eq!(winner_of(&row), None, "no result yet");
+        for w in [None, Some(Side::Attacker), Some(Side::Defender)] {
+            row.winner = Some(winner_column(w));
+            assert_eq!(winner_of(&row), Some(w));
+        }
     }
 }

@@ -6,7 +6,9 @@ use askama::Template;
 use serde::Deserialize;
 
 use crate::app;
-use crate::app::battle_record::{result_of, setup_of, side_of, RecordStatus, StoredResult};
+use crate::app::battle_record::{
+    result_of, setup_of, side_of, winner_of, RecordStatus, StoredResult,
+};
 use crate::app::battles::{self as records, NewBattleRequest};
 use crate::rules::lotf::record::{
     CommanderFate, CommanderReport, ElementReport, FinalState, TabletopReport,
@@ -61,10 +63,10 @@ pub struct SetUpForm {
 }
 
 fn result_text(row: &BattleRow) -> String {
-    match (row.winner.as_deref(), row.attacker_vp, row.defender_vp) {
-        (Some("attacker"), Some(a), Some(d)) => format!("Attacker wins {a}:{d}"),
-        (Some("defender"), Some(a), Some(d)) => format!("Defender wins {d}:{a}"),
-        (Some("tie"), Some(a), Some(d)) => format!("Tie {a}:{d}"),
+    match (winner_of(row), row.attacker_vp, row.defender_vp) {
+        (Some(Some(Side::Attacker)), Some(a), Some(d)) => format!("Attacker wins {a}:{d}"),
+        (Some(Some(Side::Defender)), Some(a), Some(d)) => format!("Defender wins {d}:{a}"),
+        (Some(None), Some(a), Some(d)) => format!("Tie {a}:{d}"),
         _ => "—".into(),
     }
 }
@@ -79,11 +81,11 @@ pub fn win_draw_loss(rows: &[BattleRow], user: i64) -> (u32, u32, u32) {
         let Some(side) = side_of(r, user) else {
             continue;
         };
-        match (r.winner.as_deref(), side) {
-            (Some("tie"), _) => out.1 += 1,
-            (Some("attacker"), Side::Attacker) | (Some("defender"), Side::Defender) => out.0 += 1,
-            (Some(_), _) => out.2 += 1,
-            _ => {}
+        match winner_of(r) {
+            Some(None) => out.1 += 1,
+            Some(Some(w)) if w == side => out.0 += 1,
+            Some(Some(_)) => out.2 += 1,
+            None => {}
         }
     }
     out

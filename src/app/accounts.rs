@@ -464,6 +464,28 @@ pub async fn set_disabled(
     .await
 }
 
+/// An account made by an administrator at the command line (the only way to make another
+/// administrator). Blocking.
+pub fn create_by_administrator(
+    conn: &mut DbConnection,
+    email: &str,
+    display_name: &str,
+    password: &str,
+    admin: bool,
+) -> Result<User, Error> {
+    let hash = hash_password(password)?;
+    let new = users::NewUser {
+        email,
+        display_name,
+        password_hash: &hash,
+        is_admin: admin,
+    };
+    users::create(conn, new).map_err(|e| match e {
+        users::CreateUserError::EmailTaken => Error::Conflict(e.to_string()),
+        users::CreateUserError::Db(db) => db.into(),
+    })
+}
+
 /// Sets a new password without the old one (an administrator at the command line) and ends
 /// every session of the account, in one transaction. Answers how many sessions ended.
 pub fn reset_password(

@@ -77,16 +77,13 @@ pub(super) fn user(config: &Config, command: UserCommand) -> Result<(), String> 
                 .filter(|n| !n.is_empty())
                 .unwrap_or_else(|| crate::app::accounts::default_display_name(&email));
             let password = read_password()?;
-            let hash = crate::app::accounts::hash_password(&password).map_err(|e| e.to_string())?;
             let mut conn = open_db(config)?;
-            let user = users::create(
+            let user = crate::app::accounts::create_by_administrator(
                 &mut conn,
-                users::NewUser {
-                    email: &email,
-                    display_name: &display_name,
-                    password_hash: &hash,
-                    is_admin: admin,
-                },
+                &email,
+                &display_name,
+                &password,
+                admin,
             )
             .map_err(|e| e.to_string())?;
             let role = if user.is_admin {

@@ -11,7 +11,7 @@ use muster::rules::campaign::state::{
     BattleResult, CampaignState, Entry, Event, HouseRules, Phase, Settings, SideSetup,
 };
 use muster::rules::campaign::turn::{close_turn, end_turn};
-use muster::rules::lotf::{
+use muster::rules::systems::lotf::{
     Catalogue, CommanderDoc, ElementDoc, ElementType, GroupDoc, Nation, RosterDoc, Side, Size, War,
 };
 

@@ -1,7 +1,7 @@
 //! Exact odds and whole battles.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use muster::rules::lotf::{
+use muster::rules::systems::lotf::{
     melee_odds, shooting_odds, simulate, BattleSetup, Catalogue, CommanderDoc, ElementDoc,
     ElementType, GroupDoc, MeleeRequest, Nation, RosterDoc, ScenarioId, ShootingRequest, Size,
     Upgrade, War,

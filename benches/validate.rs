@@ -1,7 +1,7 @@
 //! Validate and price a 6-group x 6-element roster.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use muster::rules::lotf::{
+use muster::rules::systems::lotf::{
     parse_roster, price_roster, validate, Catalogue, CommanderDoc, ElementDoc, ElementType,
     GroupDoc, Nation, RosterDoc, Size, Upgrade, War, Weapon,
 };

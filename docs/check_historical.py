@@ -2,7 +2,7 @@
 """Check the historical orders of battle (Land of the Free, "Historical Refights").
 
 Usage:  python3 docs/check_historical.py [DATA_DIR]
-        (DATA_DIR defaults to src/rules/lotf/data/historical next to this docs/ folder)
+        (DATA_DIR defaults to src/rules/systems/lotf/data/historical next to this docs/ folder)
 
 No dependencies beyond the standard library. Checks that every file parses, uses only the
 allowed keys and values of the historical-battle schema and of muster.lotf.roster/1, that each

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::app::Error;
-use crate::rules::lotf::record::{TabletopOutcome, TabletopReport};
-use crate::rules::lotf::{self, BattleOutcome, BattleSetup, Side};
+use crate::rules::systems::lotf::record::{TabletopOutcome, TabletopReport};
+use crate::rules::systems::lotf::{self, BattleOutcome, BattleSetup, Side};
 use crate::store::battles::BattleRow;
 
 /// Where a battle record stands. Stored as its `id()` in the `status` column.

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::app::Error;
-use crate::rules::lotf::OddsSummary;
+use crate::rules::systems::lotf::OddsSummary;
 
 const KEEP_FINISHED: Duration = Duration::from_secs(3600);
 /// Background jobs running at once across all users; more get "busy, try again".

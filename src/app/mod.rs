@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 pub use error::{Error, ErrorDetail};
 
-use crate::rules::RuleSystems;
+use crate::rules::Systems;
 use crate::store::{Backend, DbConnection, DbPool};
 
 /// What every service can reach: the database, the rule systems, the background jobs.
@@ -25,14 +25,14 @@ use crate::store::{Backend, DbConnection, DbPool};
 pub struct Context {
     pub pool: DbPool,
     /// The rule systems' catalogues; tests may start a server with modified ones.
-    pub rules: Arc<RuleSystems>,
+    pub rules: Arc<Systems>,
     pub backend: Backend,
     /// Long simulations running in the background.
     pub jobs: Arc<jobs::Jobs>,
 }
 
 impl Context {
-    pub fn new(pool: DbPool, rules: RuleSystems, backend: Backend) -> Self {
+    pub fn new(pool: DbPool, rules: Systems, backend: Backend) -> Self {
         Self {
             pool,
             rules: Arc::new(rules),

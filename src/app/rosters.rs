@@ -2,7 +2,7 @@
 //! rule system gives of a document. Pages, the API and battles all go through here.
 
 use crate::app::{Actor, Context, Error, ErrorDetail};
-use crate::rules::lotf::{self, Catalogue, Report, RosterDoc, Severity};
+use crate::rules::systems::lotf::{self, Catalogue, Report, RosterDoc, Severity};
 use crate::store::rosters::{self, RosterContent, RosterRow, UpdateOutcome};
 
 /// The rule system every roster so far belongs to. Other systems add their own id.

@@ -4,7 +4,9 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use crate::rules::lotf::{run_range, BattleSetup, Catalogue, OddsSummary, OddsTally, SimError};
+use crate::rules::systems::lotf::{
+    run_range, BattleSetup, Catalogue, OddsSummary, OddsTally, SimError,
+};
 
 /// Threads to use: the machine's cores, at most 8.
 pub fn default_threads() -> usize {
@@ -57,9 +59,9 @@ pub fn monte_carlo_parallel(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::lotf::{monte_carlo, parse_roster, ScenarioId};
+    use crate::rules::systems::lotf::{monte_carlo, parse_roster, ScenarioId};
 
-    fn force(name: &str) -> crate::rules::lotf::RosterDoc {
+    fn force(name: &str) -> crate::rules::systems::lotf::RosterDoc {
         let json = format!(
             r#"{{"format": "muster.lotf.roster/1", "name": "{name}", "war": "american_revolution", "nation": "british",
                 "points_limit": 150, "force_commander": {{"name": "A"}},

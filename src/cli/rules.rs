@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
-use crate::rules::lotf::{self, Catalogue, Report, Severity};
+use crate::rules::systems::lotf::{self, Catalogue, Report, Severity};
 
 #[derive(Serialize)]
 struct FileReport<'a> {

@@ -392,7 +392,7 @@ pub fn log_lines(
 }
 
 /// Things the user should do now.
-pub fn attention(c: &Loaded, cat: &crate::rules::lotf::Catalogue) -> Vec<String> {
+pub fn attention(c: &Loaded, cat: &crate::rules::systems::lotf::Catalogue) -> Vec<String> {
     let st = &c.state;
     let mut out = Vec::new();
     if st.phase == Phase::Ended {
@@ -469,7 +469,7 @@ pub fn attention(c: &Loaded, cat: &crate::rules::lotf::Catalogue) -> Vec<String>
 }
 
 /// The campaign as JSON for `c`'s user. Other players' orders never appear.
-pub fn campaign_json(c: &Loaded, cat: &crate::rules::lotf::Catalogue) -> Value {
+pub fn campaign_json(c: &Loaded, cat: &crate::rules::systems::lotf::Catalogue) -> Value {
     let st = &c.state;
     let settings = st.settings();
     let (given, all) = st.orders_in();

@@ -9,7 +9,7 @@ use utoipa_actix_web::AppExt;
 
 use crate::app::dice::random_token;
 use crate::config::Config;
-use crate::rules::RuleSystems;
+use crate::rules::Systems;
 use crate::store::{self, settings, DbPool};
 use crate::web::api::{self, ApiDoc};
 use crate::web::auth::csrf;
@@ -38,7 +38,7 @@ pub struct Application {
 }
 
 /// Opens the database, applies migrations and loads (or creates) the signing secret.
-pub fn prepare_state(config: &Config, rules: RuleSystems) -> Result<AppState, StartupError> {
+pub fn prepare_state(config: &Config, rules: Systems) -> Result<AppState, StartupError> {
     let pool: DbPool = store::connect(&config.database, 8)?;
     let mut conn = pool.get().map_err(store::StoreError::from)?;
     let applied = store::run_migrations(&mut conn)?;
@@ -67,12 +67,12 @@ pub fn prepare_state(config: &Config, rules: RuleSystems) -> Result<AppState, St
 impl Application {
     /// Builds the server with the built-in rules data (checked for consistency first).
     pub fn build(config: &Config) -> Result<Self, StartupError> {
-        let rules = RuleSystems::builtin().map_err(|e| StartupError::Catalogue(e.to_string()))?;
+        let rules = Systems::builtin().map_err(|e| StartupError::Catalogue(e.to_string()))?;
         Self::build_with_rules(config, rules)
     }
 
     /// Builds the server with the given rules data (tests use modified catalogues).
-    pub fn build_with_rules(config: &Config, rules: RuleSystems) -> Result<Self, StartupError> {
+    pub fn build_with_rules(config: &Config, rules: Systems) -> Result<Self, StartupError> {
         let state = prepare_state(config, rules)?;
         let listener = TcpListener::bind(config.bind).map_err(|source| StartupError::Bind {
             addr: config.bind.to_string(),

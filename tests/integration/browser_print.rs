@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use fantoccini::wd::{PrintConfiguration, PrintMargins, PrintSize};
-use muster::rules::{lotf::Catalogue, RuleSystems};
+use muster::rules::{systems::lotf::Catalogue, Systems};
 use serde_json::{json, Value};
 
 use crate::browser::Browser;
@@ -321,7 +321,7 @@ async fn every_printed_number_comes_from_the_catalogue() {
         }
     }
     let modified = Catalogue::from_json(&doc.to_string()).expect("still consistent");
-    let app = spawn_app_with_rules(RuleSystems { lotf: modified }).await;
+    let app = spawn_app_with_rules(Systems { lotf: modified }).await;
     let token = register_and_token(&app).await;
     let id = create(&app, &token, &six_by_six()).await;
 

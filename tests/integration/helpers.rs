@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use diesel::connection::SimpleConnection;
 use diesel::Connection;
 use muster::config::Config;
-use muster::rules::RuleSystems;
+use muster::rules::Systems;
 use muster::store::{self, DbPool};
 use muster::web::Application;
 
@@ -168,11 +168,11 @@ pub fn client() -> reqwest::Client {
 }
 
 pub async fn spawn_app() -> TestApp {
-    spawn_app_with_rules(RuleSystems::builtin().expect("built-in rules data")).await
+    spawn_app_with_rules(Systems::builtin().expect("built-in rules data")).await
 }
 
 /// A server with the given rules data, e.g. a modified catalogue.
-pub async fn spawn_app_with_rules(rules: RuleSystems) -> TestApp {
+pub async fn spawn_app_with_rules(rules: Systems) -> TestApp {
     let db = TestDb::create();
     let data = TempDir::new("data");
     let config = test_config(db.url(), &data.0);

@@ -646,7 +646,7 @@ fn imports_are_read_as_the_compiler_reads_them() {
         use crate::app::{Actor, battles::{self, Player}, Error as E};
         use crate::store::*;
         use crate::store::{self as db};
-        fn f() { let s = "crate::cli::nothing"; crate::rules::lotf::simulate(); }
+        fn f() { let s = "crate::cli::nothing"; crate::rules::systems::lotf::simulate(); }
         mod tests {
             use super::*;
             use super::inner::Thing;
@@ -666,7 +666,7 @@ fn imports_are_read_as_the_compiler_reads_them() {
             "app::Error",
             "store",
             "store",
-            "rules::lotf::simulate",
+            "rules::systems::lotf::simulate",
             "app::campaigns::actions",
             "app::campaigns::actions::inner::Thing",
             "app::campaigns::actions::helper",

@@ -712,7 +712,7 @@ async fn a_roster_saved_with_an_older_catalogue_opens_and_says_so() {
             .select(rosters::document)
             .first(&mut conn)
             .unwrap();
-        let current = muster::rules::lotf::Catalogue::builtin()
+        let current = muster::rules::systems::lotf::Catalogue::builtin()
             .unwrap()
             .version()
             .to_string();

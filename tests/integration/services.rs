@@ -11,9 +11,11 @@ use muster::app::{self, Actor, Context, Error};
 use muster::config::DatabaseConfig;
 use muster::rules::campaign::movement::Order;
 use muster::rules::campaign::state::{BattleStatus, CampaignState, HouseRules, Phase};
-use muster::rules::lotf::record::{objective_count, ElementReport, FinalState, TabletopReport};
-use muster::rules::lotf::{self, RosterDoc, ScenarioId, Side};
-use muster::rules::RuleSystems;
+use muster::rules::systems::lotf::record::{
+    objective_count, ElementReport, FinalState, TabletopReport,
+};
+use muster::rules::systems::lotf::{self, RosterDoc, ScenarioId, Side};
+use muster::rules::Systems;
 use muster::store::battles::BattleRow;
 use muster::store::campaigns::CampaignRow;
 use muster::store::{self, users};
@@ -58,7 +60,7 @@ fn world() -> World {
         store::run_migrations(&mut conn).expect("migrations");
         conn.backend()
     };
-    let ctx = Context::new(pool, RuleSystems::builtin().expect("rules"), backend);
+    let ctx = Context::new(pool, Systems::builtin().expect("rules"), backend);
     let organiser = user(&ctx, "organiser@example.com", "Organiser");
     let howe = user(&ctx, "howe@example.com", "Howe");
     let washington = user(&ctx, "washington@example.com", "Washington");

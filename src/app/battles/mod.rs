@@ -12,9 +12,9 @@ use crate::app::battle_record::{
 use crate::app::campaigns::{self, Loaded};
 use crate::app::{Actor, Context, Error};
 use crate::rules::campaign::state::BattleStatus;
-use crate::rules::lotf::record::{self, TabletopOutcome, TabletopReport};
-use crate::rules::lotf::{self, RosterDoc, ScenarioId, Side};
-use crate::rules::RuleSystems;
+use crate::rules::systems::lotf::record::{self, TabletopOutcome, TabletopReport};
+use crate::rules::systems::lotf::{self, RosterDoc, ScenarioId, Side};
+use crate::rules::Systems;
 use crate::store::battles::{self, BattleRow, NewBattle, ResultChange};
 use crate::store::{users, DbConnection};
 
@@ -200,7 +200,7 @@ fn allowed(row: &BattleRow, action: RecordAction) -> Result<RecordStatus, Error>
 /// Tried again from the start when the campaign was changed by someone else meanwhile.
 fn decide_in_one_transaction<F>(
     conn: &mut DbConnection,
-    rules: &RuleSystems,
+    rules: &Systems,
     id: i64,
     change: F,
 ) -> Result<BattleRow, Error>

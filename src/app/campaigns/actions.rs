@@ -15,7 +15,7 @@ use crate::rules::campaign::movement::{Map, Order};
 use crate::rules::campaign::settings::SettingsInput;
 use crate::rules::campaign::state::{CampaignState, Event, HouseRules, Phase, Settings};
 use crate::rules::campaign::turn::check_order;
-use crate::rules::lotf::{ElementType, ScenarioId, Size, Upgrade, Weapon};
+use crate::rules::systems::lotf::{ElementType, ScenarioId, Size, Upgrade, Weapon};
 use crate::store::campaigns::{self as store, CampaignRow, NewCampaign, NewLogRow};
 use crate::store::{battles, users};
 

@@ -12,7 +12,7 @@ use crate::rules::campaign::after_battle::resolve_battle;
 use crate::rules::campaign::state::{CampaignBattle, CampaignState, Entry, Event, Phase};
 use crate::rules::campaign::turn::{close_turn, end_turn};
 use crate::rules::campaign::voiding::{void_from, RecordState};
-use crate::rules::RuleSystems;
+use crate::rules::Systems;
 use crate::store::battles;
 use crate::store::campaigns::{self as store, CampaignRow, NewLogRow, StateChange};
 use crate::store::DbConnection;
@@ -153,7 +153,7 @@ pub type Decide<'a> =
 /// state), then decides on the state they led to and stores the result.
 fn change_within(
     conn: &mut DbConnection,
-    rules: &RuleSystems,
+    rules: &Systems,
     id: i64,
     actor: Option<i64>,
     decide: &Decide,
@@ -192,7 +192,7 @@ where
 /// the result and its aftermath are stored together.
 pub fn bring_in_decided_battles(
     conn: &mut DbConnection,
-    rules: &RuleSystems,
+    rules: &Systems,
     campaign: i64,
 ) -> Result<(), Attempt> {
     change_within(conn, rules, campaign, None, &|_, _, _| Ok(Vec::new()))?;
@@ -203,7 +203,7 @@ pub fn bring_in_decided_battles(
 /// confirmed), in battle order.
 fn sync_events(
     conn: &mut DbConnection,
-    rules: &RuleSystems,
+    rules: &Systems,
     current: &CampaignState,
 ) -> Result<Vec<Pending>, Error> {
     let mut out = Vec::new();
@@ -236,7 +236,7 @@ fn sync_events(
 /// the end of the turn at once when there was no contact.
 pub fn close_turn_events(
     conn: &mut DbConnection,
-    rules: &RuleSystems,
+    rules: &Systems,
     row: &CampaignRow,
     st: &CampaignState,
 ) -> Result<Vec<Pending>, Error> {

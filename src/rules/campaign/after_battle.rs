@@ -12,10 +12,10 @@ use super::error::CampaignError;
 use super::state::{BattleResult, BattleSite, BattleStatus, CampaignState, Event, Force, Phase};
 use super::turn::{end_turn, ending_reason, retreat_place};
 use crate::rules::dice::Dice;
-use crate::rules::lotf::catalogue::Catalogue;
-use crate::rules::lotf::combat::Side;
-use crate::rules::lotf::types::Size;
-use crate::rules::lotf::validate::{price_element, sizes_for};
+use crate::rules::systems::lotf::catalogue::Catalogue;
+use crate::rules::systems::lotf::combat::Side;
+use crate::rules::systems::lotf::types::Size;
+use crate::rules::systems::lotf::validate::{price_element, sizes_for};
 
 /// How one element ended a battle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -361,7 +361,7 @@ fn nearest_free_place(
 /// Upgrades an element cannot carry at a smaller size, and the points they were worth.
 fn drop_upgrades(
     cat: &Catalogue,
-    e: &crate::rules::lotf::roster::ElementDoc,
+    e: &crate::rules::systems::lotf::roster::ElementDoc,
     new_size: Size,
 ) -> (Vec<String>, u32) {
     let mut dropped = Vec::new();

@@ -8,10 +8,10 @@ use std::collections::BTreeMap;
 use super::error::CampaignError;
 use super::state::{CampaignState, Event, Force, Phase};
 use crate::rules::dice::Dice;
-use crate::rules::lotf::catalogue::Catalogue;
-use crate::rules::lotf::roster::{ElementDoc, RosterDoc};
-use crate::rules::lotf::types::{ElementType, Size, Upgrade, War, Weapon};
-use crate::rules::lotf::validate::{price_roster, validate, FindingCode, Severity};
+use crate::rules::systems::lotf::catalogue::Catalogue;
+use crate::rules::systems::lotf::roster::{ElementDoc, RosterDoc};
+use crate::rules::systems::lotf::types::{ElementType, Size, Upgrade, War, Weapon};
+use crate::rules::systems::lotf::validate::{price_roster, validate, FindingCode, Severity};
 
 fn refuse(message: impl Into<String>) -> CampaignError {
     CampaignError::Refused(message.into())
@@ -219,7 +219,7 @@ fn restore_option(
     if e.size >= full {
         return Err(invalid(format!("{} is already at full size.", e.name)));
     }
-    let sizes = crate::rules::lotf::validate::sizes_for(cat, e.element_type);
+    let sizes = crate::rules::systems::lotf::validate::sizes_for(cat, e.element_type);
     let next = sizes
         .iter()
         .copied()
@@ -318,7 +318,7 @@ pub fn buy_element(
         format!("New {}", element_type.label())
     } else {
         name.chars()
-            .take(crate::rules::lotf::roster::MAX_TEXT_CHARS)
+            .take(crate::rules::systems::lotf::roster::MAX_TEXT_CHARS)
             .collect()
     };
     let mut e = ElementDoc::new(&name, element_type, size);

@@ -5,8 +5,8 @@ use super::error::FieldProblem;
 use super::movement::Map;
 use super::presets::{blank_map, preset, BLANK, BLANK_SIDES};
 use super::state::{HouseRules, Settings, SideSetup};
-use crate::rules::lotf::battle::ScenarioId;
-use crate::rules::lotf::types::War;
+use crate::rules::systems::lotf::battle::ScenarioId;
+use crate::rules::systems::lotf::types::War;
 
 /// The longest campaign name and side name, in characters.
 pub const MAX_NAME_CHARS: usize = 80;

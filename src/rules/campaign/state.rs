@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::CampaignError;
 use super::movement::{Map, Order};
-use crate::rules::lotf::roster::RosterDoc;
+use crate::rules::systems::lotf::roster::RosterDoc;
 
 /// Muster campaign rules v1, each of which the organiser may switch off (DESIGN.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -800,7 +800,7 @@ impl CampaignState {
                 ..
             } => {
                 let f = self.force_mut(seq, force)?;
-                let new_size = crate::rules::lotf::types::Size::from_id(size)
+                let new_size = crate::rules::systems::lotf::types::Size::from_id(size)
                     .ok_or_else(|| bad(seq, format!("unknown size {size}")))?;
                 let e = f
                     .roster
@@ -1012,7 +1012,7 @@ impl CampaignState {
 pub fn commander_slot<'a>(
     roster: &'a mut RosterDoc,
     id: &str,
-) -> Option<&'a mut crate::rules::lotf::roster::CommanderDoc> {
+) -> Option<&'a mut crate::rules::systems::lotf::roster::CommanderDoc> {
     if roster
         .force_commander
         .as_ref()
@@ -1030,7 +1030,7 @@ pub fn commander_slot<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::lotf::types::{Nation, War};
+    use crate::rules::systems::lotf::types::{Nation, War};
 
     fn settings() -> Settings {
         let side = |name: &str, home: &str| SideSetup {

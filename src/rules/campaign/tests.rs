@@ -12,10 +12,10 @@ use super::state::{
 };
 use super::turn::{close_turn, end_turn};
 use super::voiding::{void_from, voidable, RecordState};
-use crate::rules::lotf::catalogue::Catalogue;
-use crate::rules::lotf::combat::Side;
-use crate::rules::lotf::roster::{CommanderDoc, ElementDoc, GroupDoc, RosterDoc};
-use crate::rules::lotf::types::{ElementType, Nation, Size, War};
+use crate::rules::systems::lotf::catalogue::Catalogue;
+use crate::rules::systems::lotf::combat::Side;
+use crate::rules::systems::lotf::roster::{CommanderDoc, ElementDoc, GroupDoc, RosterDoc};
+use crate::rules::systems::lotf::types::{ElementType, Nation, Size, War};
 
 fn cat() -> Catalogue {
     Catalogue::builtin().expect("the built-in catalogue loads")
@@ -678,7 +678,7 @@ fn the_organiser_may_pick_which_force_fights_and_the_scenario() {
         no,
         Some(&other),
         None,
-        Some(crate::rules::lotf::battle::ScenarioId::Ambush),
+        Some(crate::rules::systems::lotf::battle::ScenarioId::Ambush),
     )
     .expect("rearranges");
     assert_eq!(new.attacker, other);
@@ -838,14 +838,14 @@ fn a_reduced_element_is_restored_and_an_upgrade_bought_within_the_bank() {
         &cat,
         "f1",
         "e2",
-        crate::rules::lotf::types::Upgrade::Elite,
+        crate::rules::systems::lotf::types::Upgrade::Elite,
     );
     match upgrade {
         Ok(e) => {
             log.push(e);
             assert!(log.state.forces["f1"].roster.groups[0].elements[1]
                 .upgrades
-                .contains(&crate::rules::lotf::types::Upgrade::Elite));
+                .contains(&crate::rules::systems::lotf::types::Upgrade::Elite));
         }
         Err(e) => assert!(e.to_string().contains("costs"), "{e}"),
     }

@@ -10,10 +10,10 @@ use super::error::CampaignError;
 use super::movement::{resolve_moves, Contact, ForceAt, Order, PlaceKind};
 use super::state::{BattleSite, BattleStatus, CampaignBattle, CampaignState, Event, Force, Phase};
 use crate::rules::dice::Dice;
-use crate::rules::lotf::battle::ScenarioId;
-use crate::rules::lotf::catalogue::Catalogue;
-use crate::rules::lotf::record::scouts;
-use crate::rules::lotf::validate::price_roster;
+use crate::rules::systems::lotf::battle::ScenarioId;
+use crate::rules::systems::lotf::catalogue::Catalogue;
+use crate::rules::systems::lotf::record::scouts;
+use crate::rules::systems::lotf::validate::price_roster;
 
 /// A battle the turn has produced, still without its battle record.
 #[derive(Debug, Clone, PartialEq)]

@@ -132,8 +132,8 @@ mod tests {
     use crate::rules::campaign::state::{
         BattleResult, BattleSite, CampaignBattle, HouseRules, Settings, SideSetup,
     };
-    use crate::rules::lotf::roster::RosterDoc;
-    use crate::rules::lotf::types::{Nation, War};
+    use crate::rules::systems::lotf::roster::RosterDoc;
+    use crate::rules::systems::lotf::types::{Nation, War};
 
     /// A log the way the service keeps it: entries numbered from 1, the state rebuilt from it.
     struct Log(Vec<Entry>);

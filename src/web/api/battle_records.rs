@@ -5,8 +5,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::app::battles::{self as records, NewBattleRequest};
-use crate::rules::lotf::record::TabletopReport;
-use crate::rules::lotf::{self, ScenarioId};
+use crate::rules::systems::lotf::record::TabletopReport;
+use crate::rules::systems::lotf::{self, ScenarioId};
 use crate::store::battles::BattleRow;
 use crate::web::auth::ApiUser;
 use crate::web::error::{ErrorBody, ErrorDetail};

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::app::jobs::JobStatus;
-use crate::rules::lotf::{self, OddsError};
+use crate::rules::systems::lotf::{self, OddsError};
 use crate::web::auth::ApiUser;
 use crate::web::error::{ErrorBody, ErrorDetail};
 use crate::web::lotf::battle_request::{self as battles, DIRECT_RUNS_MAX};

@@ -5,12 +5,12 @@ use actix_web::{get, post, web, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::rules::lotf::{self, RosterParseErrorKind};
+use crate::rules::systems::lotf::{self, RosterParseErrorKind};
 use crate::web::error::{ErrorBody, ErrorDetail};
 use crate::web::state::AppState;
 use crate::web::AppError;
 
-/// The report of one roster (documents the shape of `rules::lotf::Report`).
+/// The report of one roster (documents the shape of `rules::systems::lotf::Report`).
 #[derive(Serialize, ToSchema)]
 #[allow(dead_code)] // only describes the JSON in the OpenAPI document
 pub struct ReportSchema {

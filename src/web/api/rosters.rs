@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::rosters::{self, Saved};
-use crate::rules::lotf;
+use crate::rules::systems::lotf;
 use crate::store::rosters::RosterRow;
 use crate::web::api::lotf::{parse_error, ReportSchema};
 use crate::web::auth::ApiUser;

@@ -6,7 +6,9 @@ use std::sync::atomic::AtomicU32;
 use serde_json::Value;
 
 use crate::app::sim::{default_threads, monte_carlo_parallel};
-use crate::rules::lotf::{self, BattleSetup, Catalogue, OddsSummary, ScenarioId, BATTLE_FORMAT};
+use crate::rules::systems::lotf::{
+    self, BattleSetup, Catalogue, OddsSummary, ScenarioId, BATTLE_FORMAT,
+};
 use crate::web::error::ErrorDetail;
 use crate::web::AppError;
 

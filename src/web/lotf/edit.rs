@@ -4,13 +4,13 @@
 use serde::{Deserialize, Serialize};
 
 use super::options;
-use crate::rules::lotf::{Catalogue, CommanderDoc, ElementDoc, GroupDoc, Mode, RosterDoc};
+use crate::rules::systems::lotf::{Catalogue, CommanderDoc, ElementDoc, GroupDoc, Mode, RosterDoc};
 use crate::web::page::FormErrors;
 
 /// Muster keeps rosters to a sane size so a page never grows without bound; the validator
 /// reports the book's own limits (2–6) long before these.
-pub use crate::rules::lotf::roster::{MAX_ELEMENTS_PER_GROUP, MAX_GROUPS};
-pub const MAX_NAME_CHARS: usize = crate::rules::lotf::roster::MAX_TEXT_CHARS;
+pub use crate::rules::systems::lotf::roster::{MAX_ELEMENTS_PER_GROUP, MAX_GROUPS};
+pub const MAX_NAME_CHARS: usize = crate::rules::systems::lotf::roster::MAX_TEXT_CHARS;
 
 /// Every field any editor form may send; each action reads the ones it needs.
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
@@ -313,7 +313,7 @@ pub fn apply(cat: &Catalogue, doc: &mut RosterDoc, form: &EditForm) -> Result<Ap
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::lotf::{Nation, War};
+    use crate::rules::systems::lotf::{Nation, War};
 
     fn cat() -> Catalogue {
         Catalogue::builtin().expect("catalogue")

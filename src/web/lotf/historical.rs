@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use crate::rules::lotf::{self, HistoricalBattle, RosterDoc};
+use crate::rules::systems::lotf::{self, HistoricalBattle, RosterDoc};
 
 fn battles() -> &'static [HistoricalBattle] {
     static BATTLES: OnceLock<Vec<HistoricalBattle>> = OnceLock::new();

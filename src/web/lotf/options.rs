@@ -1,6 +1,6 @@
 //! What the catalogue allows, as choices for forms, each with its cost.
 
-use crate::rules::lotf::{
+use crate::rules::systems::lotf::{
     validate::sizes_for, Catalogue, ElementType, Mode, Nation, Size, Upgrade, War, Weapon,
 };
 

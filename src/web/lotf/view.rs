@@ -1,6 +1,8 @@
 //! A roster prepared for pages: points and findings attached to what they concern.
 
-use crate::rules::lotf::{effective_weapon, Catalogue, Finding, Report, RosterDoc, Severity};
+use crate::rules::systems::lotf::{
+    effective_weapon, Catalogue, Finding, Report, RosterDoc, Severity,
+};
 
 #[derive(Debug, Clone)]
 pub struct FindingView {

@@ -10,10 +10,10 @@ use crate::app::battle_record::{
     result_of, setup_of, side_of, winner_of, RecordStatus, StoredResult,
 };
 use crate::app::battles::{self as records, NewBattleRequest};
-use crate::rules::lotf::record::{
+use crate::rules::systems::lotf::record::{
     CommanderFate, CommanderReport, ElementReport, FinalState, TabletopReport,
 };
-use crate::rules::lotf::{self, BattleSetup, ScenarioId, Side};
+use crate::rules::systems::lotf::{self, BattleSetup, ScenarioId, Side};
 use crate::store::battles::BattleRow;
 use crate::web::auth::csrf::{CsrfForm, NoFields};
 use crate::web::auth::{SignedIn, SignedInUser};

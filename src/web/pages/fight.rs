@@ -10,7 +10,7 @@ use askama::Template;
 use serde::Deserialize;
 
 use crate::app::rosters as roster_store;
-use crate::rules::lotf::{
+use crate::rules::systems::lotf::{
     self, BattleOutcome, BattleSetup, OddsSummary, RosterDoc, ScenarioId, Side,
 };
 use crate::web::auth::csrf::CsrfForm;

@@ -6,7 +6,7 @@ use askama::Template;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::rules::lotf::{self, Catalogue};
+use crate::rules::systems::lotf::{self, Catalogue};
 use crate::web::lotf::options::{self, Choice};
 use crate::web::page::{render, PageCtx};
 use crate::web::state::AppState;
@@ -232,7 +232,7 @@ fn shooting(cat: &Catalogue, f: &OddsForm) -> Result<ShootingResult, String> {
     })
 }
 
-fn terms(list: &[crate::rules::lotf::combat::Term]) -> String {
+fn terms(list: &[crate::rules::systems::lotf::combat::Term]) -> String {
     if list.is_empty() {
         return "none".into();
     }

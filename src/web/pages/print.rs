@@ -5,8 +5,8 @@ use actix_web::{web, HttpResponse};
 use askama::Template;
 
 use crate::app::rosters;
-use crate::rules::lotf::catalogue::{Commanders, Tables};
-use crate::rules::lotf::RosterDoc;
+use crate::rules::systems::lotf::catalogue::{Commanders, Tables};
+use crate::rules::systems::lotf::RosterDoc;
 use crate::web::auth::SignedIn;
 use crate::web::page::{render, PageCtx};
 use crate::web::print::cards::{self, Card, SkillLine};

@@ -8,7 +8,9 @@ use futures_util::StreamExt;
 use serde::Deserialize;
 
 use crate::app::rosters::{self, LoadedRoster, Saved};
-use crate::rules::lotf::{self, ElementDoc, GroupDoc, Mode, Nation, RosterDoc, Size, War, Weapon};
+use crate::rules::systems::lotf::{
+    self, ElementDoc, GroupDoc, Mode, Nation, RosterDoc, Size, War, Weapon,
+};
 use crate::store::rosters::RosterRow;
 use crate::web::auth::csrf::{self, CsrfForm, NoFields};
 use crate::web::auth::SignedIn;

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::{CardSize, ForceState, Paper};
-use crate::rules::lotf::{profile, Catalogue, DisciplineLevel, RosterDoc};
+use crate::rules::systems::lotf::{profile, Catalogue, DisciplineLevel, RosterDoc};
 
 #[derive(Debug, Clone)]
 pub struct SkillLine {
@@ -209,7 +209,9 @@ pub fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::lotf::{ElementDoc, ElementType, GroupDoc, Nation, Size, Upgrade, War};
+    use crate::rules::systems::lotf::{
+        ElementDoc, ElementType, GroupDoc, Nation, Size, Upgrade, War,
+    };
 
     fn doc() -> RosterDoc {
         let mut d = RosterDoc::new("Cards", War::AmericanRevolution, Nation::British, Some(300));

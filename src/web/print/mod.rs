@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
-use crate::rules::lotf::{RosterDoc, Size};
+use crate::rules::systems::lotf::{RosterDoc, Size};
 
 /// Paper the printout is laid out for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,7 +118,7 @@ impl CommanderState {
     /// A commander whose rating was rolled (`roll`, 1–6), with the numbers that rating gives;
     /// `None` for a roll the catalogue has no rating for.
     pub fn rolled(
-        cat: &crate::rules::lotf::Catalogue,
+        cat: &crate::rules::systems::lotf::Catalogue,
         roll: u8,
         history: Vec<String>,
     ) -> Option<CommanderState> {

@@ -1,6 +1,6 @@
 //! The Land of the Free quick-reference sheet, drawn entirely from the catalogue.
 
-use crate::rules::lotf::{Catalogue, ElementType};
+use crate::rules::systems::lotf::{Catalogue, ElementType};
 
 pub struct StatRow {
     pub type_label: String,

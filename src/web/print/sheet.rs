@@ -2,7 +2,7 @@
 //! each group's elements with points, the totals and the legality stamp.
 
 use super::ForceState;
-use crate::rules::lotf::{self, Catalogue, RosterDoc};
+use crate::rules::systems::lotf::{self, Catalogue, RosterDoc};
 use crate::web::lotf::view::{self, FindingView};
 
 #[derive(Debug, Clone)]

@@ -10,7 +10,7 @@ use crate::app::campaigns::actions::{self as actions, Purchase};
 use crate::app::campaigns::{load_for, Loaded};
 use crate::rules::campaign::forces::restore_options;
 use crate::rules::campaign::state::Phase;
-use crate::rules::lotf::{ElementType, Size, Upgrade};
+use crate::rules::systems::lotf::{ElementType, Size, Upgrade};
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::SignedIn;
 use crate::web::lotf::historical::ForceChoice;
@@ -77,7 +77,7 @@ struct ForcePage {
     errors: FormErrors,
 }
 
-fn rating_words(cat: &crate::rules::lotf::Catalogue, roll: Option<&u8>) -> String {
+fn rating_words(cat: &crate::rules::systems::lotf::Catalogue, roll: Option<&u8>) -> String {
     roll.and_then(|r| {
         cat.commander_rating_for_roll(*r)
             .map(|x| format!("{} (rolled {r})", x.name))
@@ -151,7 +151,7 @@ async fn force_page(
                             .map(|u| u.label())
                             .collect::<Vec<_>>()
                             .join(", "),
-                        points: crate::rules::lotf::price_element(cat, e),
+                        points: crate::rules::systems::lotf::price_element(cat, e),
                         history: f.history.get(&id).cloned().unwrap_or_default(),
                     }
                 })

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use crate::app::campaigns::actions::{self as actions, NewCampaignInput};
 use crate::rules::campaign::presets::presets;
 use crate::rules::campaign::state::{HouseRules, Phase};
-use crate::rules::lotf::{ScenarioId, War};
+use crate::rules::systems::lotf::{ScenarioId, War};
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::{SignedIn, SignedInUser};
 use crate::web::lotf::historical::ForceChoice;

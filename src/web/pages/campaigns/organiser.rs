@@ -8,7 +8,7 @@ use serde::Deserialize;
 use crate::app;
 use crate::app::campaigns::actions::{self as actions, Adjustment};
 use crate::app::campaigns::{load_for, Loaded};
-use crate::rules::lotf::ScenarioId;
+use crate::rules::systems::lotf::ScenarioId;
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::SignedIn;
 use crate::web::lotf::historical::ForceChoice;

@@ -2,7 +2,7 @@
 //! and the set-up document.
 
 use super::support::cat;
-use crate::rules::lotf::*;
+use crate::rules::systems::lotf::*;
 
 /// A force of `groups` groups of `per` medium infantry each (25 points).
 pub fn line_force(name: &str, groups: usize, per: usize) -> RosterDoc {
@@ -148,7 +148,7 @@ fn a_hundred_seeds_replay_identically() {
 
 #[test]
 fn invariants_hold_over_a_thousand_random_battles() {
-    use crate::rules::lotf::types::DisciplineLevel as L;
+    use crate::rules::systems::lotf::types::DisciplineLevel as L;
     let c = cat();
     let rank = |l: L| match l {
         L::Fit => 0,

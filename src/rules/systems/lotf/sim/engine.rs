@@ -2,24 +2,23 @@
 //! document and plays the turns, applying the rules; a [`Policy`] makes the
 //! choices.
 
-use super::board::{
-    sector_for, sidx, u_marksmen, Cmd, Group, Posture, Unit, View, SECTORS, TABLE_DEPTH,
-};
+use super::board::{sector_for, sidx, u_marksmen, Cmd, Group, Posture, Unit, View, TABLE_DEPTH};
 use super::log::{LogKind, LogLine};
 use super::policy::{Action, Policy, Reaction};
+use crate::rules::battlefield;
 use crate::rules::dice::{Dice, DiceExpr};
-use crate::rules::lotf::battle::{BattleSetup, ScenarioId};
-use crate::rules::lotf::catalogue::{skill_ids, Catalogue};
-use crate::rules::lotf::combat::{
+use crate::rules::systems::lotf::battle::{BattleSetup, ScenarioId};
+use crate::rules::systems::lotf::catalogue::{skill_ids, Catalogue};
+use crate::rules::systems::lotf::combat::{
     charge_permission, combat_orders, commander_killed, degrade, morale_modifier, resolve_melee,
     roll_command_points, roll_morale, roll_rating, roll_volley, shooting_pool, take_hits,
     withdraw_reaction_expr, MeleeOutcome, MeleeSide, MoraleSituation, MoraleTest, ShooterState,
     ShotSituation, ShotSpec, Side, TestKind,
 };
-use crate::rules::lotf::odds::has_skill;
-use crate::rules::lotf::profile::profile;
-use crate::rules::lotf::types::{DisciplineLevel, ElementType, Formation, Weapon};
-use crate::rules::lotf::validate::price_element;
+use crate::rules::systems::lotf::odds::has_skill;
+use crate::rules::systems::lotf::profile::profile;
+use crate::rules::systems::lotf::types::{DisciplineLevel, ElementType, Formation, Weapon};
+use crate::rules::systems::lotf::validate::price_element;
 
 /// The engine: state, dice and log.
 pub struct Engine<'c> {
@@ -52,7 +51,7 @@ macro_rules! say {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize)]
 pub enum SimError {
     #[error("the set-up document is invalid: {0}")]
-    Setup(#[from] crate::rules::lotf::battle::BattleError),
+    Setup(#[from] crate::rules::systems::lotf::battle::BattleError),
     #[error("{0}")]
     Force(String),
 }
@@ -230,8 +229,8 @@ impl<'c> Engine<'c> {
     fn make_cmd(
         cat: &Catalogue,
         dice: &mut Dice,
-        force: &crate::rules::lotf::battle::ForceSetup,
-        doc: &crate::rules::lotf::roster::CommanderDoc,
+        force: &crate::rules::systems::lotf::battle::ForceSetup,
+        doc: &crate::rules::systems::lotf::roster::CommanderDoc,
         side: Side,
         group: Option<usize>,
         role: &str,
@@ -242,7 +241,7 @@ impl<'c> Engine<'c> {
             .and_then(|id| force.commanders.get(id))
             .map(|c| c.rating_roll);
         let rating = match preset {
-            Some(r) => crate::rules::lotf::combat::rating_for_roll(cat, r),
+            Some(r) => crate::rules::systems::lotf::combat::rating_for_roll(cat, r),
             None => roll_rating(cat, dice, false),
         }
         .ok_or_else(|| SimError::Force("the commander rating table is incomplete".into()))?;
@@ -510,9 +509,9 @@ impl<'c> Engine<'c> {
             target_open_order: matches!(tg.formation, Formation::OpenOrder | Formation::Unlimbered),
             flank: u.flank_turn == self.v.turn,
             ammunition: if grape {
-                crate::rules::lotf::combat::Ammunition::Grapeshot
+                crate::rules::systems::lotf::combat::Ammunition::Grapeshot
             } else {
-                crate::rules::lotf::combat::Ammunition::SolidShot
+                crate::rules::systems::lotf::combat::Ammunition::SolidShot
             },
         };
         let Ok((pool, kind)) = shooting_pool(self.cat, &shooter, &sit) else {
@@ -1136,7 +1135,7 @@ impl<'c> Engine<'c> {
                 Action::Shift(dir) if maneuvers > 0 => {
                     maneuvers -= 1;
                     let u = &mut self.v.units[i];
-                    u.sector = (u.sector + i32::from(dir)).clamp(0, SECTORS - 1);
+                    u.sector = battlefield::clamp_sector(u.sector + i32::from(dir));
                     say!(
                         self,
                         LogKind::Move,
@@ -1168,7 +1167,7 @@ impl<'c> Engine<'c> {
                 step = -step.min(rate);
             }
         }
-        let ny = (u.y + fwd * step).clamp(0.0, TABLE_DEPTH);
+        let ny = battlefield::on_table(u.y + fwd * step);
         self.v.units[i].y = ny;
         say!(
             self,

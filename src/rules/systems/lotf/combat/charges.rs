@@ -4,8 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use super::commanders::Rating;
 use crate::rules::dice::DiceExpr;
-use crate::rules::lotf::catalogue::Catalogue;
-use crate::rules::lotf::types::{DisciplineLevel, ElementType, Formation, Size};
+use crate::rules::systems::lotf::catalogue::Catalogue;
+use crate::rules::systems::lotf::types::{DisciplineLevel, ElementType, Formation, Size};
 
 fn rank(s: Size) -> i8 {
     match s {

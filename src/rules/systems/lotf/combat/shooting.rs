@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::DicePool;
 use crate::rules::dice::Dice;
-use crate::rules::lotf::catalogue::Catalogue;
-use crate::rules::lotf::types::{ElementType, Weapon};
+use crate::rules::systems::lotf::catalogue::Catalogue;
+use crate::rules::systems::lotf::types::{ElementType, Weapon};
 
 /// What an artillery element loads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

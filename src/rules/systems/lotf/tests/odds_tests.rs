@@ -3,9 +3,9 @@
 
 use super::support::cat;
 use crate::rules::dice::Dice;
-use crate::rules::lotf::combat::*;
-use crate::rules::lotf::odds::*;
-use crate::rules::lotf::types::*;
+use crate::rules::systems::lotf::combat::*;
+use crate::rules::systems::lotf::odds::*;
+use crate::rules::systems::lotf::types::*;
 
 fn req(json: &str) -> ShootingRequest {
     serde_json::from_str(json).expect("request parses")
@@ -161,7 +161,11 @@ fn melee_odds_match_simulation() {
 }
 
 /// The same volley rolled for real.
-fn spec_of(c: &crate::rules::lotf::Catalogue, r: &ShootingRequest, o: &ShootingOdds) -> ShotSpec {
+fn spec_of(
+    c: &crate::rules::systems::lotf::Catalogue,
+    r: &ShootingRequest,
+    o: &ShootingOdds,
+) -> ShotSpec {
     let marksmen = r
         .shooter
         .upgrades

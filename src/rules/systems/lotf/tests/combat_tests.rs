@@ -2,9 +2,9 @@
 
 use super::support::cat;
 use crate::rules::dice::Dice;
-use crate::rules::lotf::combat::*;
-use crate::rules::lotf::odds::*;
-use crate::rules::lotf::types::*;
+use crate::rules::systems::lotf::combat::*;
+use crate::rules::systems::lotf::odds::*;
+use crate::rules::systems::lotf::types::*;
 
 fn shooter(t: ElementType, action: u8, weapon: Weapon, range: u8) -> ShooterState {
     ShooterState {

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::rules::dice::{Dice, DiceExpr};
-use crate::rules::lotf::catalogue::Catalogue;
+use crate::rules::systems::lotf::catalogue::Catalogue;
 
 /// A commander's rating, read from the catalogue's table.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 
 use super::support::*;
-use crate::rules::lotf::*;
+use crate::rules::systems::lotf::*;
 
 fn pick<T: Copy + std::fmt::Debug + 'static>(all: &'static [T]) -> impl Strategy<Value = T> {
     (0..all.len()).prop_map(move |i| all[i])

@@ -3,20 +3,16 @@
 //! `docs/simulator.md`), the elements, commanders and groups on it, and the
 //! read-only queries a policy makes of it.
 
-use crate::rules::lotf::battle::ScenarioId;
-use crate::rules::lotf::catalogue::Catalogue;
-use crate::rules::lotf::combat::{
+use crate::rules::systems::lotf::battle::ScenarioId;
+use crate::rules::systems::lotf::catalogue::Catalogue;
+use crate::rules::systems::lotf::combat::{
     charge_permission, counter_charge_allowed, element_counts_as_broken, group_is_broken,
     MeleeSide, Rating, Side, Supporter,
 };
-use crate::rules::lotf::types::{DisciplineLevel, ElementType, Formation, Size, Weapon};
+use crate::rules::systems::lotf::types::{DisciplineLevel, ElementType, Formation, Size, Weapon};
 
-/// Depth of the table between the two edges, in inches (a 4' table).
-pub const TABLE_DEPTH: f64 = 48.0;
-/// Sectors across the table.
-pub const SECTORS: i32 = 3;
-/// Extra distance for each sector between two elements (M-19).
-pub const SECTOR_GAP: f64 = 12.0;
+use crate::rules::battlefield::{self, Edge};
+pub use crate::rules::battlefield::{sector_for, TABLE_DEPTH};
 
 /// How a side plays a scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,17 +99,18 @@ impl Unit {
     pub fn must_withdraw_from_charge(&self) -> bool {
         self.formation == Formation::Limbered
     }
-    pub(super) fn forward(&self) -> f64 {
+    /// The attacker starts from the near edge of the battlefield, the defender from the far.
+    pub(super) fn start_edge(&self) -> Edge {
         match self.side {
-            Side::Attacker => 1.0,
-            Side::Defender => -1.0,
+            Side::Attacker => Edge::Near,
+            Side::Defender => Edge::Far,
         }
     }
+    pub(super) fn forward(&self) -> f64 {
+        self.start_edge().forward()
+    }
     pub(super) fn edge(&self) -> f64 {
-        match self.side {
-            Side::Attacker => 0.0,
-            Side::Defender => TABLE_DEPTH,
-        }
+        self.start_edge().depth()
     }
 }
 
@@ -175,7 +172,7 @@ impl View {
     /// Distance between two elements (M-19).
     pub fn distance(&self, a: usize, b: usize) -> f64 {
         let (x, y) = (&self.units[a], &self.units[b]);
-        (x.y - y.y).abs() + SECTOR_GAP * f64::from((x.sector - y.sector).abs())
+        battlefield::distance((x.sector, x.y), (y.sector, y.y))
     }
 
     fn enemies(&self, me: usize) -> impl Iterator<Item = usize> + '_ {
@@ -490,8 +487,7 @@ impl View {
         }
         match self.group_centre(u.group) {
             Some((s, y)) => {
-                (u.y - y).abs() + SECTOR_GAP * f64::from((u.sector - s).abs())
-                    <= f64::from(cmd.rating.spi)
+                battlefield::distance((u.sector, u.y), (s, y)) <= f64::from(cmd.rating.spi)
             }
             None => false,
         }
@@ -592,12 +588,4 @@ impl View {
 
 pub(super) fn u_marksmen(v: &View, s: usize) -> bool {
     v.units[s].marksmen
-}
-
-/// Spread groups over the sectors: centre first, then the wings.
-pub fn sector_for(gi: usize, n: usize) -> i32 {
-    if n <= 1 {
-        return 1;
-    }
-    [1, 0, 2][gi % 3]
 }

@@ -2,7 +2,7 @@
 //! restriction, every cap, organisation limits and points limits.
 
 use super::support::*;
-use crate::rules::lotf::*;
+use crate::rules::systems::lotf::*;
 use ElementType::{Artillery, Cavalry, Infantry};
 use Size::{Large, Medium, Small, Tiny};
 

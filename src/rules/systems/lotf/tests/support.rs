@@ -1,6 +1,6 @@
 //! Builders shared by the tests.
 
-use crate::rules::lotf::*;
+use crate::rules::systems::lotf::*;
 
 pub fn cat() -> Catalogue {
     Catalogue::builtin().expect("the built-in catalogue loads")

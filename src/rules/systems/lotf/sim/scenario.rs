@@ -3,10 +3,10 @@
 
 use super::board::{Posture, View, TABLE_DEPTH};
 use crate::rules::dice::Dice;
-use crate::rules::lotf::battle::ScenarioId;
-use crate::rules::lotf::catalogue::Catalogue;
-use crate::rules::lotf::combat::Side;
-use crate::rules::lotf::types::{ElementType, Formation};
+use crate::rules::systems::lotf::battle::ScenarioId;
+use crate::rules::systems::lotf::catalogue::Catalogue;
+use crate::rules::systems::lotf::combat::Side;
+use crate::rules::systems::lotf::types::{ElementType, Formation};
 
 fn place(v: &mut View, g: usize, y: f64) {
     for &i in &v.groups[g].units.clone() {

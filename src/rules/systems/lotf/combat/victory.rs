@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::Side;
-use crate::rules::lotf::catalogue::Catalogue;
-use crate::rules::lotf::types::DisciplineLevel;
+use crate::rules::systems::lotf::catalogue::Catalogue;
+use crate::rules::systems::lotf::types::DisciplineLevel;
 
 /// Whether an element counts as broken for its group and as lost
 /// for victory points: Shattered, removed, off the table, or

@@ -2,7 +2,7 @@
 //! broken data.
 
 use super::support::*;
-use crate::rules::lotf::*;
+use crate::rules::systems::lotf::*;
 
 fn modified(f: impl FnOnce(&mut serde_json::Value)) -> Result<Catalogue, CatalogueError> {
     let mut v: serde_json::Value = serde_json::from_str(&cat().to_json()).expect("json");

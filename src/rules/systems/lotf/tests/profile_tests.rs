@@ -1,7 +1,7 @@
 //! Derived element profiles.
 
 use super::support::*;
-use crate::rules::lotf::*;
+use crate::rules::systems::lotf::*;
 use Formation::{BattleLine, MarchColumn, OpenOrder};
 
 fn prof(e: &ElementDoc) -> ElementProfile {

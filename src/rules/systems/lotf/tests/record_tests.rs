@@ -1,15 +1,15 @@
 //! Recording a tabletop game: victory arithmetic at and around the thresholds (R-21), objectives
 //! (R-22), broken forces (R-23), and refusing impossible reports.
 
-use crate::rules::lotf::combat::victory::{DecidedBy, VictoryLevel};
-use crate::rules::lotf::record::{
+use crate::rules::systems::lotf::combat::victory::{DecidedBy, VictoryLevel};
+use crate::rules::systems::lotf::record::{
     assess, CommanderFate, CommanderReport, ElementReport, FinalState, TabletopReport,
 };
-use crate::rules::lotf::{parse_roster, BattleSetup, Catalogue, ScenarioId, Side};
+use crate::rules::systems::lotf::{parse_roster, BattleSetup, Catalogue, ScenarioId, Side};
 
 /// Group 1: two medium infantry (25 each) and small cavalry (20); group 2: medium cavalry (30)
 /// and two small infantry (15 each). 130 points.
-fn force(name: &str) -> crate::rules::lotf::RosterDoc {
+fn force(name: &str) -> crate::rules::systems::lotf::RosterDoc {
     let json = format!(
         r#"{{"format": "muster.lotf.roster/1", "name": "{name}", "war": "american_revolution", "nation": "british",
             "points_limit": 200, "force_commander": {{"id": "c0", "name": "General"}},
@@ -232,7 +232,7 @@ fn impossible_reports_are_refused_with_every_problem_named() {
 
 #[test]
 fn preparing_a_battle_rolls_everything_once_and_replays_from_the_seed() {
-    use crate::rules::lotf::record::prepare_battle;
+    use crate::rules::systems::lotf::record::prepare_battle;
     let cat = Catalogue::builtin().unwrap();
     let a = prepare_battle(&cat, force("Crown"), force("Congress"), None, true, 42);
     let b = prepare_battle(&cat, force("Crown"), force("Congress"), None, true, 42);

@@ -1,7 +1,7 @@
 //! The 20 historical orders of battle.
 
 use super::support::*;
-use crate::rules::lotf::*;
+use crate::rules::systems::lotf::*;
 
 const IDS: [&str; 20] = [
     "monongahela",

@@ -4,41 +4,7 @@
 //! These are closed sets because a roster document names them; the numbers
 //! attached to them live in the catalogue data files.
 
-use serde::{Deserialize, Serialize};
-
-macro_rules! vocabulary {
-    ($(#[$meta:meta])* $name:ident { $($variant:ident => $id:literal, $label:literal;)+ }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        pub enum $name { $(#[serde(rename = $id)] $variant),+ }
-
-        impl $name {
-            /// Every value, in catalogue order.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            /// The snake_case id used in roster documents.
-            pub fn id(self) -> &'static str {
-                match self { $($name::$variant => $id),+ }
-            }
-
-            /// A short human label.
-            pub fn label(self) -> &'static str {
-                match self { $($name::$variant => $label),+ }
-            }
-
-            /// Parse a snake_case id.
-            pub fn from_id(s: &str) -> Option<$name> {
-                match s { $($id => Some($name::$variant),)+ _ => None }
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.id())
-            }
-        }
-    };
-}
+use crate::rules::vocab::vocabulary;
 
 vocabulary!(
     /// The three kinds of element.

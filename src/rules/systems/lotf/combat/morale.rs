@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Term;
 use crate::rules::dice::Dice;
-use crate::rules::lotf::catalogue::Catalogue;
+use crate::rules::systems::lotf::catalogue::Catalogue;
 
 /// The three kinds of test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]

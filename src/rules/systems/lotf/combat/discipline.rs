@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::lotf::types::DisciplineLevel;
+use crate::rules::systems::lotf::types::DisciplineLevel;
 
 /// The next level down: Fit → Shaken → Exhausted → Shattered.
 pub fn degrade(level: DisciplineLevel) -> DisciplineLevel {

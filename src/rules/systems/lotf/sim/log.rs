@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::lotf::types::DisciplineLevel;
+use crate::rules::systems::lotf::types::DisciplineLevel;
 
 /// What a log line is about (for filtering and for the invariant tests).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

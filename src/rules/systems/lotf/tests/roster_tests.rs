@@ -1,7 +1,7 @@
 //! Reading roster documents and assigning ids.
 
 use super::support::*;
-use crate::rules::lotf::*;
+use crate::rules::systems::lotf::*;
 
 const EXAMPLE: &str = r#"{"format": "muster.lotf.roster/1", "name": "Brandywine left", "war": "american_revolution",
  "nation": "british", "points_limit": 150, "mode": "standard",

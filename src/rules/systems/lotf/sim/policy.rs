@@ -6,9 +6,9 @@
 use std::collections::HashMap;
 
 use super::board::View;
-use crate::rules::lotf::catalogue::Catalogue;
-use crate::rules::lotf::combat::MeleeSide;
-use crate::rules::lotf::odds::melee_odds_for_sides;
+use crate::rules::systems::lotf::catalogue::Catalogue;
+use crate::rules::systems::lotf::combat::MeleeSide;
+use crate::rules::systems::lotf::odds::melee_odds_for_sides;
 
 /// What an active element does next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{die_hit_probability, DicePool, Term};
 use crate::rules::dice::Dice;
-use crate::rules::lotf::catalogue::Catalogue;
-use crate::rules::lotf::types::{DisciplineLevel, ElementType, Formation};
+use crate::rules::systems::lotf::catalogue::Catalogue;
+use crate::rules::systems::lotf::types::{DisciplineLevel, ElementType, Formation};
 
 /// A supporting element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1,11 +1,8 @@
 //! A battle record's status, its transitions and its stored result: what both the battles
 //! service and the campaigns that follow their battles read. It imports neither of them.
 
-use serde::{Deserialize, Serialize};
-
 use crate::app::Error;
-use crate::rules::systems::lotf::record::{TabletopOutcome, TabletopReport};
-use crate::rules::systems::lotf::{self, BattleOutcome, BattleSetup, Side};
+use crate::rules::systems::lotf::{self, BattleSetup, Side};
 use crate::store::battles::BattleRow;
 
 /// Where a battle record stands. Stored as its `id()` in the `status` column.
@@ -126,18 +123,8 @@ pub fn winner_of(row: &BattleRow) -> Option<Option<Side>> {
     })
 }
 
-/// The stored result: what decided the battle and the outcome.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum StoredResult {
-    Simulated {
-        outcome: Box<BattleOutcome>,
-    },
-    Tabletop {
-        report: TabletopReport,
-        outcome: Box<TabletopOutcome>,
-    },
-}
+/// The stored result: what decided the battle and the outcome (the system's outcome type).
+pub use crate::rules::systems::lotf::Outcome as StoredResult;
 
 pub fn setup_of(row: &BattleRow) -> Result<BattleSetup, Error> {
     lotf::parse_battle(&row.setup)

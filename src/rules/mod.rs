@@ -6,7 +6,9 @@
 pub mod battlefield;
 pub mod campaign;
 pub mod dice;
+pub mod system;
 pub mod systems;
 pub mod vocab;
 
-pub use systems::{SystemId, Systems};
+pub use system::SystemId;
+pub use systems::Systems;

@@ -11,6 +11,7 @@ mod browser_print;
 mod browser_rosters;
 mod campaigns;
 mod cli;
+mod conformance;
 mod helpers;
 mod layers;
 mod lotf;

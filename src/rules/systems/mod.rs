@@ -4,48 +4,14 @@
 
 pub mod lotf;
 
-use crate::rules::vocab::vocabulary;
+use crate::rules::system::{Capabilities, RuleSystem, SystemId};
 
-vocabulary!(
-    /// A rule system, as rosters, battles and campaigns record it (`rule_system`).
-    SystemId {
-        Lotf => "lotf", "Land of the Free";
-        Lod => "lod", "Liberty or Death!";
-        Awi => "awi", "AWI wargames rules";
-        Oibl => "oibl", "One if by Land";
-        Atkm => "atkm", "All the King's Men";
-    }
-);
-
-/// What a rule system offers; generic pages and services show or refuse by these.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Capabilities {
-    /// Rosters are priced in points (a battle size in points, reinforcements bought with them).
-    pub points: bool,
-    /// Army lists or historical forces to start a roster from.
-    pub lists: bool,
-    /// Exact odds for the system's dice tests.
-    pub odds: bool,
-    /// The engine can fight a battle.
-    pub simulator: bool,
-    /// A game played on the table can be recorded and assessed.
-    pub tabletop_record: bool,
-    /// Forces can fight club campaigns.
-    pub campaigns: bool,
-}
-
+/// Answered here, in the dispatch file, so that adding a system adds one arm.
 impl SystemId {
     /// What this build offers for the system; `None` for a system it does not serve yet.
     pub fn capabilities(self) -> Option<Capabilities> {
         match self {
-            SystemId::Lotf => Some(Capabilities {
-                points: true,
-                lists: true,
-                odds: true,
-                simulator: true,
-                tabletop_record: true,
-                campaigns: true,
-            }),
+            SystemId::Lotf => Some(lotf::Lotf::capabilities()),
             SystemId::Lod | SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
         }
     }

@@ -13,6 +13,7 @@ pub mod profile;
 pub mod record;
 pub mod roster;
 pub mod sim;
+pub mod system;
 pub mod types;
 pub mod validate;
 
@@ -41,6 +42,7 @@ pub use roster::{
 pub use sim::{
     simulate, simulate_with, BattleOutcome, LogKind, LogLine, Policy, SimError, StandardPolicy,
 };
+pub use system::{Lotf, Outcome};
 pub use types::{
     DisciplineLevel, ElementType, Formation, Mode, Nation, Size, Upgrade, War, Weapon,
 };

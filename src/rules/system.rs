@@ -1,0 +1,156 @@
+//! What every rule system is to the rest of Muster: its identity and capabilities, what generic
+//! code may know of a roster and of a decided battle, and the [`RuleSystem`] trait each system
+//! implements, typed inside (a system's own roster, set-up and outcome types) so that generic code
+//! never names them. `systems/mod.rs` dispatches on [`SystemId`].
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::rules::vocab::vocabulary;
+
+vocabulary!(
+    /// A rule system, as rosters, battles and campaigns record it (`rule_system`).
+    SystemId {
+        Lotf => "lotf", "Land of the Free";
+        Lod => "lod", "Liberty or Death!";
+        Awi => "awi", "AWI wargames rules";
+        Oibl => "oibl", "One if by Land";
+        Atkm => "atkm", "All the King's Men";
+    }
+);
+
+/// What a rule system offers; generic pages and services show or refuse by these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Capabilities {
+    /// Rosters are priced in points (a battle size in points, reinforcements bought with them).
+    pub points: bool,
+    /// Army lists or historical forces to start a roster from.
+    pub lists: bool,
+    /// Exact odds for the system's dice tests.
+    pub odds: bool,
+    /// The engine can fight a battle.
+    pub simulator: bool,
+    /// A game played on the table can be recorded and assessed.
+    pub tabletop_record: bool,
+    /// Forces can fight club campaigns.
+    pub campaigns: bool,
+}
+
+/// How serious a finding is. Only errors make a roster illegal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One thing a system's check noticed about a roster, in words a player can act on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Stable, machine-readable, snake_case.
+    pub code: String,
+    pub severity: Severity,
+    /// What it concerns, as a path into the roster document (`groups[1].elements[3]`); empty for
+    /// the whole force.
+    pub path: String,
+    pub message: String,
+}
+
+/// What generic code may know about any roster (the summary columns stored beside it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RosterSummary {
+    pub name: String,
+    /// The war or period, where the system has one.
+    pub war: Option<String>,
+    /// The nation or army list, where the system has one.
+    pub nation: Option<String>,
+    /// `None` for a system without points.
+    pub points: Option<u32>,
+    pub limit: Option<u32>,
+    pub legal: bool,
+    pub errors: u32,
+    pub warnings: u32,
+}
+
+impl RosterSummary {
+    /// Counts the findings' errors and warnings; legal when there is no error.
+    pub fn counting(mut self, findings: &[Finding]) -> Self {
+        let errors = findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .count();
+        self.errors = u32::try_from(errors).unwrap_or(u32::MAX);
+        self.warnings = u32::try_from(findings.len() - errors).unwrap_or(u32::MAX);
+        self.legal = errors == 0;
+        self
+    }
+}
+
+/// One of the two sides of a battle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BattleSide {
+    Attacker,
+    Defender,
+}
+
+/// How a battle was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    Simulated,
+    Tabletop,
+}
+
+/// What generic code may know about any decided battle.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BattleSummary {
+    /// `None`: a draw.
+    pub winner: Option<BattleSide>,
+    /// The result band in the system's words, as it reports it (e.g. `major`, `minor`).
+    pub level: Option<String>,
+    /// (attacker, defender) victory points, where the system scores them.
+    pub score: Option<(u32, u32)>,
+    pub method: Method,
+}
+
+/// Why a document cannot be read as the system's roster.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct DocumentError {
+    /// The field it concerns, as a path, when there is one.
+    pub path: Option<String>,
+    pub message: String,
+}
+
+/// One rule system, typed inside: its catalogue, its roster, battle set-up and outcome types.
+/// Generic code reaches it through the dispatch in `systems/mod.rs`.
+pub trait RuleSystem: Sized + 'static {
+    const ID: SystemId;
+    /// The data files, checked at start-up.
+    type Catalogue;
+    type Roster: Serialize + DeserializeOwned + Clone;
+    /// A battle ready to fight or to record: both forces and everything rolled before it.
+    type Setup: Serialize + DeserializeOwned;
+    /// A decided battle: the simulator's result or an assessed tabletop record.
+    type Outcome: Serialize + DeserializeOwned;
+
+    fn capabilities() -> Capabilities;
+    /// Reads a roster document; refuses anything that is not one, naming the field.
+    fn parse_roster(json: &str) -> Result<Self::Roster, DocumentError>;
+    /// The system's check of a roster: a summary and every finding at once. Never panics.
+    fn check(cat: &Self::Catalogue, roster: &Self::Roster) -> (RosterSummary, Vec<Finding>);
+    /// Rosters a player can start from (army lists' examples, historical forces).
+    fn starting_rosters(cat: &Self::Catalogue) -> Vec<Self::Roster>;
+    /// Rolls what the system rolls before a battle (with `seed`) and sets it up.
+    fn prepare_battle(
+        cat: &Self::Catalogue,
+        attacker: Self::Roster,
+        defender: Self::Roster,
+        seed: u64,
+    ) -> Result<Self::Setup, String>;
+    /// The engine fights the battle; `None` for a system without a simulator.
+    fn fight(cat: &Self::Catalogue, setup: &Self::Setup) -> Option<Result<Self::Outcome, String>>;
+    /// What generic code may know about a decided battle.
+    fn summary(outcome: &Self::Outcome) -> BattleSummary;
+}

@@ -1,0 +1,288 @@
+//! The conformance suite every rule system passes through the `RuleSystem` seam: its check never
+//! panics on any JSON, its documents round-trip, and what generic code reads of an outcome is the
+//! outcome's own verdict. A new system adds one line per test at the bottom.
+
+use muster::rules::system::{BattleSide, RuleSystem};
+use muster::rules::systems::lotf::{self, Lotf};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+/// Field names the systems' documents use, so that generated objects reach past the top level.
+const KEYS: &[&str] = &[
+    "format",
+    "name",
+    "war",
+    "nation",
+    "points_limit",
+    "mode",
+    "force_commander",
+    "groups",
+    "commander",
+    "elements",
+    "type",
+    "size",
+    "weapon",
+    "upgrades",
+    "id",
+    "note",
+    "army",
+    "list",
+    "brigades",
+    "units",
+    "entry",
+    "bases",
+    "general",
+    "options",
+];
+
+/// Words the systems' documents use as values, so that mutations keep many documents readable
+/// and reach the check itself.
+const WORDS: &[&str] = &[
+    "tiny",
+    "small",
+    "medium",
+    "large",
+    "infantry",
+    "cavalry",
+    "artillery",
+    "elite",
+    "militia",
+    "grenadiers",
+    "light_dragoons",
+    "rifles",
+    "rifled",
+    "smoothbore",
+    "mixed",
+    "light_gun",
+    "heavy_gun",
+    "rockets",
+    "historical",
+    "points",
+    "british",
+    "american",
+    "french",
+    "hessian",
+    "american_revolution",
+    "war_of_1812",
+    "french_indian_war",
+    "",
+];
+
+fn plausible_value() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        prop::sample::select(WORDS).prop_map(|w| Value::String(w.to_string())),
+        (0u32..3000).prop_map(|n| json!(n)),
+        prop::collection::vec(
+            prop::sample::select(WORDS).prop_map(|w| Value::String(w.to_string())),
+            0..4
+        )
+        .prop_map(Value::Array),
+    ]
+}
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        any::<u32>().prop_map(|n| json!(n)),
+        any::<f64>()
+            .prop_filter("JSON numbers are finite", |f| f.is_finite())
+            .prop_map(|f| json!(f)),
+        ".{0,16}".prop_map(Value::String),
+        prop::sample::select(KEYS).prop_map(|k| Value::String(k.to_string())),
+    ];
+    leaf.prop_recursive(5, 96, 8, |inner| {
+        let key = prop_oneof![
+            prop::sample::select(KEYS).prop_map(str::to_string),
+            "[a-z_]{1,10}",
+        ];
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            prop::collection::btree_map(key, inner, 0..8)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// Replaces one node of `doc`, found by walking `path` (each step picks a child by index), with
+/// `new`.
+fn mutate(node: &mut Value, path: &[usize], new: Value) {
+    let Some((step, rest)) = path.split_first() else {
+        *node = new;
+        return;
+    };
+    match node {
+        Value::Array(items) if !items.is_empty() => {
+            let i = step % items.len();
+            mutate(&mut items[i], rest, new);
+        }
+        Value::Object(fields) if !fields.is_empty() => {
+            let i = step % fields.len();
+            if let Some(child) = fields.values_mut().nth(i) {
+                mutate(child, rest, new);
+            }
+        }
+        _ => *node = new,
+    }
+}
+
+/// Reads and checks `text`; says whether it was read as a roster.
+fn parse_and_check<R: RuleSystem>(cat: &R::Catalogue, text: &str) -> bool {
+    let read = R::parse_roster(text);
+    if let Ok(roster) = &read {
+        let (summary, findings) = R::check(cat, roster);
+        assert_eq!(
+            summary.legal,
+            summary.errors == 0,
+            "legal exactly when no error"
+        );
+        assert_eq!(
+            (summary.errors + summary.warnings) as usize,
+            findings.len(),
+            "the summary counts every finding"
+        );
+    }
+    read.is_ok()
+}
+
+/// Any JSON text, and any starting roster with one node replaced by any JSON value: reading and
+/// checking never panics, and the summary counts the findings.
+fn check_never_panics<R: RuleSystem>(cat: &R::Catalogue, cases: u32) {
+    let starts: Vec<Value> = R::starting_rosters(cat)
+        .iter()
+        .map(|r| serde_json::to_value(r).expect("a roster serialises"))
+        .collect();
+    assert!(!starts.is_empty(), "{} offers starting rosters", R::ID);
+    let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+        cases,
+        ..ProptestConfig::default()
+    });
+    let strategy = (
+        json_value(),
+        plausible_value(),
+        any::<bool>(),
+        any::<prop::sample::Index>(),
+        prop::collection::vec(any::<usize>(), 0..7),
+    );
+    let checked = std::sync::atomic::AtomicU32::new(0);
+    runner
+        .run(&strategy, |(value, plausible, wild, start, path)| {
+            parse_and_check::<R>(cat, &value.to_string());
+            let mut doc = starts[start.index(starts.len())].clone();
+            mutate(&mut doc, &path, if wild { value } else { plausible });
+            if parse_and_check::<R>(cat, &doc.to_string()) {
+                checked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            Ok(())
+        })
+        .expect("no panic and counted findings");
+    // The mutations must reach the check itself, not only the reader's refusals.
+    assert!(
+        checked.into_inner() >= cases / 20,
+        "too few mutated rosters were read and checked"
+    );
+    // Not JSON at all.
+    for text in ["", "{", "null", "[]", "\"roster\"", "{\"format\": 7}"] {
+        assert!(!parse_and_check::<R>(cat, text), "{text:?} is no roster");
+    }
+}
+
+/// Every starting roster reads back as it was written and checks the same.
+fn documents_round_trip<R: RuleSystem>(cat: &R::Catalogue) {
+    for roster in R::starting_rosters(cat) {
+        let text = serde_json::to_string(&roster).expect("a roster serialises");
+        let again = R::parse_roster(&text).unwrap_or_else(|e| panic!("{} reads back: {e}", R::ID));
+        assert_eq!(
+            serde_json::to_value(&again).expect("serialises"),
+            serde_json::to_value(&roster).expect("serialises"),
+            "{} round-trips",
+            R::ID
+        );
+        assert_eq!(R::check(cat, &again), R::check(cat, &roster));
+    }
+}
+
+/// A fought battle's summary survives storing the outcome, and a winner has at least the
+/// loser's score.
+fn summaries_follow_their_outcome<R: RuleSystem>(cat: &R::Catalogue, battles: usize) {
+    let starts = R::starting_rosters(cat);
+    for i in 0..battles {
+        let (a, d) = (
+            starts[i % starts.len()].clone(),
+            starts[(i * 7 + 1) % starts.len()].clone(),
+        );
+        let Ok(setup) = R::prepare_battle(cat, a, d, i as u64) else {
+            continue;
+        };
+        let Some(fought) = R::fight(cat, &setup) else {
+            return; // No simulator: nothing to fight.
+        };
+        let outcome = fought.unwrap_or_else(|e| panic!("{} battle {i}: {e}", R::ID));
+        let summary = R::summary(&outcome);
+        let stored: R::Outcome =
+            serde_json::from_str(&serde_json::to_string(&outcome).expect("serialises"))
+                .expect("an outcome reads back");
+        assert_eq!(R::summary(&stored), summary, "{} battle {i}", R::ID);
+        if let (Some(winner), Some((a, d))) = (summary.winner, summary.score) {
+            let (won, lost) = match winner {
+                BattleSide::Attacker => (a, d),
+                BattleSide::Defender => (d, a),
+            };
+            assert!(
+                won >= lost,
+                "{} battle {i}: the winner scored {won}:{lost}",
+                R::ID
+            );
+        }
+    }
+}
+
+fn lotf_catalogue() -> lotf::Catalogue {
+    lotf::Catalogue::builtin().expect("the built-in catalogue")
+}
+
+#[test]
+fn lotf_check_never_panics_on_any_json() {
+    check_never_panics::<Lotf>(&lotf_catalogue(), 400);
+}
+
+#[test]
+fn lotf_documents_round_trip() {
+    documents_round_trip::<Lotf>(&lotf_catalogue());
+}
+
+#[test]
+fn lotf_summaries_follow_their_outcome() {
+    summaries_follow_their_outcome::<Lotf>(&lotf_catalogue(), 12);
+}
+
+#[test]
+fn lotf_summary_names_the_simulators_winner() {
+    // The generic summary against Land of the Free's own fields.
+    let cat = lotf_catalogue();
+    let starts = Lotf::starting_rosters(&cat);
+    for seed in 0..6u64 {
+        let setup = Lotf::prepare_battle(&cat, starts[0].clone(), starts[1].clone(), seed)
+            .expect("two historical forces set up");
+        let Some(Ok(outcome)) = Lotf::fight(&cat, &setup) else {
+            panic!("Land of the Free has a simulator");
+        };
+        let lotf::Outcome::Simulated { outcome: o } = &outcome else {
+            panic!("the simulator's outcome");
+        };
+        let summary = Lotf::summary(&outcome);
+        assert_eq!(
+            summary.winner,
+            o.winner.map(|w| match w {
+                lotf::Side::Attacker => BattleSide::Attacker,
+                lotf::Side::Defender => BattleSide::Defender,
+            })
+        );
+        assert_eq!(summary.level.as_deref(), Some(o.victory_level.id()));
+        assert_eq!(
+            summary.score,
+            Some((u32::from(o.attacker_vp), u32::from(o.defender_vp)))
+        );
+    }
+}

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::config::Config;
+use crate::rules::SystemId;
 use crate::store;
 use crate::web::Application;
 
@@ -40,8 +41,9 @@ pub enum Command {
         #[command(subcommand)]
         command: UserCommand,
     },
-    /// Check Land of the Free roster files (muster.lotf.roster/1 JSON). Prints one JSON report
-    /// per file on standard output (one per line) and a one-line summary per file on standard
+    /// Check roster files (e.g. muster.lotf.roster/1 JSON) against the rule system each file's
+    /// `format` names, or the one given with --system. Prints one JSON report per file on
+    /// standard output (one per line) and a one-line summary per file on standard
     /// error. Exit code: 0 if all are legal, 1 if any is illegal, 2 if any file cannot be read
     /// or is not a roster. Needs no database.
     Validate {
@@ -51,6 +53,10 @@ pub enum Command {
         /// Print one CSV summary row per file instead of JSON reports (for tournament organisers).
         #[arg(long)]
         csv: bool,
+        /// Read every file as a roster of this rule system (default: the system each file's
+        /// `format` names).
+        #[arg(long, value_name = "SYSTEM", value_parser = system_id)]
+        system: Option<SystemId>,
     },
     /// Fight a Land of the Free battle with the rules core: two roster files (attacker first) or
     /// a battle set-up document. Prints the narrated log and the outcome; the same set-up and
@@ -86,6 +92,9 @@ pub enum Command {
         /// Write the set-up document that was fought to this file, to replay it with --setup.
         #[arg(long, value_name = "FILE")]
         save_setup: Option<std::path::PathBuf>,
+        /// The rule system of the battle (default: lotf).
+        #[arg(long, value_name = "SYSTEM", value_parser = system_id, default_value = "lotf")]
+        system: SystemId,
     },
     /// Print the Land of the Free catalogue: element statistics, weapons, upgrades, skills,
     /// commander ratings and tables. Needs no database.
@@ -93,15 +102,28 @@ pub enum Command {
         /// Print the catalogue as JSON instead of tables.
         #[arg(long)]
         json: bool,
+        /// The rule system whose catalogue to print (default: lotf).
+        #[arg(long, value_name = "SYSTEM", value_parser = system_id, default_value = "lotf")]
+        system: SystemId,
     },
+}
+
+/// A rule system's id on the command line: lotf, lod, awi, oibl or atkm.
+fn system_id(text: &str) -> Result<SystemId, String> {
+    SystemId::from_id(text).ok_or_else(|| {
+        let ids: Vec<&str> = SystemId::ALL.iter().map(|s| s.id()).collect();
+        format!("choose one of {}", ids.join(", "))
+    })
 }
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     // Commands on files and rules data need neither configuration nor a database.
     match cli.command {
-        Some(Command::Validate { files, csv }) => return rules::validate_files(&files, csv),
-        Some(Command::Catalog { json }) => return rules::print_catalog(json),
+        Some(Command::Validate { files, csv, system }) => {
+            return rules::validate_files(&files, csv, system)
+        }
+        Some(Command::Catalog { json, system }) => return rules::print_catalog(json, system),
         Some(Command::Simulate {
             attacker,
             defender,
@@ -112,8 +134,10 @@ pub fn main() -> ExitCode {
             json,
             runs,
             save_setup,
+            system,
         }) => {
             let args = rules::SimulateArgs {
+                system,
                 attacker,
                 defender,
                 setup,

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use crate::rules::systems::lotf::{self, Catalogue, Report, Severity};
+use crate::rules::SystemId;
 
 #[derive(Serialize)]
 struct FileReport<'a> {
@@ -29,11 +30,31 @@ enum Outcome {
     Unusable(String),
 }
 
-fn check_file(catalogue: &Catalogue, path: &Path) -> Outcome {
+/// The system switch of the command line: the rule systems this build can work with. A
+/// document of a system it does not serve yet is refused with its name.
+fn served(system: SystemId) -> Result<(), String> {
+    match system {
+        SystemId::Lotf => Ok(()),
+        other => Err(format!(
+            "{} is not served by this version of Muster yet",
+            other.label()
+        )),
+    }
+}
+
+fn check_file(catalogue: &Catalogue, path: &Path, forced: Option<SystemId>) -> Outcome {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) => return Outcome::Unusable(format!("cannot read the file: {e}")),
     };
+    // A file that names no system is read as the default system, whose reader says what is
+    // wrong with it.
+    let system = forced
+        .or_else(|| SystemId::of_document(&text))
+        .unwrap_or(SystemId::Lotf);
+    if let Err(e) = served(system) {
+        return Outcome::Unusable(format!("not a roster Muster can check: {e}"));
+    }
     match lotf::parse_roster(&text) {
         Ok(doc) => Outcome::Checked(lotf::validate(catalogue, &doc)),
         Err(e) => Outcome::Unusable(format!("not a roster: {e}")),
@@ -57,7 +78,15 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-pub fn validate_files(files: &[std::path::PathBuf], csv: bool) -> ExitCode {
+pub fn validate_files(
+    files: &[std::path::PathBuf],
+    csv: bool,
+    system: Option<SystemId>,
+) -> ExitCode {
+    if let Some(Err(e)) = system.map(served) {
+        eprintln!("muster validate: {e}");
+        return ExitCode::from(2);
+    }
     let catalogue = match Catalogue::builtin() {
         Ok(c) => c,
         Err(e) => {
@@ -71,7 +100,7 @@ pub fn validate_files(files: &[std::path::PathBuf], csv: bool) -> ExitCode {
     }
     for path in files {
         let name = path.display().to_string();
-        match check_file(&catalogue, path) {
+        match check_file(&catalogue, path, system) {
             Outcome::Unusable(reason) => {
                 any_unusable = true;
                 eprintln!("{name}: {reason}");
@@ -143,7 +172,11 @@ pub fn validate_files(files: &[std::path::PathBuf], csv: bool) -> ExitCode {
     }
 }
 
-pub fn print_catalog(json: bool) -> ExitCode {
+pub fn print_catalog(json: bool, system: SystemId) -> ExitCode {
+    if let Err(e) = served(system) {
+        eprintln!("muster catalog: {e}");
+        return ExitCode::from(2);
+    }
     match Catalogue::builtin() {
         Ok(c) if json => {
             println!("{}", c.to_json());
@@ -161,6 +194,7 @@ pub fn print_catalog(json: bool) -> ExitCode {
 }
 
 pub struct SimulateArgs {
+    pub system: SystemId,
     pub attacker: Option<std::path::PathBuf>,
     pub defender: Option<std::path::PathBuf>,
     pub setup: Option<std::path::PathBuf>,
@@ -223,6 +257,7 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
 }
 
 fn run_simulation(args: &SimulateArgs) -> Result<(), String> {
+    served(args.system)?;
     let catalogue = Catalogue::builtin()
         .map_err(|e| format!("the built-in rules data is inconsistent: {e}"))?;
     let setup = build_setup(args)?;

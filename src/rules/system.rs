@@ -19,6 +19,17 @@ vocabulary!(
     }
 );
 
+impl SystemId {
+    /// The system a Muster document declares in its `format` field
+    /// (`muster.<system>.<kind>/<version>`), if it reads as one.
+    pub fn of_document(json: &str) -> Option<SystemId> {
+        let value: serde_json::Value = serde_json::from_str(json).ok()?;
+        let format = value.get("format")?.as_str()?;
+        let mut parts = format.strip_prefix("muster.")?.split('.');
+        SystemId::from_id(parts.next()?)
+    }
+}
+
 /// What a rule system offers; generic pages and services show or refuse by these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Capabilities {
@@ -153,4 +164,29 @@ pub trait RuleSystem: Sized + 'static {
     fn fight(cat: &Self::Catalogue, setup: &Self::Setup) -> Option<Result<Self::Outcome, String>>;
     /// What generic code may know about a decided battle.
     fn summary(outcome: &Self::Outcome) -> BattleSummary;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_document_names_its_system_in_its_format() {
+        assert_eq!(
+            SystemId::of_document(r#"{"format": "muster.lotf.roster/1", "name": "x"}"#),
+            Some(SystemId::Lotf)
+        );
+        assert_eq!(
+            SystemId::of_document(r#"{"format": "muster.lod.roster/1"}"#),
+            Some(SystemId::Lod)
+        );
+        for other in [
+            r#"{"format": "bs.roster"}"#,
+            r#"{"format": "muster.chess.roster/1"}"#,
+            r#"{"name": "no format"}"#,
+            "not json",
+        ] {
+            assert_eq!(SystemId::of_document(other), None, "{other}");
+        }
+    }
 }

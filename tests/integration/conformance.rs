@@ -286,3 +286,45 @@ fn lotf_summary_names_the_simulators_winner() {
         );
     }
 }
+
+/// The command line's system switch: a file names its system in its `format`, `--system`
+/// chooses one, and a system this build does not serve yet is refused by name.
+#[test]
+fn the_command_line_dispatches_on_the_system() {
+    const BIN: &str = env!("CARGO_BIN_EXE_muster");
+    let dir = crate::helpers::TempDir::new("systems");
+    let lod = dir.0.join("brigade.json");
+    std::fs::write(
+        &lod,
+        r#"{"format": "muster.lod.roster/1", "name": "Brigade"}"#,
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(BIN)
+            .args(args)
+            .env_remove("DATABASE_URL")
+            .output()
+            .unwrap()
+    };
+
+    let out = run(&["validate", lod.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("Liberty or Death! is not served"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let out = run(&["catalog", "--system", "lod"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Liberty or Death!"));
+
+    let out = run(&["catalog", "--system", "chess"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("lotf, lod, awi, oibl, atkm"));
+
+    let out = run(&["catalog", "--system", "lotf", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let catalogue: Value = serde_json::from_slice(&out.stdout).expect("the catalogue as JSON");
+    assert!(catalogue.is_object());
+}

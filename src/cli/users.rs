@@ -66,6 +66,15 @@ fn read_password() -> Result<String, String> {
     Ok(password)
 }
 
+/// An error in words for the terminal: the command line has no log, so an internal error says
+/// what it is.
+fn said(e: crate::app::Error) -> String {
+    match e {
+        crate::app::Error::Internal(detail) => detail,
+        other => other.to_string(),
+    }
+}
+
 pub(super) fn user(config: &Config, command: UserCommand) -> Result<(), String> {
     match command {
         UserCommand::Create { email, name, admin } => {
@@ -85,7 +94,7 @@ pub(super) fn user(config: &Config, command: UserCommand) -> Result<(), String> 
                 &password,
                 admin,
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(said)?;
             let role = if user.is_admin {
                 "administrator"
             } else {
@@ -103,7 +112,7 @@ pub(super) fn user(config: &Config, command: UserCommand) -> Result<(), String> 
                 .ok_or_else(|| format!("no account has the email '{}'", email.trim()))?;
             let password = read_password()?;
             let revoked = crate::app::accounts::reset_password(&mut conn, user.id, &password)
-                .map_err(|e| e.to_string())?;
+                .map_err(said)?;
             println!(
                 "Set a new password for {}; ended {revoked} session(s).",
                 user.email

@@ -501,6 +501,23 @@ async fn loading_a_campaign_never_writes() {
     assert_eq!(after.version, before.version);
     assert_eq!(st.battle(1).unwrap().status, BattleStatus::Pending);
     assert_eq!(log_after, log_before);
+
+    // Such a campaign (a result confirmed before deciding and applying became one transaction)
+    // is not stuck: the organiser's "let the simulator decide" applies the recorded result
+    // instead of refusing, and fights nothing.
+    let moved = battles::simulate_campaign_battle(ctx, &c, &w.organiser, 1)
+        .await
+        .expect("the decided result is brought in");
+    assert_eq!(
+        moved.state.battle(1).unwrap().status,
+        BattleStatus::Resolved
+    );
+    let (_, _, log) = stored(ctx, t.campaign);
+    assert_eq!(count(&log, "battle_fought"), 1);
+    assert_eq!(
+        record_row(ctx, recorded.id).method.as_deref(),
+        Some("tabletop")
+    );
 }
 
 #[tokio::test]

@@ -304,6 +304,11 @@ pub async fn simulate_campaign_battle(
         .with_conn(move |conn| Ok(battles::find(conn, record)?))
         .await?
         .ok_or(Error::NotFound)?;
+    if row.status == RecordStatus::Confirmed.id() {
+        // Decided already, but its aftermath is not in the campaign (a result confirmed before
+        // deciding and applying became one transaction): apply it now instead of refusing.
+        return campaigns::change(ctx, c.id(), actor, |_, _, _| Ok(Vec::new())).await;
+    }
     simulate_unchecked(ctx, actor.id, &row, row.version).await?;
     campaigns::load_for(ctx, actor, c.id()).await
 }

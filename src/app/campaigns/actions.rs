@@ -173,8 +173,13 @@ pub async fn set_map(
 ) -> Result<Loaded, Error> {
     require_organiser(c)?;
     if let Err(problems) = map.check_with_homes(&homes) {
+        let only_homes = problems.iter().all(|p| p.field == "homes");
         return Err(Error::Validation {
-            message: "The map needs attention.".into(),
+            message: if only_homes {
+                "Some fields need attention.".into()
+            } else {
+                "The map needs attention.".into()
+            },
             details: problems
                 .into_iter()
                 .map(|p| ErrorDetail::field(p.field, p.message))

@@ -157,6 +157,7 @@ fn edited_map(c: &Loaded, form: &MapForm) -> Result<(Map, [String; 2]), app::Err
     };
     match form.op.as_str() {
         "add_place" => map.add_place(&place).map(|_| ())?,
+        "update_place" if map.place(&form.place).is_none() => return Err(app::Error::NotFound),
         "update_place" => map.update_place(&form.place, &place)?,
         "remove_place" => map.remove_place(&form.place, &homes)?,
         "add_route" => map

@@ -64,6 +64,18 @@ impl FromRequest for PageCtx {
     }
 }
 
+/// One option of a `<select>`: what the form sends and what the user reads.
+pub struct SelectOption {
+    pub value: String,
+    pub label: String,
+}
+
+impl SelectOption {
+    pub fn selected(&self, current: &str) -> bool {
+        self.value == current
+    }
+}
+
 /// Field messages of a form, shown next to their inputs.
 #[derive(Debug, Default)]
 pub struct FormErrors {

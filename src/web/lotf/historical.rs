@@ -4,6 +4,7 @@
 use std::sync::OnceLock;
 
 use crate::rules::systems::lotf::{self, HistoricalBattle, RosterDoc};
+use crate::web::page::SelectOption;
 
 fn battles() -> &'static [HistoricalBattle] {
     static BATTLES: OnceLock<Vec<HistoricalBattle>> = OnceLock::new();
@@ -15,19 +16,8 @@ fn battles() -> &'static [HistoricalBattle] {
     })
 }
 
-pub struct ForceChoice {
-    pub value: String,
-    pub label: String,
-}
-
-impl ForceChoice {
-    pub fn selected(&self, current: &str) -> bool {
-        self.value == current
-    }
-}
-
 /// Every force of every refight, labelled "Battle (date): force (n elements)".
-pub fn force_choices() -> Vec<ForceChoice> {
+pub fn force_choices() -> Vec<SelectOption> {
     let mut out = Vec::new();
     for battle in battles() {
         for (si, side) in battle.sides.iter().enumerate() {
@@ -38,7 +28,7 @@ pub fn force_choices() -> Vec<ForceChoice> {
                     .strip_prefix(&battle.name)
                     .map(|n| n.trim_start_matches([' ', '—', '-', ':']).trim())
                     .unwrap_or(&force.name);
-                out.push(ForceChoice {
+                out.push(SelectOption {
                     value: format!("{}:{si}:{fi}", battle.id),
                     label: format!(
                         "{} ({}): {} ({} elements)",

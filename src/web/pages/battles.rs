@@ -17,8 +17,9 @@ use crate::rules::systems::lotf::{self, BattleSetup, ScenarioId, Side};
 use crate::store::battles::BattleRow;
 use crate::web::auth::csrf::{CsrfForm, NoFields};
 use crate::web::auth::{SignedIn, SignedInUser};
+use crate::web::page::SelectOption;
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx};
-use crate::web::pages::fight::{casualties_of, Casualty, ForceChoice};
+use crate::web::pages::fight::{casualties_of, Casualty};
 use crate::web::pages::odds::Chart;
 use crate::web::state::AppState;
 use crate::web::AppError;
@@ -44,9 +45,9 @@ struct ListPage {
     ctx: PageCtx,
     battles: Vec<BattleLine>,
     record: (u32, u32, u32),
-    mine: Vec<ForceChoice>,
-    historical: Vec<ForceChoice>,
-    scenarios: Vec<ForceChoice>,
+    mine: Vec<SelectOption>,
+    historical: Vec<SelectOption>,
+    scenarios: Vec<SelectOption>,
     form: SetUpForm,
     errors: FormErrors,
 }
@@ -119,7 +120,7 @@ async fn list_page(
     } else {
         StatusCode::UNPROCESSABLE_ENTITY
     };
-    let mut scenarios = vec![ForceChoice {
+    let mut scenarios = vec![SelectOption {
         value: String::new(),
         label: "Roll on the book's 2d6 table".into(),
     }];

@@ -22,17 +22,17 @@ use crate::web::pages::odds::{chart, Chart};
 use crate::web::state::AppState;
 use crate::web::AppError;
 
-pub use crate::web::lotf::historical::ForceChoice;
+use crate::web::page::SelectOption;
 
 pub async fn force_choices(
     state: &web::Data<AppState>,
     user: &SignedInUser,
-) -> Result<(Vec<ForceChoice>, Vec<ForceChoice>), AppError> {
+) -> Result<(Vec<SelectOption>, Vec<SelectOption>), AppError> {
     let rows = roster_store::list(&state.app, &user.actor(), None).await?;
     let mine = rows
         .iter()
         .filter(|r| r.rule_system == roster_store::LOTF)
-        .map(|r| ForceChoice {
+        .map(|r| SelectOption {
             value: format!("r:{}", r.id),
             label: format!("{} ({} pts)", r.name, r.points),
         })
@@ -40,7 +40,7 @@ pub async fn force_choices(
     // Historical forces are told apart from rosters by an `h:` prefix.
     let historical = historical::force_choices()
         .into_iter()
-        .map(|c| ForceChoice {
+        .map(|c| SelectOption {
             value: format!("h:{}", c.value),
             label: c.label,
         })
@@ -124,7 +124,7 @@ async fn build_setup(
     Ok(setup)
 }
 
-pub fn scenarios() -> Vec<ForceChoice> {
+pub fn scenarios() -> Vec<SelectOption> {
     ScenarioId::ALL
         .iter()
         .map(|s| {
@@ -134,7 +134,7 @@ pub fn scenarios() -> Vec<ForceChoice> {
                 .next()
                 .map(|c| c.to_uppercase().collect::<String>() + chars.as_str())
                 .unwrap_or_default();
-            ForceChoice {
+            SelectOption {
                 value: s.id().to_string(),
                 label,
             }
@@ -146,9 +146,9 @@ pub fn scenarios() -> Vec<ForceChoice> {
 #[template(path = "fight/index.html")]
 struct FightPage {
     ctx: PageCtx,
-    mine: Vec<ForceChoice>,
-    historical: Vec<ForceChoice>,
-    scenarios: Vec<ForceChoice>,
+    mine: Vec<SelectOption>,
+    historical: Vec<SelectOption>,
+    scenarios: Vec<SelectOption>,
     f: FightForm,
 }
 

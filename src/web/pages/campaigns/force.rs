@@ -13,7 +13,7 @@ use crate::rules::campaign::state::Phase;
 use crate::rules::systems::lotf::{ElementType, Size, Upgrade};
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::SignedIn;
-use crate::web::lotf::historical::ForceChoice;
+use crate::web::page::SelectOption;
 use crate::web::page::{redirect, render_with_status, FormErrors, PageCtx};
 use crate::web::state::AppState;
 use crate::web::AppError;
@@ -68,12 +68,12 @@ struct ForcePage {
     lost: Vec<LostLine>,
     mine: bool,
     running: bool,
-    element_choices: Vec<ForceChoice>,
-    reduced_choices: Vec<ForceChoice>,
-    group_choices: Vec<ForceChoice>,
-    upgrade_choices: Vec<ForceChoice>,
-    type_choices: Vec<ForceChoice>,
-    size_choices: Vec<ForceChoice>,
+    element_choices: Vec<SelectOption>,
+    reduced_choices: Vec<SelectOption>,
+    group_choices: Vec<SelectOption>,
+    upgrade_choices: Vec<SelectOption>,
+    type_choices: Vec<SelectOption>,
+    size_choices: Vec<SelectOption>,
     errors: FormErrors,
 }
 

@@ -11,7 +11,7 @@ use crate::rules::campaign::state::{HouseRules, Phase};
 use crate::rules::systems::lotf::{ScenarioId, War};
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::{SignedIn, SignedInUser};
-use crate::web::lotf::historical::ForceChoice;
+use crate::web::page::SelectOption;
 use crate::web::page::{redirect, render_with_status, FormErrors, PageCtx};
 use crate::web::state::AppState;
 use crate::web::AppError;
@@ -39,8 +39,8 @@ struct ListPage {
     ctx: PageCtx,
     campaigns: Vec<CampaignLine>,
     presets: Vec<PresetView>,
-    wars: Vec<ForceChoice>,
-    scenarios: Vec<ForceChoice>,
+    wars: Vec<SelectOption>,
+    scenarios: Vec<SelectOption>,
     switches: Vec<(&'static str, &'static str, bool)>,
     form: NewForm,
     errors: FormErrors,
@@ -224,8 +224,8 @@ struct JoinPage {
     war: String,
     points: u32,
     turns: u32,
-    sides: Vec<ForceChoice>,
-    rosters: Vec<ForceChoice>,
+    sides: Vec<SelectOption>,
+    rosters: Vec<SelectOption>,
     already: bool,
     open: bool,
     over: bool,

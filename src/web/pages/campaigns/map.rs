@@ -13,7 +13,7 @@ use crate::rules::campaign::movement::{Map, Place, PlaceKind, RouteKind, MAP_HEI
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::SignedIn;
 use crate::web::campaign_view::{svg_map, SvgMap};
-use crate::web::lotf::historical::ForceChoice;
+use crate::web::page::SelectOption;
 use crate::web::page::{redirect, render_with_status, FormErrors, PageCtx};
 use crate::web::state::AppState;
 use crate::web::AppError;
@@ -30,9 +30,9 @@ struct MapEditPage {
     legend: (String, String),
     places: Vec<Place>,
     routes: Vec<(String, String, String, &'static str)>,
-    place_choices: Vec<ForceChoice>,
-    kinds: Vec<ForceChoice>,
-    route_kinds: Vec<ForceChoice>,
+    place_choices: Vec<SelectOption>,
+    kinds: Vec<SelectOption>,
+    route_kinds: Vec<SelectOption>,
     homes: Vec<String>,
     side_names: Vec<String>,
     width: u16,

@@ -20,12 +20,12 @@ use actix_web::http::StatusCode;
 use serde::Deserialize;
 
 use crate::app;
-use crate::web::lotf::historical::ForceChoice;
 use crate::web::page::FormErrors;
+use crate::web::page::SelectOption;
 use crate::web::AppError;
 
-pub(super) fn choice(value: impl Into<String>, label: impl Into<String>) -> ForceChoice {
-    ForceChoice {
+pub(super) fn choice(value: impl Into<String>, label: impl Into<String>) -> SelectOption {
+    SelectOption {
         value: value.into(),
         label: label.into(),
     }

@@ -11,7 +11,7 @@ use crate::app::campaigns::{load_for, Loaded};
 use crate::rules::systems::lotf::ScenarioId;
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::SignedIn;
-use crate::web::lotf::historical::ForceChoice;
+use crate::web::page::SelectOption;
 use crate::web::page::{redirect, render_with_status, FormErrors, PageCtx};
 use crate::web::state::AppState;
 use crate::web::AppError;
@@ -22,9 +22,9 @@ use super::{choice, into_form_errors};
 pub struct ArrangeView {
     pub no: u32,
     pub label: String,
-    pub attackers: Vec<ForceChoice>,
+    pub attackers: Vec<SelectOption>,
     pub attacker: String,
-    pub defenders: Vec<ForceChoice>,
+    pub defenders: Vec<SelectOption>,
     pub defender: String,
     pub scenario: String,
 }
@@ -36,10 +36,10 @@ struct OrganiserPage {
     id: i64,
     name: String,
     pending: Vec<ArrangeView>,
-    scenarios: Vec<ForceChoice>,
-    battles: Vec<ForceChoice>,
-    forces: Vec<ForceChoice>,
-    sides: Vec<ForceChoice>,
+    scenarios: Vec<SelectOption>,
+    battles: Vec<SelectOption>,
+    forces: Vec<SelectOption>,
+    sides: Vec<SelectOption>,
     rules: Vec<(&'static str, &'static str, bool)>,
     errors: FormErrors,
     done: String,

@@ -10,7 +10,7 @@ use crate::rules::campaign::standings::{standings, Standings};
 use crate::rules::campaign::state::Phase;
 use crate::web::auth::SignedIn;
 use crate::web::campaign_view::{log_lines, LogLine};
-use crate::web::lotf::historical::ForceChoice;
+use crate::web::page::SelectOption;
 use crate::web::page::{render_with_status, PageCtx};
 use crate::web::state::AppState;
 use crate::web::AppError;
@@ -81,8 +81,8 @@ struct LogPage {
     id: i64,
     name: String,
     lines: Vec<LogLine>,
-    turns: Vec<ForceChoice>,
-    forces: Vec<ForceChoice>,
+    turns: Vec<SelectOption>,
+    forces: Vec<SelectOption>,
     turn: String,
     force: String,
 }

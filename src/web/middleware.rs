@@ -37,7 +37,12 @@ pub async fn log_request(
 }
 
 /// Paths whose next segment is a capability (share links, job ids) are logged without it.
-const SECRET_SEGMENTS: &[&str] = &["/shared/", "/fight/jobs/", "/api/v1/jobs/"];
+const SECRET_SEGMENTS: &[&str] = &[
+    "/shared/",
+    "/lotf/fight/jobs/",
+    "/fight/jobs/",
+    "/api/v1/jobs/",
+];
 
 fn redact(path: &str) -> String {
     for prefix in SECRET_SEGMENTS {

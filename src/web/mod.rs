@@ -5,13 +5,13 @@ pub mod assets;
 pub mod auth;
 pub mod campaign_view;
 pub mod error;
-pub mod lotf;
 pub mod middleware;
 pub mod page;
 pub mod pages;
 pub mod print;
 pub mod server;
 pub mod state;
+pub mod systems;
 
 pub use error::AppError;
 pub use server::{Application, StartupError};

@@ -35,6 +35,14 @@ impl PageCtx {
         env!("CARGO_PKG_VERSION")
     }
 
+    /// The rule systems' own tools for the navigation: those for everyone, or those for
+    /// signed-in users.
+    pub fn tools(&self, signed_in: bool) -> Vec<&'static crate::web::systems::Tool> {
+        crate::web::systems::tools()
+            .filter(|t| t.signed_in == signed_in)
+            .collect()
+    }
+
     /// For error pages: uses only what the request already resolved, never the database.
     pub fn for_error(req: &HttpRequest) -> Self {
         let csrf_token = state_of(req)

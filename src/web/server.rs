@@ -15,7 +15,7 @@ use crate::web::api::{self, ApiDoc};
 use crate::web::auth::csrf;
 use crate::web::auth::throttle::LoginThrottle;
 use crate::web::middleware::{log_request, render_errors, security_headers};
-use crate::web::pages::{accounts, admin, battles, campaigns, fight, home, odds, print, rosters};
+use crate::web::pages::{accounts, admin, battles, campaigns, home, print, rosters};
 use crate::web::state::{AppState, Keys};
 use crate::web::{assets, AppError};
 
@@ -152,8 +152,6 @@ impl Application {
                 .service(web::resource("/rosters/{id}/print/{kind}").get(print::roster_print))
                 .service(web::resource("/shared/{token}").get(rosters::shared))
                 .service(web::resource("/shared/{token}/print/{kind}").get(print::shared_print))
-                .service(web::resource("/reference/lotf").get(print::lotf_reference))
-                .service(web::resource("/odds").get(odds::calculator))
                 .service(
                     web::resource("/battles")
                         .get(battles::list)
@@ -207,15 +205,7 @@ impl Application {
                     web::resource("/campaigns/{id}/forces/{force}/print/{kind}")
                         .get(campaigns::force_print),
                 )
-                .service(web::resource("/fight").get(fight::index))
-                .service(
-                    web::resource("/fight/battle")
-                        .get(fight::battle)
-                        .post(fight::battle_post),
-                )
-                .service(web::resource("/fight/setup.json").get(fight::setup_file))
-                .service(web::resource("/fight/odds").post(fight::start_odds))
-                .service(web::resource("/fight/jobs/{id}").get(fight::job_page))
+                .configure(crate::web::systems::configure)
                 .service(web::resource("/static/{name}").get(assets::serve))
                 .default_service(web::to(not_found))
                 // Outermost last: the log sees the final status; headers go on every response.

@@ -238,7 +238,7 @@ async fn battle_odds_need_a_login_and_long_runs_become_a_job() {
 #[tokio::test]
 async fn the_odds_page_shows_results_charts_and_how_the_pool_was_built() {
     let app = spawn_app().await;
-    let page = app.get_html("/odds?calc=shooting&s_type=infantry&s_size=large&t_type=infantry&t_size=medium&t_cover=1&range=2").await;
+    let page = app.get_html("/lotf/odds?calc=shooting&s_type=infantry&s_size=large&t_type=infantry&t_size=medium&t_cover=1&range=2").await;
     assert!(
         page.contains("point blank") && page.contains("cover"),
         "the pool explanation is shown"
@@ -250,38 +250,38 @@ async fn the_odds_page_shows_results_charts_and_how_the_pool_was_built() {
     assert!(page.contains("Expected hits"));
     let page = app
         .get_html(
-            "/odds?calc=melee&a_type=cavalry&a_size=large&d_type=infantry&d_size=small&a_support=2",
+            "/lotf/odds?calc=melee&a_type=cavalry&a_size=large&d_type=infantry&d_size=small&a_support=2",
         )
         .await;
     assert!(page.contains("Attacker wins:") && page.contains("Who wins the melee"));
     let page = app
-        .get_html("/odds?calc=morale&m_morale=7&m_kind=discipline&m_commander=1")
+        .get_html("/lotf/odds?calc=morale&m_morale=7&m_kind=discipline&m_commander=1")
         .await;
     assert!(page.contains("Chance to pass:"));
     let page = app
-        .get_html("/odds?calc=shooting&s_type=artillery&s_size=tiny")
+        .get_html("/lotf/odds?calc=shooting&s_type=artillery&s_size=tiny")
         .await;
     assert!(
         page.contains("class=\"alert\""),
         "an impossible element is explained, not a crash"
     );
     let page = app
-        .get_html("/odds?calc=melee&a_type=infantry&a_size=tiny&d_type=cavalry&d_size=large")
+        .get_html("/lotf/odds?calc=melee&a_type=infantry&a_size=tiny&d_type=cavalry&d_size=large")
         .await;
     assert!(
         page.contains("R-28") && page.contains("Added to the hits as result modifiers"),
         "charge limits and result modifiers are shown"
     );
     let page = app
-        .get_html("/odds?calc=melee&a_type=artillery&a_size=large")
+        .get_html("/lotf/odds?calc=melee&a_type=artillery&a_size=large")
         .await;
     assert!(page.contains("Artillery never charges"));
-    let page = app.get_html("/odds?calc=morale&m_morale=-5").await;
+    let page = app.get_html("/lotf/odds?calc=morale&m_morale=-5").await;
     assert!(
         page.contains("from 2 to 12") && !page.contains("Chance to pass:"),
         "out-of-range input is refused, not replaced"
     );
-    let res = app.get("/odds?calc=melee&a_size=enormous").await;
+    let res = app.get("/lotf/odds?calc=melee&a_size=enormous").await;
     assert_eq!(
         res.status(),
         200,
@@ -293,13 +293,13 @@ async fn the_odds_page_shows_results_charts_and_how_the_pool_was_built() {
 async fn fight_it_out_gives_a_report_that_replays_and_odds_that_can_run_in_the_background() {
     let app = spawn_app().await;
     assert_eq!(
-        app.get("/fight").await.status(),
+        app.get("/lotf/fight").await.status(),
         303,
         "logged-in users only"
     );
     app.register("general@example.org", "General", crate::helpers::PASSWORD)
         .await;
-    let form = app.get_html("/fight").await;
+    let form = app.get_html("/lotf/fight").await;
     assert!(
         form.contains("h:cowpens:0:0"),
         "historical forces are offered"
@@ -307,8 +307,8 @@ async fn fight_it_out_gives_a_report_that_replays_and_odds_that_can_run_in_the_b
 
     let res = app
         .post_form(
-            "/fight",
-            "/fight/battle",
+            "/lotf/fight",
+            "/lotf/fight/battle",
             &[
                 ("attacker", "h:cowpens:0:0"),
                 ("defender", "h:cowpens:1:0"),
@@ -320,7 +320,7 @@ async fn fight_it_out_gives_a_report_that_replays_and_odds_that_can_run_in_the_b
     assert_eq!(res.status(), 303);
     let report_url = crate::helpers::location(&res);
     assert!(
-        report_url.starts_with("/fight/battle?") && report_url.contains("seed="),
+        report_url.starts_with("/lotf/fight/battle?") && report_url.contains("seed="),
         "{report_url}"
     );
     assert!(!report_url.contains("csrf"), "no token in the address");
@@ -340,8 +340,8 @@ async fn fight_it_out_gives_a_report_that_replays_and_odds_that_can_run_in_the_b
 
     let res = app
         .post_form(
-            "/fight",
-            "/fight/odds",
+            "/lotf/fight",
+            "/lotf/fight/odds",
             &[
                 ("attacker", "h:cowpens:0:0"),
                 ("defender", "h:cowpens:1:0"),
@@ -377,8 +377,8 @@ async fn fight_it_out_gives_a_report_that_replays_and_odds_that_can_run_in_the_b
     let runs = (battles_limits::DIRECT + 1).to_string();
     let res = app
         .post_form(
-            "/fight",
-            "/fight/odds",
+            "/lotf/fight",
+            "/lotf/fight/odds",
             &[
                 ("attacker", &a),
                 ("defender", &d),
@@ -412,5 +412,5 @@ async fn fight_it_out_gives_a_report_that_replays_and_odds_that_can_run_in_the_b
 }
 
 mod battles_limits {
-    pub const DIRECT: u32 = muster::web::lotf::battle_request::DIRECT_RUNS_MAX;
+    pub const DIRECT: u32 = muster::web::systems::lotf::battle_request::DIRECT_RUNS_MAX;
 }

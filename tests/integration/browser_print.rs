@@ -153,7 +153,7 @@ async fn printouts_have_the_expected_pages_on_a4_and_letter() {
     for (letter, paper) in [(false, "a4"), (true, "letter")] {
         let reference = pdf(
             &b,
-            &app.url(&format!("/reference/lotf?paper={paper}")),
+            &app.url(&format!("/lotf/reference?paper={paper}")),
             letter,
         )
         .await;
@@ -295,7 +295,7 @@ async fn print_pages_are_the_owners_or_the_share_links() {
         200
     );
     assert_eq!(
-        stranger.get("/reference/lotf").await.status(),
+        stranger.get("/lotf/reference").await.status(),
         200,
         "the quick reference is public"
     );
@@ -325,7 +325,7 @@ async fn every_printed_number_comes_from_the_catalogue() {
     let token = register_and_token(&app).await;
     let id = create(&app, &token, &six_by_six()).await;
 
-    let reference = app.get_html("/reference/lotf").await;
+    let reference = app.get_html("/lotf/reference").await;
     assert!(
         reference.contains("<td>Infantry</td><td>Medium</td><td>7</td>"),
         "the statistics table shows the changed Maneuver"

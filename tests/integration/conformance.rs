@@ -328,3 +328,44 @@ fn the_command_line_dispatches_on_the_system() {
     let catalogue: Value = serde_json::from_slice(&out.stdout).expect("the catalogue as JSON");
     assert!(catalogue.is_object());
 }
+
+/// Each system's tools live under its prefix; the addresses they had before answer with a
+/// permanent redirect that keeps the query (and, being a 308, the method of a form post).
+#[tokio::test]
+async fn old_tool_addresses_redirect_to_the_system_prefix() {
+    let app = crate::helpers::spawn_app().await;
+    for (old, new) in [
+        (
+            "/odds?calc=shooting&s_size=large",
+            "/lotf/odds?calc=shooting&s_size=large",
+        ),
+        (
+            "/reference/lotf?paper=letter",
+            "/lotf/reference?paper=letter",
+        ),
+        ("/fight", "/lotf/fight"),
+        ("/fight/jobs/abc", "/lotf/fight/jobs/abc"),
+    ] {
+        let res = app.get(old).await;
+        assert_eq!(res.status(), 308, "{old}");
+        assert_eq!(crate::helpers::location(&res), new, "{old}");
+    }
+    let res = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+        .post(app.url("/fight/battle"))
+        .form(&[("attacker", "h:cowpens:0:0")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        res.status(),
+        308,
+        "a form post is redirected with its method"
+    );
+    assert_eq!(crate::helpers::location(&res), "/lotf/fight/battle");
+    // The new addresses answer, and the navigation points at them.
+    let page = app.get_html("/lotf/odds").await;
+    assert!(page.contains(r#"href="/lotf/odds""#) && page.contains(r#"href="/lotf/reference""#));
+}

@@ -103,8 +103,8 @@ async fn pages_have_no_inline_scripts_or_styles() {
         "/login",
         "/register",
         "/no-such-page",
-        "/odds?calc=shooting",
-        "/reference/lotf",
+        "/lotf/odds?calc=shooting",
+        "/lotf/reference",
     ] {
         let html = app.get_html(path).await;
         assert!(

@@ -200,7 +200,13 @@ async fn campaign_at_battle() -> AtBattle {
             points: 100,
             turns: 3,
             sides: [String::new(), String::new()],
-            rules: HouseRules::default(),
+            // Casualty rolls could destroy a force and end the campaign at random; these tests
+            // are about transactions, so the forces come through their battles whole.
+            rules: HouseRules {
+                persistent_casualties: false,
+                surrender: false,
+                ..HouseRules::default()
+            },
             scenario: Some(ScenarioId::Reconnoiter.id().into()),
         },
     )

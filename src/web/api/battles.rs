@@ -10,8 +10,8 @@ use crate::app::jobs::JobStatus;
 use crate::rules::systems::lotf::{self, OddsError};
 use crate::web::auth::ApiUser;
 use crate::web::error::{ErrorBody, ErrorDetail};
-use crate::web::lotf::battle_request::{self as battles, DIRECT_RUNS_MAX};
 use crate::web::state::AppState;
+use crate::web::systems::lotf::battle_request::{self as battles, DIRECT_RUNS_MAX};
 use crate::web::AppError;
 
 fn odds_error(e: OddsError) -> AppError {

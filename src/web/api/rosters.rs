@@ -11,9 +11,9 @@ use crate::store::rosters::RosterRow;
 use crate::web::api::lotf::{parse_error, ReportSchema};
 use crate::web::auth::ApiUser;
 use crate::web::error::{ErrorBody, ErrorDetail};
-use crate::web::lotf::{text, view};
 use crate::web::pages::rosters::file_stem;
 use crate::web::state::AppState;
+use crate::web::systems::lotf::{text, view};
 use crate::web::AppError;
 
 #[derive(Serialize, ToSchema)]

@@ -19,9 +19,9 @@ use crate::web::auth::csrf::{CsrfForm, NoFields};
 use crate::web::auth::{SignedIn, SignedInUser};
 use crate::web::page::SelectOption;
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx};
-use crate::web::pages::fight::{casualties_of, Casualty};
-use crate::web::pages::odds::Chart;
 use crate::web::state::AppState;
+use crate::web::systems::lotf::fight::{casualties_of, Casualty};
+use crate::web::systems::lotf::odds::Chart;
 use crate::web::AppError;
 
 fn status_label(s: &str) -> &'static str {
@@ -114,7 +114,7 @@ async fn list_page(
 ) -> Result<HttpResponse, AppError> {
     let uid = user.id;
     let rows = records::list(&state.app, &user.actor()).await?;
-    let (mine, historical) = crate::web::pages::fight::force_choices(state, user).await?;
+    let (mine, historical) = crate::web::systems::lotf::fight::force_choices(state, user).await?;
     let status_code = if errors.is_empty() {
         StatusCode::OK
     } else {
@@ -124,7 +124,7 @@ async fn list_page(
         value: String::new(),
         label: "Roll on the book's 2d6 table".into(),
     }];
-    scenarios.extend(crate::web::pages::fight::scenarios());
+    scenarios.extend(crate::web::systems::lotf::fight::scenarios());
     render_with_status(
         &ListPage {
             ctx,
@@ -352,7 +352,7 @@ async fn battle_page(
         (String::new(), String::new(), Vec::new(), None);
     match &result {
         Some(StoredResult::Simulated { outcome }) => {
-            headline = crate::web::pages::fight::headline(
+            headline = crate::web::systems::lotf::fight::headline(
                 outcome,
                 &setup.attacker.roster.name,
                 &setup.defender.roster.name,
@@ -388,7 +388,7 @@ async fn battle_page(
                     }),
                 }
             }
-            chart_out = Some(crate::web::pages::fight::points_chart(outcome));
+            chart_out = Some(crate::web::systems::lotf::fight::points_chart(outcome));
         }
         Some(StoredResult::Tabletop { report, outcome }) => {
             let o = outcome;

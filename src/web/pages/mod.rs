@@ -4,8 +4,6 @@ pub mod accounts;
 pub mod admin;
 pub mod battles;
 pub mod campaigns;
-pub mod fight;
 pub mod home;
-pub mod odds;
 pub mod print;
 pub mod rosters;

@@ -14,14 +14,14 @@ use crate::rules::systems::lotf::{
 use crate::store::rosters::RosterRow;
 use crate::web::auth::csrf::{self, CsrfForm, NoFields};
 use crate::web::auth::SignedIn;
-use crate::web::lotf::edit::{self, EditForm};
-use crate::web::lotf::historical;
-use crate::web::lotf::options::{self, Choice};
-use crate::web::lotf::text;
-use crate::web::lotf::view::{self, RosterView};
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx};
 use crate::web::state::state_of;
 use crate::web::state::AppState;
+use crate::web::systems::lotf::edit::{self, EditForm};
+use crate::web::systems::lotf::historical;
+use crate::web::systems::lotf::options::{self, Choice};
+use crate::web::systems::lotf::text;
+use crate::web::systems::lotf::view::{self, RosterView};
 use crate::web::AppError;
 
 /// Choices for every select of the editor and the create form.

@@ -3,7 +3,7 @@
 
 use super::ForceState;
 use crate::rules::systems::lotf::{self, Catalogue, RosterDoc};
-use crate::web::lotf::view::{self, FindingView};
+use crate::web::systems::lotf::view::{self, FindingView};
 
 #[derive(Debug, Clone)]
 pub struct CommanderLine {

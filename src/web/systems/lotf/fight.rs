@@ -15,11 +15,11 @@ use crate::rules::systems::lotf::{
 };
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::{SignedIn, SignedInUser};
-use crate::web::lotf::battle_request::{self as battles, DIRECT_RUNS_MAX, RUNS_MAX};
-use crate::web::lotf::historical;
 use crate::web::page::{redirect, render, PageCtx};
-use crate::web::pages::odds::{chart, Chart};
 use crate::web::state::AppState;
+use crate::web::systems::lotf::battle_request::{self as battles, DIRECT_RUNS_MAX, RUNS_MAX};
+use crate::web::systems::lotf::historical;
+use crate::web::systems::lotf::odds::{chart, Chart};
 use crate::web::AppError;
 
 use crate::web::page::SelectOption;
@@ -338,7 +338,10 @@ pub async fn battle_post(
             AppError::bad_request("The seed is a whole number from 0 up (or leave it empty).")
         })?,
     };
-    Ok(redirect(&format!("/fight/battle?{}", form.query(seed))))
+    Ok(redirect(&format!(
+        "/lotf/fight/battle?{}",
+        form.query(seed)
+    )))
 }
 
 /// The set-up of a battle as a file, for `muster simulate --setup`.
@@ -471,7 +474,7 @@ pub async fn start_odds(
     let job = state.app.jobs.start(user.id, runs, title, move |done| {
         battles::odds(&rules.lotf, &setup, runs, done)
     })?;
-    Ok(redirect(&format!("/fight/jobs/{}", job.id)))
+    Ok(redirect(&format!("/lotf/fight/jobs/{}", job.id)))
 }
 
 pub async fn job_page(

@@ -7,9 +7,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::rules::systems::lotf::{self, Catalogue};
-use crate::web::lotf::options::{self, Choice};
 use crate::web::page::{render, PageCtx};
 use crate::web::state::AppState;
+use crate::web::systems::lotf::options::{self, Choice};
 use crate::web::AppError;
 
 /// One bar of a chart: label, probability, and its height and position in the SVG.

@@ -1,0 +1,56 @@
+//! The rule systems in the web layer: each system's pages and tools in its own folder (`lotf/`
+//! for Land of the Free), and the one registry generic code asks. Adding a system adds a folder
+//! and one line in [`REGISTRY`].
+
+pub mod lotf;
+
+use actix_web::web::ServiceConfig;
+use actix_web::{HttpRequest, HttpResponse};
+
+use crate::rules::SystemId;
+
+/// A page of a system's own, for the navigation.
+pub struct Tool {
+    pub label: &'static str,
+    pub href: &'static str,
+    /// Shown only to signed-in users.
+    pub signed_in: bool,
+}
+
+/// What a rule system adds to the web layer. System-only tools live under the system's prefix
+/// (`/lotf/odds`); resource pages (`/rosters/{id}`, `/battles/{id}`, `/campaigns/{id}`) stay
+/// generic.
+pub trait SystemPages: Sync {
+    fn id(&self) -> SystemId;
+    /// Registers the system's pages, and permanent redirects from addresses it used before.
+    fn configure(&self, cfg: &mut ServiceConfig);
+    /// The system's tools, in the order the navigation shows them.
+    fn tools(&self) -> &'static [Tool];
+}
+
+/// Every system this build serves on the web.
+pub static REGISTRY: &[&dyn SystemPages] = &[&lotf::LotfPages];
+
+/// Registers every system's pages.
+pub fn configure(cfg: &mut ServiceConfig) {
+    for system in REGISTRY {
+        system.configure(cfg);
+    }
+}
+
+/// Every system's tools, for the navigation.
+pub fn tools() -> impl Iterator<Item = &'static Tool> {
+    REGISTRY.iter().flat_map(|s| s.tools().iter())
+}
+
+/// A permanent redirect (308: the method and body are kept, so old form posts still work) to
+/// `to`, with the request's query string.
+pub fn moved_to(req: &HttpRequest, to: &str) -> HttpResponse {
+    let location = match req.query_string() {
+        "" => to.to_string(),
+        q => format!("{to}?{q}"),
+    };
+    HttpResponse::PermanentRedirect()
+        .insert_header((actix_web::http::header::LOCATION, location))
+        .finish()
+}

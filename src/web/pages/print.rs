@@ -5,12 +5,10 @@ use actix_web::{web, HttpResponse};
 use askama::Template;
 
 use crate::app::rosters;
-use crate::rules::systems::lotf::catalogue::{Commanders, Tables};
 use crate::rules::systems::lotf::RosterDoc;
 use crate::web::auth::SignedIn;
 use crate::web::page::{render, PageCtx};
 use crate::web::print::cards::{self, Card, SkillLine};
-use crate::web::print::reference::{self, Reference};
 use crate::web::print::sheet::{self, Sheet};
 use crate::web::print::{CardSize, ForceState, PrintQuery};
 use crate::web::state::AppState;
@@ -144,34 +142,4 @@ pub async fn shared_print(
     let action = format!("/shared/{token}/print/{kind}");
     let loaded = rosters::load_shared(&state.app, token).await?;
     print_force(&state, ctx, &loaded.doc, None, &kind, &query, action)
-}
-
-#[derive(Template)]
-#[template(path = "print/reference.html")]
-struct ReferencePage<'a> {
-    ctx: PageCtx,
-    paper: &'static str,
-    r: Reference,
-    t: &'a Tables,
-    cmd: &'a Commanders,
-    print_css: String,
-    paper_css: String,
-}
-
-pub async fn lotf_reference(
-    state: web::Data<AppState>,
-    ctx: PageCtx,
-    query: web::Query<PrintQuery>,
-) -> Result<HttpResponse, AppError> {
-    let cat = &state.app.rules.lotf;
-    let paper = query.paper();
-    render(&ReferencePage {
-        ctx,
-        paper: paper.id(),
-        r: reference::build(cat),
-        t: cat.tables(),
-        cmd: cat.commanders(),
-        print_css: assets::url("print.css"),
-        paper_css: paper.css_url(),
-    })
 }

@@ -143,7 +143,7 @@ pub fn scenarios() -> Vec<SelectOption> {
 }
 
 #[derive(Template)]
-#[template(path = "fight/index.html")]
+#[template(path = "systems/lotf/fight/index.html")]
 struct FightPage {
     ctx: PageCtx,
     mine: Vec<SelectOption>,
@@ -181,7 +181,7 @@ pub struct TurnLog {
 }
 
 #[derive(Template)]
-#[template(path = "fight/report.html")]
+#[template(path = "systems/lotf/fight/report.html")]
 struct ReportPage {
     ctx: PageCtx,
     attacker: String,
@@ -361,7 +361,7 @@ pub async fn setup_file(
 }
 
 #[derive(Template)]
-#[template(path = "fight/odds.html")]
+#[template(path = "systems/lotf/fight/odds.html")]
 struct OddsResultPage {
     ctx: PageCtx,
     title: String,

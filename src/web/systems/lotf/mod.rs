@@ -9,6 +9,7 @@ pub mod fight;
 pub mod historical;
 pub mod odds;
 pub mod options;
+pub mod reference;
 pub mod text;
 pub mod view;
 
@@ -55,7 +56,7 @@ impl SystemPages for LotfPages {
     }
 
     fn configure(&self, cfg: &mut ServiceConfig) {
-        cfg.service(web::resource("/lotf/reference").get(crate::web::pages::print::lotf_reference))
+        cfg.service(web::resource("/lotf/reference").get(reference::lotf_reference))
             .service(web::resource("/lotf/odds").get(odds::calculator))
             .service(web::resource("/lotf/fight").get(fight::index))
             .service(

@@ -172,7 +172,7 @@ pub struct MoraleResult {
 }
 
 #[derive(Template)]
-#[template(path = "odds.html")]
+#[template(path = "systems/lotf/odds.html")]
 struct OddsPage {
     ctx: PageCtx,
     f: OddsForm,

@@ -11,10 +11,11 @@ use crate::app::rosters::{self, LoadedRoster, Saved};
 use crate::rules::systems::lotf::{
     self, ElementDoc, GroupDoc, Mode, Nation, RosterDoc, Size, War, Weapon,
 };
+use crate::rules::SystemId;
 use crate::store::rosters::RosterRow;
 use crate::web::auth::csrf::{self, CsrfForm, NoFields};
 use crate::web::auth::SignedIn;
-use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx};
+use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx, SelectOption};
 use crate::web::state::state_of;
 use crate::web::state::AppState;
 use crate::web::systems::lotf::edit::{self, EditForm};
@@ -59,6 +60,8 @@ fn date(t: chrono::NaiveDateTime) -> String {
 pub struct RosterSummary {
     pub id: i64,
     pub name: String,
+    /// The rule system's name.
+    pub system: String,
     pub war: String,
     pub nation: String,
     pub points: i32,
@@ -75,6 +78,8 @@ impl RosterSummary {
         Self {
             id: row.id,
             name: row.name.clone(),
+            system: SystemId::from_id(&row.rule_system)
+                .map_or_else(|| row.rule_system.clone(), |s| s.label().to_string()),
             war: War::from_id(&row.war)
                 .and_then(|w| cat.war(w))
                 .map(|w| w.name.clone())
@@ -102,6 +107,9 @@ struct ListPage {
     ctx: PageCtx,
     rosters: Vec<RosterSummary>,
     war_filter: String,
+    system_filter: String,
+    /// The rule systems this build serves, for the filter and the new-roster form.
+    systems: Vec<SelectOption>,
     choices: Choices,
     notice: Option<&'static str>,
     errors: FormErrors,
@@ -111,12 +119,15 @@ struct ListPage {
 #[derive(Debug, Deserialize)]
 pub struct ListQuery {
     war: Option<String>,
+    system: Option<String>,
     done: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct CreateForm {
+    /// The rule system the roster is for (`lotf`).
+    system: String,
     name: String,
     war: String,
     nation: String,
@@ -128,13 +139,18 @@ async fn list_page(
     state: &web::Data<AppState>,
     actor: &crate::app::Actor,
     ctx: PageCtx,
-    war_filter: String,
+    (war_filter, system_filter): (String, String),
     notice: Option<&'static str>,
     errors: FormErrors,
     form: CreateForm,
 ) -> Result<HttpResponse, AppError> {
     let filter = War::from_id(&war_filter).map(|w| w.id().to_string());
-    let rows = rosters::list(&state.app, actor, filter).await?;
+    let system = SystemId::from_id(&system_filter);
+    let rows: Vec<RosterRow> = rosters::list(&state.app, actor, filter)
+        .await?
+        .into_iter()
+        .filter(|r| system.is_none_or(|s| r.rule_system == s.id()))
+        .collect();
     let status = if errors.is_empty() {
         StatusCode::OK
     } else {
@@ -147,6 +163,13 @@ async fn list_page(
             .map(|r| RosterSummary::from_row(state, r))
             .collect(),
         war_filter,
+        system_filter,
+        systems: SystemId::served()
+            .map(|s| SelectOption {
+                value: s.id().to_string(),
+                label: s.label().to_string(),
+            })
+            .collect(),
         choices: Choices::new(state, War::AmericanRevolution),
         notice,
         errors,
@@ -173,7 +196,10 @@ pub async fn list(
         &state,
         &user.actor(),
         ctx,
-        query.war.clone().unwrap_or_default(),
+        (
+            query.war.clone().unwrap_or_default(),
+            query.system.clone().unwrap_or_default(),
+        ),
         notice,
         FormErrors::default(),
         form,
@@ -187,6 +213,23 @@ pub async fn create(
     ctx: PageCtx,
     CsrfForm(form): CsrfForm<CreateForm>,
 ) -> Result<HttpResponse, AppError> {
+    // Only Land of the Free rosters are made here until the seam gives each system its editor.
+    let system = match form.system.as_str() {
+        "" => Some(SystemId::Lotf),
+        id => SystemId::from_id(id),
+    };
+    if system != Some(SystemId::Lotf) {
+        let mut errors = FormErrors::default();
+        errors.add(
+            "system",
+            match system {
+                Some(other) => format!("Muster does not serve {} yet.", other.label()),
+                None => "Choose a rule system from the list.".to_string(),
+            },
+        );
+        let filters = (String::new(), String::new());
+        return list_page(&state, &user.actor(), ctx, filters, None, errors, form).await;
+    }
     let mut doc = RosterDoc::new("", War::AmericanRevolution, Nation::American, None);
     let settings = EditForm {
         action: "settings".into(),
@@ -202,7 +245,7 @@ pub async fn create(
             &state,
             &user.actor(),
             ctx,
-            String::new(),
+            (String::new(), String::new()),
             None,
             errors,
             form,

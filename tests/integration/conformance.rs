@@ -417,3 +417,50 @@ async fn rosters_are_made_for_a_served_system_and_listed_by_it() {
             && only_lod.contains("No rosters that match")
     );
 }
+
+/// A campaign is created for a rule system whose campaigns this build runs; another is refused
+/// beside the field, on the API as on the page.
+#[tokio::test]
+async fn campaigns_are_created_for_a_served_system() {
+    let app = crate::helpers::spawn_app().await;
+    let token = app.api_user("organiser@example.org").await;
+    let create = |system: &'static str| {
+        let (app, token) = (&app, token.clone());
+        async move {
+            reqwest::Client::new()
+                .post(app.url("/api/v1/campaigns"))
+                .bearer_auth(token)
+                .json(
+                    &json!({"system": system, "name": "Saratoga", "map": "philadelphia-1777",
+                              "points": 200, "turns": 4}),
+                )
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    for (system, says) in [
+        (
+            "lod",
+            "Muster does not run Liberty or Death! campaigns yet.",
+        ),
+        ("chess", "Choose a rule system from the list."),
+    ] {
+        let res = create(system).await;
+        assert_eq!(res.status(), 422, "{system}");
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(body["error"]["details"][0]["field"], "system");
+        assert_eq!(body["error"]["details"][0]["message"], says);
+    }
+    let res = create("lotf").await;
+    assert_eq!(res.status(), 201);
+    // The page's form offers the systems whose campaigns this build runs.
+    app.register("player@example.org", "Player", crate::helpers::PASSWORD)
+        .await;
+    let page = app.get_html("/campaigns").await;
+    assert!(
+        page.contains(r#"<option value="lotf" selected>Land of the Free</option>"#),
+        "the system select"
+    );
+    assert!(!page.contains(r#"<option value="lod""#));
+}

@@ -194,6 +194,7 @@ async fn campaign_at_battle() -> AtBattle {
         ctx,
         &w.organiser,
         NewCampaignInput {
+            system: "lotf".into(),
             name: "Service test".into(),
             map: "blank".into(),
             war: "american_revolution".into(),

@@ -16,10 +16,9 @@ use crate::rules::campaign::settings::SettingsInput;
 use crate::rules::campaign::state::{CampaignState, Event, HouseRules, Phase, Settings};
 use crate::rules::campaign::turn::check_order;
 use crate::rules::systems::lotf::{ElementType, ScenarioId, Size, Upgrade, Weapon};
+use crate::rules::SystemId;
 use crate::store::campaigns::{self as store, CampaignRow, NewCampaign, NewLogRow};
 use crate::store::{battles, users};
-
-pub const LOTF: &str = "lotf";
 
 fn invalid(field: &str, message: &str) -> Error {
     Error::Validation {
@@ -34,6 +33,9 @@ fn invalid(field: &str, message: &str) -> Error {
 /// What the organiser fills in to start a campaign.
 #[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct NewCampaignInput {
+    /// The rule system the campaign is fought with (`lotf`, the default).
+    #[serde(default)]
+    pub system: String,
     pub name: String,
     /// A preset map id (`forks-of-the-ohio-1755`, `philadelphia-1777`, `niagara-1814`) or
     /// `blank` for two home places to build on.
@@ -64,6 +66,17 @@ pub async fn create(
     actor: &Actor,
     input: NewCampaignInput,
 ) -> Result<CampaignRow, Error> {
+    let system = match input.system.as_str() {
+        "" => SystemId::Lotf,
+        id => SystemId::from_id(id)
+            .ok_or_else(|| invalid("system", "Choose a rule system from the list."))?,
+    };
+    if !system.capabilities().is_some_and(|c| c.campaigns) {
+        return Err(invalid(
+            "system",
+            &format!("Muster does not run {} campaigns yet.", system.label()),
+        ));
+    }
     let given = SettingsInput {
         name: input.name,
         map: input.map,
@@ -74,14 +87,14 @@ pub async fn create(
         rules: input.rules,
         scenario: input.scenario,
     };
-    let (settings, map) = Settings::parse(&given, LOTF)?;
+    let (settings, map) = Settings::parse(&given, system.id())?;
     let name = settings.name.clone();
     let event = Event::Created { settings, map };
     let mut st = CampaignState::default();
     st.apply(1, &event)?;
     let now = chrono::Utc::now().naive_utc();
     let new = NewCampaign {
-        rule_system: LOTF.into(),
+        rule_system: system.id().into(),
         name,
         organiser_id: actor.id,
         invite_code: invite_code(),

@@ -38,6 +38,8 @@ pub struct PresetView {
 struct ListPage {
     ctx: PageCtx,
     campaigns: Vec<CampaignLine>,
+    /// The rule systems whose campaigns this build runs.
+    systems: Vec<SelectOption>,
     presets: Vec<PresetView>,
     wars: Vec<SelectOption>,
     scenarios: Vec<SelectOption>,
@@ -49,6 +51,7 @@ struct ListPage {
 #[derive(Debug, Deserialize)]
 #[serde(default)]
 pub struct NewForm {
+    pub system: String,
     pub name: String,
     pub map: String,
     pub war: String,
@@ -65,6 +68,7 @@ pub struct NewForm {
 impl Default for NewForm {
     fn default() -> Self {
         NewForm {
+            system: crate::rules::SystemId::Lotf.id().into(),
             name: String::new(),
             map: "philadelphia-1777".into(),
             war: "american_revolution".into(),
@@ -128,6 +132,13 @@ async fn list_page(
                     organiser: r.organiser_id == uid,
                 })
                 .collect(),
+            systems: crate::rules::SystemId::served()
+                .filter(|s| s.capabilities().is_some_and(|c| c.campaigns))
+                .map(|s| SelectOption {
+                    value: s.id().to_string(),
+                    label: s.label().to_string(),
+                })
+                .collect(),
             presets: presets()
                 .into_iter()
                 .map(|p| PresetView {
@@ -175,6 +186,7 @@ pub async fn create(
     }
     let number = |s: &str| s.trim().parse::<u32>().unwrap_or(0);
     let input = NewCampaignInput {
+        system: form.system.clone(),
         name: form.name.clone(),
         map: form.map.clone(),
         war: form.war.clone(),

@@ -188,6 +188,17 @@ impl AtBattle {
 }
 
 async fn campaign_at_battle() -> AtBattle {
+    // Casualty rolls could destroy a force and end the campaign at random; these tests are about
+    // transactions, so the forces come through their battles whole.
+    campaign_at_battle_under(HouseRules {
+        persistent_casualties: false,
+        surrender: false,
+        ..HouseRules::default()
+    })
+    .await
+}
+
+async fn campaign_at_battle_under(rules: HouseRules) -> AtBattle {
     let w = world();
     let ctx = &w.ctx;
     let created = actions::create(
@@ -201,13 +212,7 @@ async fn campaign_at_battle() -> AtBattle {
             points: 100,
             turns: 3,
             sides: [String::new(), String::new()],
-            // Casualty rolls could destroy a force and end the campaign at random; these tests
-            // are about transactions, so the forces come through their battles whole.
-            rules: HouseRules {
-                persistent_casualties: false,
-                surrender: false,
-                ..HouseRules::default()
-            },
+            rules,
             scenario: Some(ScenarioId::Reconnoiter.id().into()),
         },
     )
@@ -564,4 +569,99 @@ async fn a_stale_version_is_refused_and_changes_nothing() {
         stored(ctx, t.campaign).1.battle(1).unwrap().status,
         BattleStatus::Resolved
     );
+}
+
+/// Where the stored-campaign fixture lives: a campaign as this version of Muster stores it, so
+/// later versions (the rule-system seam above all) prove they still load and play it.
+const FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/campaign-lotf-2026-11.json"
+);
+
+/// Writes the fixture from a campaign played through the services: a battle recorded,
+/// confirmed and its aftermath applied under the default house rules. Run on purpose only:
+/// `cargo test --test integration write_the_stored_campaign_fixture -- --ignored`.
+#[tokio::test]
+#[ignore = "writes tests/fixtures/campaign-lotf-2026-11.json; run it on purpose"]
+async fn write_the_stored_campaign_fixture() {
+    let t = campaign_at_battle_under(HouseRules::default()).await;
+    let (w, ctx) = (&t.w, &t.w.ctx);
+    let row = t.record_row(&w.howe).await;
+    let recorded = record(w, &w.howe, &row).await;
+    battles::confirm(ctx, &w.washington, &recorded, recorded.version)
+        .await
+        .expect("confirmed");
+    let mut conn = ctx.pool.get().expect("connection");
+    let campaign = store::campaigns::find(&mut conn, t.campaign)
+        .expect("query")
+        .expect("the campaign");
+    let log: Vec<serde_json::Value> = store::campaigns::log(&mut conn, t.campaign)
+        .expect("log")
+        .into_iter()
+        .map(|r| {
+            serde_json::json!({"seq": r.seq, "turn": r.turn, "kind": r.kind,
+                "event": serde_json::from_str::<serde_json::Value>(&r.event).expect("json")})
+        })
+        .collect();
+    let fixture = serde_json::json!({
+        "rule_system": campaign.rule_system,
+        "state": serde_json::from_str::<serde_json::Value>(&campaign.state).expect("json"),
+        "log": log,
+    });
+    std::fs::write(
+        FIXTURE,
+        serde_json::to_string_pretty(&fixture).expect("serialises") + "\n",
+    )
+    .expect("fixture written");
+}
+
+/// A campaign stored by an earlier version still reads, rebuilds from its log to exactly its
+/// stored state, and plays on: its next turn closes.
+#[test]
+fn a_campaign_stored_before_the_seam_still_loads_and_plays() {
+    use muster::rules::campaign::state::Entry;
+    let fixture: serde_json::Value =
+        serde_json::from_str(include_str!("../fixtures/campaign-lotf-2026-11.json"))
+            .expect("the fixture is JSON");
+    assert_eq!(fixture["rule_system"], "lotf");
+    let state: CampaignState =
+        serde_json::from_value(fixture["state"].clone()).expect("the stored state reads");
+    let entries: Vec<Entry> = fixture["log"]
+        .as_array()
+        .expect("a log")
+        .iter()
+        .map(|e| Entry {
+            seq: e["seq"].as_i64().expect("seq"),
+            event: serde_json::from_value(e["event"].clone()).expect("every entry reads"),
+        })
+        .collect();
+    for (e, stored) in entries.iter().zip(fixture["log"].as_array().unwrap()) {
+        assert_eq!(
+            e.event.kind(),
+            stored["kind"],
+            "the kind column matches the event"
+        );
+    }
+    assert!(entries.len() > 10, "a campaign with a battle behind it");
+    let rebuilt = CampaignState::rebuild(&entries).expect("the log replays");
+    assert_eq!(rebuilt, state, "the log rebuilds the stored state");
+    assert_eq!((state.phase, state.turn), (Phase::Orders, 2));
+    assert!(state
+        .battles
+        .iter()
+        .all(|b| b.status == BattleStatus::Resolved));
+    // It plays on: the next turn closes (every force holds).
+    let cat = lotf::Catalogue::builtin().expect("catalogue");
+    let plan =
+        muster::rules::campaign::turn::close_turn(&state, &cat, 11).expect("the next turn closes");
+    let mut next = state.clone();
+    for e in &plan.events {
+        next.apply(0, e).expect("its events apply");
+    }
+    assert_eq!(next.phase, Phase::Battles);
+    assert!(plan.battles.is_empty(), "nobody marched: no battle");
+    for e in muster::rules::campaign::turn::end_turn(&next) {
+        next.apply(0, &e).expect("the end of the turn applies");
+    }
+    assert_eq!((next.phase, next.turn), (Phase::Orders, 3));
 }

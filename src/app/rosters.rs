@@ -172,3 +172,20 @@ pub async fn list(
     ctx.with_conn(move |conn| Ok(rosters::list_for_owner(conn, owner, war.as_deref())?))
         .await
 }
+
+/// A document that names another rule system is refused by that system's name before it is
+/// read as a Land of the Free roster (whose reader would only say its format is unknown).
+pub fn refuse_other_system(text: &str) -> Result<(), Error> {
+    match crate::rules::SystemId::of_document(text) {
+        None | Some(crate::rules::SystemId::Lotf) => Ok(()),
+        Some(other) => Err(Error::invalid(
+            "This is not a Land of the Free roster.",
+            "format",
+            &format!(
+                "This file is a {0} roster. Muster does not serve {0} yet, so it cannot be \
+                 read here.",
+                other.label()
+            ),
+        )),
+    }
+}

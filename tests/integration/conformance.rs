@@ -464,3 +464,35 @@ async fn campaigns_are_created_for_a_served_system() {
     );
     assert!(!page.contains(r#"<option value="lod""#));
 }
+
+/// Another rule system's file is refused by that system's name, on the import page and through
+/// the API.
+#[tokio::test]
+async fn another_systems_file_is_refused_by_its_name() {
+    let app = crate::helpers::spawn_app().await;
+    app.register("importer@example.org", "Importer", crate::helpers::PASSWORD)
+        .await;
+    let lod =
+        r#"{"format": "muster.lod.roster/1", "name": "Marsh's Brigade", "army": "continental"}"#;
+    let says = "This file is a Liberty or Death! roster. Muster does not serve Liberty or Death! \
+                yet, so it cannot be read here.";
+    let page = app
+        .post_form("/rosters/import", "/rosters/import", &[("document", lod)])
+        .await;
+    assert_eq!(page.status(), 422);
+    assert!(page.text().await.unwrap().contains(says));
+
+    let token = app.api_user("api-importer@example.org").await;
+    let res = reqwest::Client::new()
+        .post(app.url("/api/v1/rosters/import"))
+        .bearer_auth(&token)
+        .header("content-type", "application/json")
+        .body(lod)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 422);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["error"]["details"][0]["field"], "format");
+    assert_eq!(body["error"]["details"][0]["message"], says);
+}

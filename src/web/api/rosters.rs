@@ -105,6 +105,7 @@ fn with_etag(mut res: HttpResponse, version: i32) -> HttpResponse {
 fn parse_document(body: &[u8]) -> Result<lotf::RosterDoc, AppError> {
     let text = std::str::from_utf8(body)
         .map_err(|_| AppError::bad_request("The body is not UTF-8 text."))?;
+    rosters::refuse_other_system(text)?;
     lotf::parse_roster(text).map_err(|e| parse_error(e, ""))
 }
 
@@ -255,8 +256,9 @@ pub async fn replace(
         message: "Say which version the change is based on: a \"version\" field or an If-Match header.".into(),
         details: vec![ErrorDetail { field: Some("version".into()), message: "required".into() }],
     })?;
-    let doc = lotf::parse_roster(&update.document.to_string())
-        .map_err(|e| parse_error(e, "document."))?;
+    let text = update.document.to_string();
+    rosters::refuse_other_system(&text)?;
+    let doc = lotf::parse_roster(&text).map_err(|e| parse_error(e, "document."))?;
     match rosters::save(&state.app, loaded.row.id, based_on, doc).await? {
         Saved::Ok(row) => {
             let doc = rosters::parse_stored(&row)?;

@@ -7,6 +7,7 @@ use askama::Template;
 use futures_util::StreamExt;
 use serde::Deserialize;
 
+use crate::app;
 use crate::app::rosters::{self, LoadedRoster, Saved};
 use crate::rules::systems::lotf::{
     self, ElementDoc, GroupDoc, Mode, Nation, RosterDoc, Size, War, Weapon,
@@ -736,6 +737,10 @@ pub async fn import(
             "Choose a file or paste a roster document.".into(),
             String::new(),
         );
+    }
+    if let Err(app::Error::Validation { details, .. }) = rosters::refuse_other_system(&text) {
+        let message = details.into_iter().map(|d| d.message).collect();
+        return refuse(ctx, text, message, "format".into());
     }
     // parse_roster also refuses documents too large to be a force.
     match lotf::parse_roster(&text) {

@@ -36,16 +36,13 @@ pub async fn log_request(
     res
 }
 
-/// Paths whose next segment is a capability (share links, job ids) are logged without it.
-const SECRET_SEGMENTS: &[&str] = &[
-    "/shared/",
-    "/lotf/fight/jobs/",
-    "/fight/jobs/",
-    "/api/v1/jobs/",
-];
+/// Paths whose next segment is a capability (share links, job ids) are logged without it. Each
+/// rule system adds its own (`SystemPages::secret_prefixes`).
+const SECRET_SEGMENTS: &[&str] = &["/shared/", "/api/v1/jobs/"];
 
 fn redact(path: &str) -> String {
-    for prefix in SECRET_SEGMENTS {
+    let systems = crate::web::systems::secret_prefixes();
+    for prefix in SECRET_SEGMENTS.iter().copied().chain(systems) {
         if let Some(rest) = path.strip_prefix(prefix) {
             let tail = rest.find('/').map(|i| &rest[i..]).unwrap_or("");
             return format!("{prefix}…{tail}");
@@ -253,6 +250,13 @@ mod tests {
             "/shared/…/print/cards"
         );
         assert_eq!(super::redact("/api/v1/jobs/xyz"), "/api/v1/jobs/…");
+        for prefix in crate::web::systems::secret_prefixes() {
+            assert_eq!(
+                super::redact(&format!("{prefix}xyz")),
+                format!("{prefix}…"),
+                "a system's own secret paths"
+            );
+        }
         assert_eq!(super::redact("/rosters/3/edit"), "/rosters/3/edit");
     }
 }

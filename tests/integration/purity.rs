@@ -119,7 +119,6 @@ const NOT_YET_MIGRATED: &[&str] = &[
     "src/web/api/mod.rs",
     "src/web/api/rosters.rs",
     "src/web/campaign_view.rs",
-    "src/web/middleware.rs",
     "src/web/pages/battles.rs",
     "src/web/pages/campaigns/force.rs",
     "src/web/pages/campaigns/list.rs",

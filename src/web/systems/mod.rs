@@ -26,6 +26,10 @@ pub trait SystemPages: Sync {
     fn configure(&self, cfg: &mut ServiceConfig);
     /// The system's tools, in the order the navigation shows them.
     fn tools(&self) -> &'static [Tool];
+    /// Path prefixes whose next segment is a capability (a job id), logged without it.
+    fn secret_prefixes(&self) -> &'static [&'static str] {
+        &[]
+    }
 }
 
 /// Every system this build serves on the web.
@@ -36,6 +40,13 @@ pub fn configure(cfg: &mut ServiceConfig) {
     for system in REGISTRY {
         system.configure(cfg);
     }
+}
+
+/// Every system's secret path prefixes, for the request log.
+pub fn secret_prefixes() -> impl Iterator<Item = &'static str> {
+    REGISTRY
+        .iter()
+        .flat_map(|s| s.secret_prefixes().iter().copied())
 }
 
 /// Every system's tools, for the navigation.

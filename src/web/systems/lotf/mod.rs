@@ -84,4 +84,9 @@ impl SystemPages for LotfPages {
     fn tools(&self) -> &'static [Tool] {
         TOOLS
     }
+
+    fn secret_prefixes(&self) -> &'static [&'static str] {
+        // A job's id is its capability; the old address redirects with it.
+        &["/lotf/fight/jobs/", "/fight/jobs/"]
+    }
 }

@@ -35,6 +35,11 @@ impl PageCtx {
         env!("CARGO_PKG_VERSION")
     }
 
+    /// Where a kind of tool lives (`odds`, `reference`, `fight`), for links in page text.
+    pub fn tool(&self, kind: &str) -> &'static str {
+        crate::web::systems::tool_href(kind)
+    }
+
     /// The rule systems' own tools for the navigation: those for everyone, or those for
     /// signed-in users.
     pub fn tools(&self, signed_in: bool) -> Vec<&'static crate::web::systems::Tool> {

@@ -374,6 +374,13 @@ async fn old_tool_addresses_redirect_to_the_system_prefix() {
     // The new addresses answer, and the navigation points at them.
     let page = app.get_html("/lotf/odds").await;
     assert!(page.contains(r#"href="/lotf/odds""#) && page.contains(r#"href="/lotf/reference""#));
+    let home = app.get_html("/").await;
+    for href in ["/lotf/reference", "/lotf/odds", "/lotf/fight"] {
+        assert!(
+            home.contains(&format!(r#"href="{href}""#)),
+            "the home page links {href}"
+        );
+    }
 }
 
 /// The roster list names each roster's rule system and filters by it; a roster is created for a

@@ -11,6 +11,8 @@ use crate::rules::SystemId;
 
 /// A page of a system's own, for the navigation.
 pub struct Tool {
+    /// What kind of tool it is, the same word in every system: `odds`, `reference`, `fight`.
+    pub kind: &'static str,
     pub label: &'static str,
     pub href: &'static str,
     /// Shown only to signed-in users.
@@ -47,6 +49,11 @@ pub fn secret_prefixes() -> impl Iterator<Item = &'static str> {
     REGISTRY
         .iter()
         .flat_map(|s| s.secret_prefixes().iter().copied())
+}
+
+/// Where the first system that has one keeps a kind of tool (`/` when none does).
+pub fn tool_href(kind: &str) -> &'static str {
+    tools().find(|t| t.kind == kind).map_or("/", |t| t.href)
 }
 
 /// Every system's tools, for the navigation.

@@ -24,16 +24,19 @@ pub struct LotfPages;
 
 const TOOLS: &[Tool] = &[
     Tool {
+        kind: "odds",
         label: "Odds",
         href: "/lotf/odds",
         signed_in: false,
     },
     Tool {
+        kind: "reference",
         label: "Quick reference",
         href: "/lotf/reference",
         signed_in: false,
     },
     Tool {
+        kind: "fight",
         label: "Fight",
         href: "/lotf/fight",
         signed_in: true,

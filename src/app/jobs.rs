@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::app::Error;
-use crate::rules::systems::lotf::OddsSummary;
 
 const KEEP_FINISHED: Duration = Duration::from_secs(3600);
 /// Background jobs running at once across all users; more get "busy, try again".
@@ -34,7 +33,8 @@ pub struct Job {
     pub done: AtomicU32,
     /// What was asked, for the progress page ("1st force vs 2nd force, take the field").
     pub title: String,
-    outcome: Mutex<Option<Result<OddsSummary, String>>>,
+    /// The result as the system's JSON (a rule system's odds), or why it failed.
+    outcome: Mutex<Option<Result<serde_json::Value, String>>>,
     finished_at: Mutex<Option<Instant>>,
 }
 
@@ -46,10 +46,10 @@ pub struct JobStatus {
     pub done: u32,
     pub total: u32,
     pub title: String,
-    /// The odds, once done.
+    /// The odds, once done, in the rule system's own shape.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Object)]
-    pub result: Option<OddsSummary>,
+    pub result: Option<serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
@@ -113,7 +113,7 @@ impl Jobs {
         work: F,
     ) -> Result<Arc<Job>, Error>
     where
-        F: FnOnce(&AtomicU32) -> Result<OddsSummary, String> + Send + 'static,
+        F: FnOnce(&AtomicU32) -> Result<serde_json::Value, String> + Send + 'static,
     {
         let mut jobs = self.jobs.lock().unwrap_or_else(|p| p.into_inner());
         jobs.retain(|_, j| {

@@ -372,13 +372,13 @@ fn print_odds(
                 eprintln!("[{}] {runs}/{runs} battles", "#".repeat(30));
             }
         });
-        let result = crate::app::sim::monte_carlo_parallel(
-            catalogue,
-            setup,
+        let ranges = crate::app::sim::in_parallel(
             runs,
             crate::app::sim::default_threads(),
             &done,
+            |start, end, progress| lotf::run_range(catalogue, setup, start, end, progress),
         );
+        let result = lotf::merge_ranges(setup.seed, ranges);
         finished.store(true, Ordering::Relaxed);
         let _ = bar.join();
         result

@@ -159,7 +159,7 @@ pub async fn battle_odds(
         setup.attacker.roster.name, setup.defender.roster.name
     );
     let job = state.app.jobs.start(user.id, runs, title, move |done| {
-        battles::odds(&rules.lotf, &setup, runs, done)
+        battles::odds_job(&rules.lotf, &setup, runs, done)
     })?;
     let mut status = serde_json::to_value(job.status()).unwrap_or_default();
     if let Value::Object(map) = &mut status {

@@ -28,7 +28,8 @@ pub use historical::{
     historical_ids, HistoricalBattle, HistoricalError, HistoricalSide, HistoricalSummary, Role,
 };
 pub use montecarlo::{
-    battle_seed, monte_carlo, run_range, Estimate, LostElement, OddsSummary, OddsTally,
+    battle_seed, merge_ranges, monte_carlo, run_range, Estimate, LostElement, OddsSummary,
+    OddsTally,
 };
 pub use odds::{
     melee_odds, morale_odds, shooting_odds, MeleeOdds, MeleeRequest, MoraleOdds, MoraleRequest,

@@ -238,3 +238,16 @@ pub fn monte_carlo(
     let tally = run_range(cat, setup, 0, runs, progress)?;
     Ok(OddsSummary::from_tally(setup.seed, tally))
 }
+
+/// The odds of battles fought in ranges (on several threads, say), merged in range order; the
+/// same battles give the same odds however they were split.
+pub fn merge_ranges(
+    seed: u64,
+    ranges: Vec<Result<OddsTally, SimError>>,
+) -> Result<OddsSummary, SimError> {
+    let mut tally = OddsTally::default();
+    for part in ranges {
+        tally.merge(&part?);
+    }
+    Ok(OddsSummary::from_tally(seed, tally))
+}

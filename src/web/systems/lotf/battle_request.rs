@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicU32;
 
 use serde_json::Value;
 
-use crate::app::sim::{default_threads, monte_carlo_parallel};
+use crate::app::sim::{default_threads, in_parallel};
 use crate::rules::systems::lotf::{
     self, BattleSetup, Catalogue, OddsSummary, ScenarioId, BATTLE_FORMAT,
 };
@@ -119,5 +119,19 @@ pub fn odds(
     runs: u32,
     done: &AtomicU32,
 ) -> Result<OddsSummary, String> {
-    monte_carlo_parallel(cat, setup, runs, default_threads(), done).map_err(|e| e.to_string())
+    let ranges = in_parallel(runs, default_threads(), done, |start, end, progress| {
+        lotf::run_range(cat, setup, start, end, progress)
+    });
+    lotf::merge_ranges(setup.seed, ranges).map_err(|e| e.to_string())
+}
+
+/// The odds as a background job's result: the summary as JSON.
+pub fn odds_job(
+    cat: &Catalogue,
+    setup: &BattleSetup,
+    runs: u32,
+    done: &AtomicU32,
+) -> Result<Value, String> {
+    odds(cat, setup, runs, done)
+        .and_then(|summary| serde_json::to_value(summary).map_err(|e| e.to_string()))
 }

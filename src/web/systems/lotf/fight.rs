@@ -472,7 +472,7 @@ pub async fn start_odds(
     }
     let title = format!("{a} against {d}");
     let job = state.app.jobs.start(user.id, runs, title, move |done| {
-        battles::odds(&rules.lotf, &setup, runs, done)
+        battles::odds_job(&rules.lotf, &setup, runs, done)
     })?;
     Ok(redirect(&format!("/lotf/fight/jobs/{}", job.id)))
 }
@@ -499,8 +499,8 @@ pub async fn job_page(
         job_id: status.id.clone(),
         summary: status
             .result
-            .as_ref()
-            .map(|s| odds_view(s, &attacker, &defender)),
+            .and_then(|v| serde_json::from_value::<lotf::OddsSummary>(v).ok())
+            .map(|s| odds_view(&s, &attacker, &defender)),
         error: status.error.clone(),
     })
 }

@@ -56,6 +56,12 @@ pub enum SimError {
     Force(String),
 }
 
+impl From<String> for SimError {
+    fn from(message: String) -> Self {
+        SimError::Force(message)
+    }
+}
+
 impl<'c> Engine<'c> {
     /// Build the battle from a checked set-up.
     pub fn new(

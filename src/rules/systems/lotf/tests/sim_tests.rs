@@ -273,6 +273,17 @@ fn monte_carlo_does_not_depend_on_how_runs_are_split() {
     let pb = OddsSummary::from_tally(99, b);
     assert_eq!(pb.merge(&pa).tally.attacker_wins, whole.tally.attacker_wins);
     assert_eq!(pa.merge(&pb), whole);
+    // As the parallel driver merges them: ranges in order, a failed range fails the whole.
+    let three = [(0, 20), (20, 45), (45, 60)]
+        .iter()
+        .map(|&(start, end)| run_range(&c, &s, start, end, &mut |_| {}))
+        .collect();
+    assert_eq!(merge_ranges(99, three).unwrap(), whole);
+    let failed = vec![
+        Ok(pa.tally.clone()),
+        Err(SimError::from("a thread failed".to_string())),
+    ];
+    assert!(merge_ranges(99, failed).is_err());
     assert!(
         whole.attacker_win.low <= whole.attacker_win.p
             && whole.attacker_win.p <= whole.attacker_win.high

@@ -374,6 +374,16 @@ async fn old_tool_addresses_redirect_to_the_system_prefix() {
     // The new addresses answer, and the navigation points at them.
     let page = app.get_html("/lotf/odds").await;
     assert!(page.contains(r#"href="/lotf/odds""#) && page.contains(r#"href="/lotf/reference""#));
+    // A system's API is registered by the system, documented like the rest.
+    let doc: Value = app.get("/api/v1/openapi.json").await.json().await.unwrap();
+    for path in [
+        "/api/v1/lotf/validate",
+        "/api/v1/lotf/odds/shooting",
+        "/api/v1/lotf/battles/odds",
+        "/api/v1/jobs/{id}",
+    ] {
+        assert!(doc["paths"].get(path).is_some(), "{path} is documented");
+    }
     let home = app.get_html("/").await;
     for href in ["/lotf/reference", "/lotf/odds", "/lotf/fight"] {
         assert!(

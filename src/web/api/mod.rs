@@ -5,10 +5,9 @@
 pub mod accounts;
 pub mod admin;
 pub mod battle_records;
-pub mod battles;
 pub mod campaigns;
 pub mod health;
-pub mod lotf;
+pub mod jobs;
 pub mod rosters;
 
 use actix_web::web;
@@ -56,6 +55,11 @@ impl Modify for SecuritySchemes {
 /// Registers `/healthz` and everything under `/api/v1`.
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(health::healthz);
+    // Each rule system's own API (`/api/v1/<id>/...`), before the generic scope that would
+    // otherwise take its addresses.
+    for system in crate::web::systems::REGISTRY {
+        system.configure_api(cfg);
+    }
     cfg.service(
         scope::scope("/api/v1")
             .service(accounts::create_token)
@@ -67,10 +71,6 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(admin::list_users)
             .service(admin::disable_user)
             .service(admin::enable_user)
-            .service(lotf::validate)
-            .service(lotf::catalog)
-            .service(lotf::historical_list)
-            .service(lotf::historical_one)
             .service(rosters::list)
             .service(rosters::import)
             .service(rosters::create)
@@ -79,12 +79,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(rosters::remove)
             .service(rosters::duplicate)
             .service(rosters::export)
-            .service(battles::shooting)
-            .service(battles::melee)
-            .service(battles::morale)
-            .service(battles::simulate)
-            .service(battles::battle_odds)
-            .service(battles::job_status)
+            .service(jobs::job_status)
             .service(battle_records::create)
             .service(battle_records::get_one)
             .service(battle_records::setup)

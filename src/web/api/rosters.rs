@@ -8,11 +8,11 @@ use utoipa::ToSchema;
 use crate::app::rosters::{self, Saved};
 use crate::rules::systems::lotf;
 use crate::store::rosters::RosterRow;
-use crate::web::api::lotf::{parse_error, ReportSchema};
 use crate::web::auth::ApiUser;
 use crate::web::error::{ErrorBody, ErrorDetail};
 use crate::web::pages::rosters::file_stem;
 use crate::web::state::AppState;
+use crate::web::systems::lotf::api::{parse_error, ReportSchema};
 use crate::web::systems::lotf::{text, view};
 use crate::web::AppError;
 

@@ -26,6 +26,8 @@ pub trait SystemPages: Sync {
     fn id(&self) -> SystemId;
     /// Registers the system's pages, and permanent redirects from addresses it used before.
     fn configure(&self, cfg: &mut ServiceConfig);
+    /// Registers the system's own API under `/api/v1/<id>/`, documented in the OpenAPI document.
+    fn configure_api(&self, cfg: &mut utoipa_actix_web::service_config::ServiceConfig);
     /// The system's tools, in the order the navigation shows them.
     fn tools(&self) -> &'static [Tool];
     /// Path prefixes whose next segment is a capability (a job id), logged without it.

@@ -3,6 +3,7 @@
 //! roster with its findings, battle requests and the plain-text export. Generic roster handling
 //! lives in `app::rosters`.
 
+pub mod api;
 pub mod battle_request;
 pub mod edit;
 pub mod fight;
@@ -82,6 +83,21 @@ impl SystemPages for LotfPages {
         ] {
             cfg.service(web::resource(old).to(moved));
         }
+    }
+
+    fn configure_api(&self, cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+        cfg.service(
+            utoipa_actix_web::scope::scope("/api/v1/lotf")
+                .service(api::validate)
+                .service(api::catalog)
+                .service(api::historical_list)
+                .service(api::historical_one)
+                .service(api::battles::shooting)
+                .service(api::battles::melee)
+                .service(api::battles::morale)
+                .service(api::battles::simulate)
+                .service(api::battles::battle_odds),
+        );
     }
 
     fn tools(&self) -> &'static [Tool] {

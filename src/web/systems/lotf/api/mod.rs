@@ -1,6 +1,8 @@
 //! Land of the Free over the API: the catalogue, roster validation and the historical orders
 //! of battle. No login needed: these are reference data and pure computation.
 
+pub mod battles;
+
 use actix_web::{get, post, web, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -82,7 +84,7 @@ pub fn parse_error(e: lotf::RosterParseError, prefix: &str) -> AppError {
     (status = 400, description = "The body is not JSON", body = ErrorBody),
     (status = 422, description = "A document is not a roster", body = ErrorBody)
 ))]
-#[post("/lotf/validate")]
+#[post("/validate")]
 pub async fn validate(
     state: web::Data<AppState>,
     body: web::Bytes,
@@ -116,7 +118,7 @@ pub async fn validate(
 #[utoipa::path(tag = "land-of-the-free", responses(
     (status = 200, description = "The catalogue", body = serde_json::Value)
 ))]
-#[get("/lotf/catalog")]
+#[get("/catalog")]
 pub async fn catalog(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok().json(&state.app.rules.lotf)
 }
@@ -128,7 +130,7 @@ pub async fn catalog(state: web::Data<AppState>) -> HttpResponse {
 #[utoipa::path(tag = "land-of-the-free", responses(
     (status = 200, description = "The refights", body = [serde_json::Value])
 ))]
-#[get("/lotf/historical")]
+#[get("/historical")]
 pub async fn historical_list() -> HttpResponse {
     HttpResponse::Ok().json(lotf::historical_battles())
 }
@@ -141,7 +143,7 @@ pub async fn historical_list() -> HttpResponse {
     (status = 200, description = "The refight", body = serde_json::Value),
     (status = 404, description = "No refight has this id", body = ErrorBody)
 ))]
-#[get("/lotf/historical/{id}")]
+#[get("/historical/{id}")]
 pub async fn historical_one(id: web::Path<String>) -> Result<HttpResponse, AppError> {
     let battle = lotf::historical_battle(&id).ok_or(AppError::NotFound)?;
     Ok(HttpResponse::Ok().json(battle))

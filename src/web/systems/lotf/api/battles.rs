@@ -2,7 +2,7 @@
 
 use std::sync::atomic::AtomicU32;
 
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::{post, web, HttpResponse};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -41,7 +41,7 @@ fn odds_error(e: OddsError) -> AppError {
     (status = 200, description = "The odds", body = Object),
     (status = 422, description = "An impossible situation (e.g. out of range)", body = ErrorBody)
 ))]
-#[post("/lotf/odds/shooting")]
+#[post("/odds/shooting")]
 pub async fn shooting(
     state: web::Data<AppState>,
     body: web::Json<lotf::ShootingRequest>,
@@ -58,7 +58,7 @@ pub async fn shooting(
     (status = 200, description = "The odds", body = Object),
     (status = 422, description = "An impossible situation", body = ErrorBody)
 ))]
-#[post("/lotf/odds/melee")]
+#[post("/odds/melee")]
 pub async fn melee(
     state: web::Data<AppState>,
     body: web::Json<lotf::MeleeRequest>,
@@ -74,7 +74,7 @@ pub async fn melee(
     (status = 200, description = "The odds", body = Object),
     (status = 422, description = "An impossible situation", body = ErrorBody)
 ))]
-#[post("/lotf/odds/morale")]
+#[post("/odds/morale")]
 pub async fn morale(
     state: web::Data<AppState>,
     body: web::Json<lotf::MoraleRequest>,
@@ -102,7 +102,7 @@ struct SimulateResponse {
     (status = 401, description = "Not logged in", body = ErrorBody),
     (status = 422, description = "Not a valid set-up", body = ErrorBody)
 ))]
-#[post("/lotf/battles/simulate")]
+#[post("/battles/simulate")]
 pub async fn simulate(
     state: web::Data<AppState>,
     _user: ApiUser,
@@ -135,7 +135,7 @@ pub async fn simulate(
     (status = 409, description = "A job of yours is still running", body = ErrorBody),
     (status = 422, description = "Not a valid request", body = ErrorBody)
 ))]
-#[post("/lotf/battles/odds")]
+#[post("/battles/odds")]
 pub async fn battle_odds(
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
@@ -169,22 +169,4 @@ pub async fn battle_odds(
         );
     }
     Ok(HttpResponse::Accepted().json(status))
-}
-
-/// A background job
-///
-/// Progress of a long battle-odds job (`done` of `total` battles) and, once finished, its
-/// result. Only the user who started it can see it.
-#[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = String, Path, description = "Job id")), responses(
-    (status = 200, description = "The job", body = JobStatus),
-    (status = 404, description = "No such job of yours", body = ErrorBody)
-))]
-#[get("/jobs/{id}")]
-pub async fn job_status(
-    state: web::Data<AppState>,
-    ApiUser(user): ApiUser,
-    id: web::Path<String>,
-) -> Result<HttpResponse, AppError> {
-    let job = state.app.jobs.get(&id, user.id).ok_or(AppError::NotFound)?;
-    Ok(HttpResponse::Ok().json(job.status()))
 }

@@ -8,7 +8,6 @@ pub mod error;
 pub mod middleware;
 pub mod page;
 pub mod pages;
-pub mod print;
 pub mod server;
 pub mod state;
 pub mod systems;

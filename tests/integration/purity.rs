@@ -120,10 +120,6 @@ const NOT_YET_MIGRATED: &[&str] = &[
     "src/web/pages/campaigns/organiser.rs",
     "src/web/pages/print.rs",
     "src/web/pages/rosters.rs",
-    "src/web/print/cards.rs",
-    "src/web/print/mod.rs",
-    "src/web/print/reference.rs",
-    "src/web/print/sheet.rs",
 ];
 
 fn files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

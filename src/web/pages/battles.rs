@@ -888,7 +888,7 @@ pub async fn print_side(
     SignedIn(user): SignedIn,
     ctx: PageCtx,
     path: web::Path<(i64, String, String)>,
-    query: web::Query<crate::web::print::PrintQuery>,
+    query: web::Query<crate::web::systems::lotf::print::PrintQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (id, side, kind) = path.into_inner();
     let row = records::load_for(&state.app, &user.actor(), id).await?;
@@ -899,12 +899,14 @@ pub async fn print_side(
         _ => return Err(AppError::NotFound),
     };
     let cat = &state.app.rules.lotf;
-    let mut fs = crate::web::print::ForceState {
+    let mut fs = crate::web::systems::lotf::print::ForceState {
         label: Some(format!("battle {}: {}", row.id, row.title)),
         ..Default::default()
     };
     for (cid, c) in &force.commanders {
-        if let Some(state) = crate::web::print::CommanderState::rolled(cat, c.rating_roll, vec![]) {
+        if let Some(state) =
+            crate::web::systems::lotf::print::CommanderState::rolled(cat, c.rating_roll, vec![])
+        {
             fs.commanders.insert(cid.clone(), state);
         }
     }

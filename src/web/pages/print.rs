@@ -8,10 +8,10 @@ use crate::app::rosters;
 use crate::rules::systems::lotf::RosterDoc;
 use crate::web::auth::SignedIn;
 use crate::web::page::{render, PageCtx};
-use crate::web::print::cards::{self, Card, SkillLine};
-use crate::web::print::sheet::{self, Sheet};
-use crate::web::print::{CardSize, ForceState, PrintQuery};
 use crate::web::state::AppState;
+use crate::web::systems::lotf::print::cards::{self, Card, SkillLine};
+use crate::web::systems::lotf::print::sheet::{self, Sheet};
+use crate::web::systems::lotf::print::{CardSize, ForceState, PrintQuery};
 use crate::web::{assets, AppError};
 
 #[derive(Template)]

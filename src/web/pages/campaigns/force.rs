@@ -328,13 +328,13 @@ pub async fn force_print(
     SignedIn(user): SignedIn,
     ctx: PageCtx,
     path: web::Path<(i64, String, String)>,
-    query: web::Query<crate::web::print::PrintQuery>,
+    query: web::Query<crate::web::systems::lotf::print::PrintQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (id, force, kind) = path.into_inner();
     let c = load_for(&state.app, &user.actor(), id).await?;
     let f = c.state.forces.get(&force).ok_or(AppError::NotFound)?;
     let cat = &state.app.rules.lotf;
-    let mut fs = crate::web::print::ForceState {
+    let mut fs = crate::web::systems::lotf::print::ForceState {
         label: Some(format!("{}, turn {}", c.row.name, c.state.turn)),
         ..Default::default()
     };
@@ -344,7 +344,7 @@ pub async fn force_print(
         }
         fs.elements.insert(
             eid.clone(),
-            crate::web::print::ElementState {
+            crate::web::systems::lotf::print::ElementState {
                 size: None,
                 removed: false,
                 history: h.clone(),
@@ -353,7 +353,9 @@ pub async fn force_print(
     }
     for (cid, roll) in &f.ratings {
         let history = f.history.get(cid).cloned().unwrap_or_default();
-        if let Some(state) = crate::web::print::CommanderState::rolled(cat, *roll, history) {
+        if let Some(state) =
+            crate::web::systems::lotf::print::CommanderState::rolled(cat, *roll, history)
+        {
             fs.commanders.insert(cid.clone(), state);
         }
     }

@@ -10,6 +10,7 @@ pub mod fight;
 pub mod historical;
 pub mod odds;
 pub mod options;
+pub mod print;
 pub mod reference;
 pub mod text;
 pub mod view;

@@ -5,9 +5,9 @@ use askama::Template;
 
 use crate::rules::systems::lotf::catalogue::{Commanders, Tables};
 use crate::web::page::{render, PageCtx};
-use crate::web::print::reference::{self, Reference};
-use crate::web::print::PrintQuery;
 use crate::web::state::AppState;
+use crate::web::systems::lotf::print::reference::{self, Reference};
+use crate::web::systems::lotf::print::PrintQuery;
 use crate::web::{assets, AppError};
 
 #[derive(Template)]

@@ -486,6 +486,11 @@ pub fn create_by_administrator(
     })
 }
 
+/// The account with this email, for the command line. Blocking.
+pub fn find_by_email(conn: &mut DbConnection, email: &str) -> Result<Option<User>, Error> {
+    Ok(users::find_by_email(conn, email)?)
+}
+
 /// Sets a new password without the old one (an administrator at the command line) and ends
 /// every session of the account, in one transaction. Answers how many sessions ended.
 pub fn reset_password(

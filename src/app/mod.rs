@@ -1,7 +1,7 @@
-//! The application layer: what Muster does, between the web (or the command line) and the
-//! rules core. Services here authorise the actor, ask `rules` to decide, and store the result,
-//! one action in one transaction. Nothing here knows about HTTP or templates: no actix, no
-//! askama (a test keeps it so).
+//! The application layer: what Muster does, between the pages, the API or the command line and
+//! the rules core. Services here authorise the actor, ask `rules` to decide, and store the
+//! result, one action in one transaction. Nothing here knows about requests, responses or
+//! templates (`tests/integration/layers.rs` keeps it so).
 
 pub mod accounts;
 pub mod battle_record;

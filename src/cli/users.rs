@@ -6,7 +6,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use clap::Subcommand;
 
 use crate::config::Config;
-use crate::store::{self, users};
+use crate::store;
 
 #[derive(Debug, Subcommand)]
 pub enum UserCommand {
@@ -107,8 +107,8 @@ pub(super) fn user(config: &Config, command: UserCommand) -> Result<(), String> 
         }
         UserCommand::ResetPassword { email } => {
             let mut conn = open_db(config)?;
-            let user = users::find_by_email(&mut conn, &email)
-                .map_err(|e| e.to_string())?
+            let user = crate::app::accounts::find_by_email(&mut conn, &email)
+                .map_err(said)?
                 .ok_or_else(|| format!("no account has the email '{}'", email.trim()))?;
             let password = read_password()?;
             let revoked = crate::app::accounts::reset_password(&mut conn, user.id, &password)

@@ -167,39 +167,6 @@ impl From<crate::app::Error> for AppError {
     }
 }
 
-impl From<diesel::result::Error> for AppError {
-    fn from(e: diesel::result::Error) -> Self {
-        match e {
-            diesel::result::Error::NotFound => Self::NotFound,
-            // SQLite's busy timeout ran out: a passing overload, not a bug.
-            other if other.to_string().contains("database is locked") => {
-                Self::Unavailable("the database is busy; try again in a moment".into())
-            }
-            other => Self::Internal(format!("database: {other}")),
-        }
-    }
-}
-
-impl From<crate::store::StoreError> for AppError {
-    fn from(e: crate::store::StoreError) -> Self {
-        match e {
-            crate::store::StoreError::Query(q) => q.into(),
-            crate::store::StoreError::Pool(p) => {
-                tracing::warn!(error = %p, "no database connection");
-                Self::Unavailable("the database is busy; try again in a moment".into())
-            }
-            other => Self::Internal(other.to_string()),
-        }
-    }
-}
-
-impl From<diesel::r2d2::PoolError> for AppError {
-    fn from(e: diesel::r2d2::PoolError) -> Self {
-        tracing::warn!(error = %e, "no database connection");
-        Self::Unavailable("the database is busy; try again in a moment".into())
-    }
-}
-
 impl From<actix_web::error::BlockingError> for AppError {
     fn from(e: actix_web::error::BlockingError) -> Self {
         Self::Internal(format!("blocking task: {e}"))

@@ -69,7 +69,8 @@ fn the_check_itself_catches_an_offence() {
 }
 
 /// Words that name one rule system's types, id or addresses.
-const SYSTEM_WORDS: &[&str] = &["lotf::", "RosterDoc", "\"lotf\"", "/lotf/"];
+/// `rules.lotf` is a system's catalogue reached through the shared state.
+const SYSTEM_WORDS: &[&str] = &["lotf::", "RosterDoc", "\"lotf\"", "/lotf/", "rules.lotf"];
 
 /// Where a rule system may be named: its own folders, the dispatch files (with the systems'
 /// identity) and the command line's system switch.
@@ -112,12 +113,15 @@ const NOT_YET_MIGRATED: &[&str] = &[
     "src/rules/campaign/turn.rs",
     "src/rules/campaign/voiding.rs",
     "src/web/api/battle_records.rs",
+    "src/web/api/campaigns.rs",
     "src/web/api/rosters.rs",
     "src/web/campaign_view.rs",
     "src/web/pages/battles.rs",
     "src/web/pages/campaigns/force.rs",
     "src/web/pages/campaigns/list.rs",
     "src/web/pages/campaigns/organiser.rs",
+    "src/web/pages/campaigns/show.rs",
+    "src/web/pages/home.rs",
     "src/web/pages/print.rs",
     "src/web/pages/rosters.rs",
 ];

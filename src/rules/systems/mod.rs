@@ -4,7 +4,7 @@
 
 pub mod lotf;
 
-use crate::rules::system::{Capabilities, RuleSystem, SystemId};
+use crate::rules::system::{Capabilities, DocumentError, Finding, RosterSummary, RuleSystem, SystemId};
 
 /// Answered here, in the dispatch file, so that adding a system adds one arm.
 impl SystemId {
@@ -37,6 +37,50 @@ impl Systems {
         Ok(Self {
             lotf: lotf::Catalogue::builtin()?,
         })
+    }
+}
+
+/// A roster of any served system, read from its stored document.
+#[derive(Debug, Clone)]
+pub enum AnyRoster {
+    Lotf(lotf::RosterDoc),
+}
+
+impl AnyRoster {
+    pub fn system(&self) -> SystemId {
+        match self {
+            AnyRoster::Lotf(_) => SystemId::Lotf,
+        }
+    }
+
+    /// The roster as its system's JSON document.
+    pub fn to_json(&self) -> String {
+        match self {
+            AnyRoster::Lotf(r) => r.to_json_pretty(),
+        }
+    }
+}
+
+impl Systems {
+    /// Reads a roster document of system `id`; a system this build does not serve is refused
+    /// by name.
+    pub fn parse_roster(&self, id: SystemId, json: &str) -> Result<AnyRoster, DocumentError> {
+        match id {
+            SystemId::Lotf => lotf::Lotf::parse_roster(json).map(AnyRoster::Lotf),
+            SystemId::Lod | SystemId::Awi | SystemId::Oibl | SystemId::Atkm => {
+                Err(DocumentError {
+                    path: None,
+                    message: format!("Muster does not serve {} yet.", id.label()),
+                })
+            }
+        }
+    }
+
+    /// The roster's system's check: a summary and every finding.
+    pub fn check(&self, roster: &AnyRoster) -> (RosterSummary, Vec<Finding>) {
+        match roster {
+            AnyRoster::Lotf(r) => lotf::Lotf::check(&self.lotf, r),
+        }
     }
 }
 

@@ -39,6 +39,11 @@ pub trait SystemPages: Sync {
 /// Every system this build serves on the web.
 pub static REGISTRY: &[&dyn SystemPages] = &[&lotf::LotfPages];
 
+/// The pages of system `id`, if this build serves it on the web.
+pub fn pages_for(id: SystemId) -> Option<&'static dyn SystemPages> {
+    REGISTRY.iter().copied().find(|s| s.id() == id)
+}
+
 /// Registers every system's pages.
 pub fn configure(cfg: &mut ServiceConfig) {
     for system in REGISTRY {

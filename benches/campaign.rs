@@ -11,8 +11,10 @@ use muster::rules::campaign::state::{
     BattleResult, CampaignState, Entry, Event, HouseRules, Phase, Settings, SideSetup,
 };
 use muster::rules::campaign::turn::{close_turn, end_turn};
+use muster::rules::campaign::RosterJson;
+use muster::rules::system::BattleSide;
 use muster::rules::systems::lotf::{
-    Catalogue, CommanderDoc, ElementDoc, ElementType, GroupDoc, Nation, RosterDoc, Side, Size, War,
+    Catalogue, CommanderDoc, ElementDoc, ElementType, GroupDoc, Nation, RosterDoc, Size, War,
 };
 
 fn force(name: &str, nation: Nation) -> RosterDoc {
@@ -43,23 +45,25 @@ fn force(name: &str, nation: Nation) -> RosterDoc {
     r
 }
 
-struct Log {
+struct Log<'a> {
+    cat: &'a Catalogue,
     state: CampaignState,
     entries: Vec<Entry>,
 }
 
-impl Log {
+impl Log<'_> {
     fn push(&mut self, event: Event) {
         let seq = self.entries.len() as i64 + 1;
-        self.state.apply(seq, &event).expect("applies");
+        self.state.apply(self.cat, seq, &event).expect("applies");
         self.entries.push(Entry { seq, event });
     }
 }
 
 /// Eight forces march towards each other for eight turns, every contact fought.
-fn campaign(cat: &Catalogue) -> Log {
+fn campaign(cat: &Catalogue) -> Log<'_> {
     let p = preset("philadelphia-1777").expect("preset");
     let mut log = Log {
+        cat,
         state: CampaignState::default(),
         entries: Vec::new(),
     };
@@ -97,7 +101,7 @@ fn campaign(cat: &Catalogue) -> Log {
             user,
             "p",
             u8::from(user >= 4),
-            &force("F", nation),
+            &RosterJson(serde_json::to_value(force("F", nation)).expect("roster")),
             user as u64,
         )
         .expect("enlists");
@@ -132,7 +136,7 @@ fn campaign(cat: &Catalogue) -> Log {
             log.push(e);
         }
         if plan.battles.is_empty() {
-            for e in end_turn(&log.state) {
+            for e in end_turn(&log.state, cat) {
                 log.push(e);
             }
             continue;
@@ -153,14 +157,16 @@ fn campaign(cat: &Catalogue) -> Log {
             if log.state.battle(no).is_none_or(|b| b.result.is_some()) {
                 continue;
             }
-            let elements = log.state.forces[&defender]
-                .roster
+            let roster: RosterDoc =
+                serde_json::from_value(log.state.forces[&defender].roster.0.clone())
+                    .expect("roster");
+            let elements = roster
                 .groups
                 .iter()
                 .flat_map(|g| &g.elements)
                 .enumerate()
                 .map(|(i, e)| ElementEnd {
-                    side: Side::Defender,
+                    side: BattleSide::Defender,
                     id: e.id.clone().unwrap_or_default(),
                     end: if i % 2 == 0 {
                         EndState::Exhausted
@@ -200,10 +206,11 @@ fn bench(c: &mut Criterion) {
         log.state.battles.len()
     );
     c.bench_function("rebuild a campaign from its log", |b| {
-        b.iter(|| CampaignState::rebuild(black_box(&log.entries)).expect("rebuilds"))
+        b.iter(|| CampaignState::rebuild(&cat, black_box(&log.entries)).expect("rebuilds"))
     });
     // Close turn 1 of a fresh campaign: eight forces, every one marching.
     let mut first = Log {
+        cat: &cat,
         state: CampaignState::default(),
         entries: Vec::new(),
     };

@@ -137,6 +137,10 @@ impl From<crate::rules::campaign::CampaignError> for Error {
                     message,
                 }],
             },
+            CampaignError::Field(p) => Self::Validation {
+                message: "Some fields need attention.".into(),
+                details: vec![ErrorDetail::field(p.field, p.message)],
+            },
             other => Self::bad_request(other.to_string()),
         }
     }

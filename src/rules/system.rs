@@ -105,6 +105,23 @@ pub enum BattleSide {
     Defender,
 }
 
+impl BattleSide {
+    /// As stored: `attacker`, `defender`.
+    pub fn id(self) -> &'static str {
+        match self {
+            BattleSide::Attacker => "attacker",
+            BattleSide::Defender => "defender",
+        }
+    }
+
+    pub fn other(self) -> BattleSide {
+        match self {
+            BattleSide::Attacker => BattleSide::Defender,
+            BattleSide::Defender => BattleSide::Attacker,
+        }
+    }
+}
+
 /// How a battle was decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

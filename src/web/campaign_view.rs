@@ -8,39 +8,40 @@ use crate::app::campaigns::{parse_entry, phase_id, Loaded};
 use crate::rules::campaign::movement::{Order, PlaceKind, RouteKind};
 use crate::rules::campaign::state::{BattleSite, BattleStatus, CampaignState, Event, Phase};
 use crate::rules::campaign::visibility::{entry_visible, visible_orders};
+use crate::rules::campaign::ForceRules;
 use crate::store::campaigns::LogRow;
+use crate::web::state::AppState;
 use crate::web::AppError;
 
 fn force_label(st: &CampaignState, id: &str) -> String {
     st.forces.get(id).map_or(id.to_string(), |f| {
-        format!("{} ({})", f.roster.name, f.player)
+        format!("{} ({})", f.roster.name(), f.player)
     })
 }
 
-fn element_name(st: &CampaignState, force: &str, element: &str) -> String {
+fn element_name(system: &dyn ForceRules, st: &CampaignState, force: &str, element: &str) -> String {
     st.forces
         .get(force)
-        .and_then(|f| {
-            f.roster
-                .groups
-                .iter()
-                .flat_map(|g| &g.elements)
-                .find(|e| e.id.as_deref() == Some(element))
-        })
-        .map_or(format!("element {element}"), |e| e.name.clone())
+        .and_then(|f| system.shape(&f.roster).ok())
+        .and_then(|shape| shape.element(element).map(|e| e.name.clone()))
+        .unwrap_or_else(|| format!("element {element}"))
 }
 
-fn commander_name(st: &CampaignState, force: &str, commander: &str) -> String {
+fn commander_name(
+    system: &dyn ForceRules,
+    st: &CampaignState,
+    force: &str,
+    commander: &str,
+) -> String {
     st.forces
         .get(force)
-        .and_then(|f| {
-            f.roster
-                .force_commander
-                .iter()
-                .chain(f.roster.groups.iter().filter_map(|g| g.commander.as_ref()))
-                .find(|c| c.id.as_deref() == Some(commander))
+        .and_then(|f| system.shape(&f.roster).ok())
+        .and_then(|shape| {
+            shape
+                .commanders()
+                .find(|c| c.id == commander)
+                .map(|c| c.name.clone())
         })
-        .map(|c| c.name.clone())
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| format!("commander {commander}"))
 }
@@ -67,7 +68,7 @@ fn order_words(st: &CampaignState, force: &str, order: &Order) -> String {
 }
 
 /// One log entry in plain words. `st` is the current state, for names.
-pub fn describe(st: &CampaignState, e: &Event) -> String {
+pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> String {
     let place = |p: &str| st.place_name(p).to_string();
     match e {
         Event::Created { settings, .. } => format!(
@@ -92,7 +93,7 @@ pub fn describe(st: &CampaignState, e: &Event) -> String {
             ..
         } => format!(
             "{player} enlisted {} ({force}) for {}. Commander ratings: {}",
-            roster.name,
+            roster.name(),
             st.side_name(*side),
             rolls.join(" ")
         ),
@@ -177,7 +178,7 @@ pub fn describe(st: &CampaignState, e: &Event) -> String {
             let mut s = format!(
                 "{}: {} rolled {roll} and is reduced to {size}.",
                 force_label(st, force),
-                element_name(st, force, element)
+                element_name(system, st, force, element)
             );
             if !dropped.is_empty() {
                 s.push_str(&format!(
@@ -195,7 +196,7 @@ pub fn describe(st: &CampaignState, e: &Event) -> String {
         } => format!(
             "{}: {} rolled {roll} and is lost.",
             force_label(st, force),
-            element_name(st, force, element)
+            element_name(system, st, force, element)
         ),
         Event::CommanderReplaced {
             force,
@@ -216,7 +217,7 @@ pub fn describe(st: &CampaignState, e: &Event) -> String {
         } => format!(
             "{}: experience roll for {}: {roll}; rating roll now {rating_roll}.",
             force_label(st, force),
-            commander_name(st, force, commander)
+            commander_name(system, st, force, commander)
         ),
         Event::PlaceTaken { place: p, side, .. } => {
             format!("{} took {}.", st.side_name(*side), place(p))
@@ -321,6 +322,7 @@ pub struct LogLine {
 
 /// The log as `c`'s user may see it, filtered by turn and force.
 pub fn log_lines(
+    system: &dyn ForceRules,
     c: &Loaded,
     rows: &[LogRow],
     turn: Option<i32>,
@@ -344,7 +346,7 @@ pub fn log_lines(
         let aside = set_aside.iter().any(|(a, b)| r.seq >= *a && r.seq < *b);
         let then = before.clone();
         // A stored entry that no longer applies is still shown, told against the present.
-        if !aside && before.apply(r.seq, &e.event).is_err() {
+        if !aside && before.apply(system, r.seq, &e.event).is_err() {
             before = st.clone();
         }
         let told = if then.settings.is_none() { st } else { &then };
@@ -372,7 +374,7 @@ pub fn log_lines(
             )
         } else {
             (
-                describe(told, &e.event),
+                describe(system, told, &e.event),
                 serde_json::from_str::<Value>(&r.event).ok(),
             )
         };
@@ -392,7 +394,7 @@ pub fn log_lines(
 }
 
 /// Things the user should do now.
-pub fn attention(c: &Loaded, cat: &crate::rules::systems::lotf::Catalogue) -> Vec<String> {
+pub fn attention(c: &Loaded, system: &dyn ForceRules) -> Vec<String> {
     let st = &c.state;
     let mut out = Vec::new();
     if st.phase == Phase::Ended {
@@ -418,7 +420,7 @@ pub fn attention(c: &Loaded, cat: &crate::rules::systems::lotf::Catalogue) -> Ve
             }
             let room = st
                 .points()
-                .saturating_sub(crate::rules::campaign::turn::force_points(cat, f));
+                .saturating_sub(crate::rules::campaign::turn::force_points(system, f));
             if f.bank >= 5 && room >= 5 && st.phase == Phase::Orders {
                 out.push(format!(
                     "You have {} reinforcement points to spend (the force has room for {} more).",
@@ -469,7 +471,7 @@ pub fn attention(c: &Loaded, cat: &crate::rules::systems::lotf::Catalogue) -> Ve
 }
 
 /// The campaign as JSON for `c`'s user. Other players' orders never appear.
-pub fn campaign_json(c: &Loaded, cat: &crate::rules::systems::lotf::Catalogue) -> Value {
+pub fn campaign_json(c: &Loaded, system: &dyn ForceRules) -> Value {
     let st = &c.state;
     let settings = st.settings();
     let (given, all) = st.orders_in();
@@ -493,11 +495,11 @@ pub fn campaign_json(c: &Loaded, cat: &crate::rules::systems::lotf::Catalogue) -
                    "mine": c.force.as_deref().and_then(|f| visible_orders(st, Some(f)).get(f).copied())},
         "forces": st.forces.values().map(|f| json!({
             "id": f.id, "player": f.player, "side": f.side, "place": f.place,
-            "name": f.roster.name, "elements": f.roster.element_count(), "out": f.out,
+            "name": f.roster.name(), "elements": system.shape(&f.roster).map_or(0, |s| s.elements().count()), "out": f.out,
         })).collect::<Vec<_>>(),
         "battles": battles_json(st),
         "ended": st.ended,
-        "attention": attention(c, cat),
+        "attention": attention(c, system),
     })
 }
 
@@ -700,4 +702,9 @@ pub fn svg_map(c: &Loaded) -> SvgMap {
         arrows,
         battles,
     }
+}
+
+/// The campaign's rule system, as the campaign pages ask it.
+pub fn system_of<'a>(state: &'a AppState, c: &Loaded) -> Result<&'a dyn ForceRules, AppError> {
+    Ok(crate::app::campaigns::system_of(&state.app.rules, &c.row)?)
 }

@@ -15,10 +15,31 @@ use crate::web::auth::{SignedInUser, Viewer};
 use crate::web::state::state_of;
 use crate::web::{assets, AppError};
 
+/// A page of a system's own, for the navigation.
+pub struct Tool {
+    /// What kind of tool it is, the same word in every system: `odds`, `reference`, `fight`.
+    pub kind: &'static str,
+    pub label: &'static str,
+    pub href: &'static str,
+    /// Shown only to signed-in users.
+    pub signed_in: bool,
+}
+
+/// The rule systems' tools, in navigation order. The server hands them to the pages (as app
+/// data) so that the page layer needs nothing from the systems.
+pub struct NavTools(pub Vec<&'static Tool>);
+
+fn nav_tools(req: &HttpRequest) -> Vec<&'static Tool> {
+    req.app_data::<actix_web::web::Data<NavTools>>()
+        .map(|t| t.0.clone())
+        .unwrap_or_default()
+}
+
 /// The context of the base layout.
 pub struct PageCtx {
     pub user: Option<SignedInUser>,
     pub csrf_token: String,
+    nav: Vec<&'static Tool>,
 }
 
 impl PageCtx {
@@ -37,13 +58,18 @@ impl PageCtx {
 
     /// Where a kind of tool lives (`odds`, `reference`, `fight`), for links in page text.
     pub fn tool(&self, kind: &str) -> &'static str {
-        crate::web::systems::tool_href(kind)
+        self.nav
+            .iter()
+            .find(|t| t.kind == kind)
+            .map_or("/", |t| t.href)
     }
 
     /// The rule systems' own tools for the navigation: those for everyone, or those for
     /// signed-in users.
-    pub fn tools(&self, signed_in: bool) -> Vec<&'static crate::web::systems::Tool> {
-        crate::web::systems::tools()
+    pub fn tools(&self, signed_in: bool) -> Vec<&'static Tool> {
+        self.nav
+            .iter()
+            .copied()
             .filter(|t| t.signed_in == signed_in)
             .collect()
     }
@@ -56,6 +82,7 @@ impl PageCtx {
         Self {
             user: cached_viewer(req),
             csrf_token,
+            nav: nav_tools(req),
         }
     }
 }
@@ -72,6 +99,7 @@ impl FromRequest for PageCtx {
             Ok(PageCtx {
                 user,
                 csrf_token: csrf::current_token(&req, &state),
+                nav: nav_tools(&req),
             })
         })
     }

@@ -99,6 +99,9 @@ impl Application {
             let openapi = web::Data::new(openapi);
             app.app_data(state.clone())
                 .app_data(openapi)
+                .app_data(web::Data::new(crate::web::page::NavTools(
+                    crate::web::systems::tools().collect(),
+                )))
                 .app_data(api::json_config())
                 .app_data(api::path_config())
                 .app_data(api::query_config())

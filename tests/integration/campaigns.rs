@@ -662,7 +662,8 @@ fn rebuild_matches_stored_state(app: &TestApp, id: i64) {
         })
         .collect();
     let stored: CampaignState = serde_json::from_str(&row.state).expect("state parses");
-    let rebuilt = CampaignState::rebuild(&entries).expect("rebuilds");
+    let cat = muster::rules::systems::lotf::Catalogue::builtin().expect("catalogue");
+    let rebuilt = CampaignState::rebuild(&cat, &entries).expect("rebuilds");
     assert_eq!(rebuilt, stored);
     assert!(!stored.battles.is_empty() && stored.forces.len() == 4);
 }

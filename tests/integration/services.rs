@@ -643,7 +643,8 @@ fn a_campaign_stored_before_the_seam_still_loads_and_plays() {
         );
     }
     assert!(entries.len() > 10, "a campaign with a battle behind it");
-    let rebuilt = CampaignState::rebuild(&entries).expect("the log replays");
+    let cat = lotf::Catalogue::builtin().expect("catalogue");
+    let rebuilt = CampaignState::rebuild(&cat, &entries).expect("the log replays");
     assert_eq!(rebuilt, state, "the log rebuilds the stored state");
     assert_eq!((state.phase, state.turn), (Phase::Orders, 2));
     assert!(state
@@ -651,17 +652,17 @@ fn a_campaign_stored_before_the_seam_still_loads_and_plays() {
         .iter()
         .all(|b| b.status == BattleStatus::Resolved));
     // It plays on: the next turn closes (every force holds).
-    let cat = lotf::Catalogue::builtin().expect("catalogue");
     let plan =
         muster::rules::campaign::turn::close_turn(&state, &cat, 11).expect("the next turn closes");
     let mut next = state.clone();
     for e in &plan.events {
-        next.apply(0, e).expect("its events apply");
+        next.apply(&cat, 0, e).expect("its events apply");
     }
     assert_eq!(next.phase, Phase::Battles);
     assert!(plan.battles.is_empty(), "nobody marched: no battle");
-    for e in muster::rules::campaign::turn::end_turn(&next) {
-        next.apply(0, &e).expect("the end of the turn applies");
+    for e in muster::rules::campaign::turn::end_turn(&next, &cat) {
+        next.apply(&cat, 0, &e)
+            .expect("the end of the turn applies");
     }
     assert_eq!((next.phase, next.turn), (Phase::Orders, 3));
 }

@@ -4,21 +4,22 @@
 
 use serde::Deserialize;
 
-use super::change::{close_turn_events, void_events};
+use super::change::{close_turn_events, create_record, void_events};
 use super::{
-    by_code, change, invite_code, phase_id, require_organiser, require_own_force, Loaded, Pending,
+    by_code, change, invite_code, phase_id, require_organiser, require_own_force, system_of,
+    Loaded, Pending,
 };
 use crate::app::{Actor, Context, Error, ErrorDetail};
 use crate::rules::campaign::aftermath::bank_after_adjustment;
-use crate::rules::campaign::forces::{buy_element, buy_upgrade, enlist, restore};
+use crate::rules::campaign::forces::{enlist, purchase as buy};
+use crate::rules::campaign::forces_api::{self, RosterJson};
 use crate::rules::campaign::movement::{Map, Order};
 use crate::rules::campaign::settings::SettingsInput;
 use crate::rules::campaign::state::{CampaignState, Event, HouseRules, Phase, Settings};
 use crate::rules::campaign::turn::check_order;
-use crate::rules::systems::lotf::{ElementType, ScenarioId, Size, Upgrade, Weapon};
 use crate::rules::SystemId;
 use crate::store::campaigns::{self as store, CampaignRow, NewCampaign, NewLogRow};
-use crate::store::{battles, users};
+use crate::store::{battles, rosters, users};
 
 fn invalid(field: &str, message: &str) -> Error {
     Error::Validation {
@@ -87,11 +88,17 @@ pub async fn create(
         rules: input.rules,
         scenario: input.scenario,
     };
-    let (settings, map) = Settings::parse(&given, system.id())?;
+    let forces = ctx.rules.forces(system).ok_or_else(|| {
+        invalid(
+            "system",
+            &format!("Muster does not run {} campaigns yet.", system.label()),
+        )
+    })?;
+    let (settings, map) = Settings::parse(&given, forces)?;
     let name = settings.name.clone();
     let event = Event::Created { settings, map };
     let mut st = CampaignState::default();
-    st.apply(1, &event)?;
+    st.apply(forces, 1, &event)?;
     let now = chrono::Utc::now().naive_utc();
     let new = NewCampaign {
         rule_system: system.id().into(),
@@ -129,19 +136,38 @@ pub async fn join(
     roster_id: i64,
 ) -> Result<(i64, String), Error> {
     let (row, _) = by_code(ctx, code).await?;
-    let roster = crate::app::rosters::load_owned(ctx, actor, roster_id)
-        .await
-        .map_err(|e| match e {
-            Error::NotFound | Error::Forbidden(_) => {
-                invalid("roster", "Choose one of your rosters.")
-            }
-            other => other,
-        })?
-        .doc;
+    let owner = actor.id;
+    let roster = ctx
+        .with_conn(move |conn| Ok(rosters::find(conn, roster_id)?))
+        .await?
+        .filter(|r| r.owner_id == owner)
+        .ok_or_else(|| invalid("roster", "Choose one of your rosters."))?;
+    // A force of another rule system cannot fight in this campaign.
+    if roster.rule_system != row.rule_system {
+        let label = |id: &str| SystemId::from_id(id).map_or(id.to_string(), |s| s.label().into());
+        return Err(invalid(
+            "roster",
+            &format!(
+                "This campaign is fought with {}; that roster is for {}.",
+                label(&row.rule_system),
+                label(&roster.rule_system)
+            ),
+        ));
+    }
+    let document: RosterJson = serde_json::from_str(&roster.document)
+        .map_err(|e| Error::internal(format!("roster {roster_id} does not parse: {e}")))?;
     let (uid, player, cat, id) = (actor.id, actor.name.clone(), ctx.rules.clone(), row.id);
-    let after = change(ctx, id, actor, move |conn, _, st| {
+    let after = change(ctx, id, actor, move |conn, row, st| {
         let seed = crate::app::dice::fresh_seed();
-        let event = enlist(st, &cat.lotf, uid, &player, side, &roster, seed)?;
+        let event = enlist(
+            st,
+            system_of(&cat, row)?,
+            uid,
+            &player,
+            side,
+            &document,
+            seed,
+        )?;
         store::add_member(conn, id, uid, event.force())?;
         Ok(vec![Pending {
             event,
@@ -239,7 +265,7 @@ pub async fn give_order(
             order: order.clone(),
         };
         let mut work = st.clone();
-        work.apply(0, &event)?;
+        work.apply(system_of(&cat, row)?, 0, &event)?;
         let mut out = vec![Pending { event, seed: None }];
         let (given, all) = work.orders_in();
         if given == all {
@@ -292,51 +318,33 @@ pub async fn purchase(
     what: Purchase,
 ) -> Result<Loaded, Error> {
     require_own_force(c, force)?;
-    // Read the vocabulary before anything is stored, so a typo is a field error.
-    let parsed = match &what {
-        Purchase::Upgrade { upgrade, .. } => Some(
-            Upgrade::from_id(upgrade)
-                .ok_or_else(|| invalid("upgrade", "Choose an upgrade from the list."))?,
-        ),
-        _ => None,
-    };
-    let element_kind = match &what {
+    let what = match what {
+        Purchase::Restore { element } => forces_api::Purchase::Restore { element },
+        Purchase::Upgrade { element, upgrade } => {
+            forces_api::Purchase::Upgrade { element, upgrade }
+        }
         Purchase::Element {
+            group,
+            name,
             element_type,
             size,
             weapon,
-            ..
-        } => Some((
-            ElementType::from_id(element_type)
-                .ok_or_else(|| invalid("type", "Choose an element type from the list."))?,
-            Size::from_id(size).ok_or_else(|| invalid("size", "Choose a size from the list."))?,
-            match weapon.as_deref() {
-                None | Some("") => None,
-                Some(w) => Some(
-                    Weapon::from_id(w)
-                        .ok_or_else(|| invalid("weapon", "Choose a weapon from the list."))?,
-                ),
-            },
-        )),
-        _ => None,
+        } => forces_api::Purchase::Element {
+            group,
+            name,
+            element_type,
+            size,
+            weapon,
+        },
     };
     let (force, cat, uid) = (force.to_string(), ctx.rules.clone(), actor.id);
-    change(ctx, c.id(), actor, move |_, _, st| {
+    change(ctx, c.id(), actor, move |_, row, st| {
         if st.forces.get(&force).map(|f| f.user) != Some(uid) {
             return Err(Error::Forbidden(
                 "Only the player of a force may spend its points.".into(),
             ));
         }
-        let event = match (&what, parsed, element_kind) {
-            (Purchase::Restore { element }, _, _) => restore(st, &cat.lotf, &force, element)?,
-            (Purchase::Upgrade { element, .. }, Some(u), _) => {
-                buy_upgrade(st, &cat.lotf, &force, element, u)?
-            }
-            (Purchase::Element { group, name, .. }, _, Some((t, s, w))) => {
-                buy_element(st, &cat.lotf, &force, group, name, t, s, w)?
-            }
-            _ => return Err(Error::bad_request("Say what to buy.")),
-        };
+        let event = buy(st, system_of(&cat, row)?, &force, &what)?;
         Ok(vec![Pending { event, seed: None }])
     })
     .await
@@ -359,8 +367,9 @@ pub async fn void(
 ) -> Result<Loaded, Error> {
     require_organiser(c)?;
     let reason = reason_of(reason)?;
+    let cat = ctx.rules.clone();
     change(ctx, c.id(), actor, move |conn, row, st| {
-        void_events(conn, row, st, battle, &reason)
+        void_events(conn, &cat, row, st, battle, &reason)
     })
     .await
 }
@@ -386,22 +395,24 @@ pub async fn rearrange(
     a: Arrangement,
 ) -> Result<Loaded, Error> {
     require_organiser(c)?;
-    let scenario = match a.scenario.as_deref() {
-        None | Some("") => None,
-        Some(s) => Some(
-            ScenarioId::from_id(s)
-                .ok_or_else(|| invalid("scenario", "Choose a scenario from the list."))?,
-        ),
-    };
+    let scenario = a.scenario.clone().filter(|s| !s.is_empty());
+    let system = system_of(&ctx.rules, &c.row)?;
+    if scenario
+        .as_deref()
+        .is_some_and(|s| system.scenario_name(s).is_none())
+    {
+        return Err(invalid("scenario", "Choose a scenario from the list."));
+    }
     let cat = ctx.rules.clone();
     change(ctx, c.id(), actor, move |conn, row, st| {
+        let system = system_of(&cat, row)?;
         let (mut new, what) = crate::rules::campaign::turn::rearrange(
             st,
-            &cat.lotf,
+            system,
             battle,
             a.attacker.as_deref().filter(|s| !s.is_empty()),
             a.defender.as_deref().filter(|s| !s.is_empty()),
-            scenario,
+            scenario.as_deref(),
         )?;
         let old = battles::find(conn, new.record)?;
         let set_up = crate::app::battle_record::RecordStatus::SetUp.id();
@@ -418,7 +429,7 @@ pub async fn rearrange(
             .as_ref()
             .and_then(|r| serde_json::from_str(&r.rolls).ok())
             .unwrap_or_default();
-        new.record = super::lotf::create_record(conn, row, st, &new, &rolls)?;
+        new.record = create_record(conn, system, row, st, &new, &rolls)?;
         Ok(vec![Pending {
             event: Event::BattleRearranged { battle: new, what },
             seed: None,

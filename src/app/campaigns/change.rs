@@ -4,16 +4,17 @@
 
 use diesel::Connection;
 
-use super::lotf::{create_record, report_of};
-use super::{parse_entry, parse_state, phase_id, Loaded};
-use crate::app::battle_record::{result_of, RecordStatus};
+use super::{parse_entry, parse_state, phase_id, system_of, Loaded};
+use crate::app::battle_record::RecordStatus;
 use crate::app::{Actor, Context, Error};
 use crate::rules::campaign::after_battle::resolve_battle;
+use crate::rules::campaign::forces_api::SetupForce;
 use crate::rules::campaign::state::{CampaignBattle, CampaignState, Entry, Event, Phase};
 use crate::rules::campaign::turn::{close_turn, end_turn};
 use crate::rules::campaign::voiding::{void_from, RecordState};
+use crate::rules::campaign::ForceRules;
 use crate::rules::Systems;
-use crate::store::battles;
+use crate::store::battles::{self, NewBattle};
 use crate::store::campaigns::{self as store, CampaignRow, NewLogRow, StateChange};
 use crate::store::DbConnection;
 
@@ -83,6 +84,7 @@ pub fn retrying<T>(
 /// from the whole log, since the entries it sets aside must drop out.
 fn store_events(
     conn: &mut DbConnection,
+    system: &dyn ForceRules,
     row: &CampaignRow,
     state: &CampaignState,
     events: Vec<Pending>,
@@ -99,7 +101,7 @@ fn store_events(
     for p in events {
         seq += 1;
         let turn_before = next.turn;
-        next.apply(seq, &p.event)?;
+        next.apply(system, seq, &p.event)?;
         voided |= matches!(p.event, Event::BattleVoided { .. });
         let turn = if matches!(p.event, Event::TurnBegan { .. }) {
             next.turn
@@ -129,7 +131,7 @@ fn store_events(
                 event: serde_json::from_str(&r.event).map_err(Error::internal)?,
             });
         }
-        next = CampaignState::rebuild(&entries)?;
+        next = CampaignState::rebuild(system, &entries)?;
     }
     let change = StateChange {
         state: serde_json::to_string(&next).map_err(Error::internal)?,
@@ -159,14 +161,15 @@ fn change_within(
     decide: &Decide,
 ) -> Result<CampaignState, Attempt> {
     let mut row = store::find(conn, id)?.ok_or(Error::NotFound)?;
+    let system = system_of(rules, &row)?;
     let mut current = parse_state(&row)?;
-    let synced = sync_events(conn, rules, &current)?;
+    let synced = sync_events(conn, system, &current)?;
     if !synced.is_empty() {
-        current = store_events(conn, &row, &current, synced, None)?;
+        current = store_events(conn, system, &row, &current, synced, None)?;
         row = store::find(conn, id)?.ok_or(Error::NotFound)?;
     }
     let events = decide(conn, &row, &current)?;
-    store_events(conn, &row, &current, events, actor)
+    store_events(conn, system, &row, &current, events, actor)
 }
 
 /// Runs a change to a campaign in one transaction and answers the campaign as the actor now
@@ -203,7 +206,7 @@ pub fn bring_in_decided_battles(
 /// confirmed), in battle order.
 fn sync_events(
     conn: &mut DbConnection,
-    rules: &Systems,
+    system: &dyn ForceRules,
     current: &CampaignState,
 ) -> Result<Vec<Pending>, Error> {
     let mut out = Vec::new();
@@ -219,13 +222,16 @@ fn sync_events(
         if record.status != RecordStatus::Confirmed.id() {
             continue;
         }
-        let Some(stored) = result_of(&record) else {
+        let Some(stored) = record.result.as_deref() else {
             continue;
         };
+        let report = system
+            .battle_report(stored)
+            .map_err(|e| Error::internal(format!("battle record {}: {e}", record.id)))?;
         let seed = crate::app::dice::fresh_seed();
-        let events = resolve_battle(&work, &rules.lotf, b.no, &report_of(&stored), seed)?;
+        let events = resolve_battle(&work, system, b.no, &report, seed)?;
         for e in &events {
-            work.apply(0, e)?;
+            work.apply(system, 0, e)?;
         }
         out.extend(pending(events, Some(seed)));
     }
@@ -240,12 +246,13 @@ pub fn close_turn_events(
     row: &CampaignRow,
     st: &CampaignState,
 ) -> Result<Vec<Pending>, Error> {
+    let system = system_of(rules, row)?;
     let seed = crate::app::dice::fresh_seed();
-    let plan = close_turn(st, &rules.lotf, seed)?;
+    let plan = close_turn(st, system, seed)?;
     let mut work = st.clone();
     let mut out = Vec::new();
     for e in plan.events {
-        work.apply(0, &e)?;
+        work.apply(system, 0, &e)?;
         out.push(Pending {
             event: e,
             seed: Some(seed),
@@ -253,19 +260,20 @@ pub fn close_turn_events(
     }
     let had_battles = !plan.battles.is_empty();
     for mut planned in plan.battles {
-        planned.battle.record = create_record(conn, row, &work, &planned.battle, &planned.rolls)?;
+        planned.battle.record =
+            create_record(conn, system, row, &work, &planned.battle, &planned.rolls)?;
         let e = Event::BattleSet {
             battle: planned.battle,
             rolls: planned.rolls,
         };
-        work.apply(0, &e)?;
+        work.apply(system, 0, &e)?;
         out.push(Pending {
             event: e,
             seed: Some(seed),
         });
     }
     if !had_battles {
-        out.extend(pending(end_turn(&work), None));
+        out.extend(pending(end_turn(&work, system), None));
     }
     Ok(out)
 }
@@ -275,6 +283,7 @@ pub fn close_turn_events(
 /// pending battle whose recorded result waits or is disputed simply gets a fresh record.
 pub fn void_events(
     conn: &mut DbConnection,
+    rules: &Systems,
     row: &CampaignRow,
     st: &CampaignState,
     no: u32,
@@ -302,17 +311,83 @@ pub fn void_events(
         .and_then(|r| serde_json::from_str(&r.rolls).ok())
         .unwrap_or_default();
     // The battle is fought again from the forces as they stood when it was set.
+    let system = system_of(rules, row)?;
     let before = CampaignState::rebuild(
+        system,
         &log.iter()
             .filter(|e| e.seq < from_seq)
             .cloned()
             .collect::<Vec<_>>(),
     )?;
-    let record = create_record(conn, row, &before, &b, &rolls)?;
+    let record = create_record(conn, system, row, &before, &b, &rolls)?;
     Ok(vec![Pending::new(Event::BattleVoided {
         battle: no,
         from_seq,
         record,
         reason: reason.to_string(),
     })])
+}
+
+/// Creates the battle record that fights a campaign battle: both forces as they stand, with
+/// their rolled ratings, set up by the campaign's rule system.
+pub fn create_record(
+    conn: &mut DbConnection,
+    system: &dyn ForceRules,
+    row: &CampaignRow,
+    st: &CampaignState,
+    b: &CampaignBattle,
+    rolls: &[String],
+) -> Result<i64, Error> {
+    let force = |id: &str| {
+        st.forces
+            .get(id)
+            .ok_or_else(|| Error::internal(format!("battle {} names no force {id}", b.no)))
+    };
+    let (attacker, defender) = (force(&b.attacker)?, force(&b.defender)?);
+    fn side(f: &crate::rules::campaign::state::Force) -> SetupForce<'_> {
+        SetupForce {
+            roster: &f.roster,
+            ratings: &f.ratings,
+        }
+    }
+    let doc = system
+        .battle_setup(
+            side(attacker),
+            side(defender),
+            &b.scenario,
+            st.points(),
+            crate::app::dice::fresh_seed(),
+        )
+        .map_err(|e| Error::internal(format!("campaign battle set-up: {e}")))?;
+    let now = chrono::Utc::now().naive_utc();
+    let new = NewBattle {
+        rule_system: row.rule_system.clone(),
+        created_by: row.organiser_id,
+        attacker_user_id: Some(attacker.user),
+        attacker_guest: None,
+        defender_user_id: Some(defender.user),
+        defender_guest: None,
+        attacker_roster_id: None,
+        defender_roster_id: None,
+        title: format!(
+            "{}, turn {}: {} against {} at {}",
+            row.name,
+            b.turn,
+            attacker.roster.name(),
+            defender.roster.name(),
+            b.name
+        ),
+        scenario: b.scenario.clone(),
+        points: i32::try_from(st.points()).unwrap_or(i32::MAX),
+        setup: doc.setup,
+        rolls: serde_json::to_string(rolls).unwrap_or_else(|_| "[]".into()),
+        status: RecordStatus::SetUp.id().into(),
+        replaces_id: None,
+        single_party: false,
+        version: 1,
+        created_at: now,
+        updated_at: now,
+        campaign_id: Some(row.id),
+    };
+    Ok(battles::create(conn, &new)?.id)
 }

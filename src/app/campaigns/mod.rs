@@ -4,7 +4,6 @@
 
 pub mod actions;
 pub mod change;
-pub mod lotf;
 
 use std::collections::BTreeMap;
 
@@ -12,6 +11,8 @@ pub use change::{bring_in_decided_battles, change, retrying, Attempt, Pending};
 
 use crate::app::{Actor, Context, Error};
 use crate::rules::campaign::state::{CampaignState, Entry, Event, Phase};
+use crate::rules::campaign::ForceRules;
+use crate::rules::{SystemId, Systems};
 use crate::store::campaigns::{self as store, CampaignRow, LogRow};
 use crate::store::{battles, DbConnection};
 
@@ -165,6 +166,18 @@ pub fn phase_id(p: Phase) -> &'static str {
     }
 }
 
+/// The rule system a campaign is fought with, as the campaign engine asks it.
+pub fn system_of<'a>(rules: &'a Systems, row: &CampaignRow) -> Result<&'a dyn ForceRules, Error> {
+    SystemId::from_id(&row.rule_system)
+        .and_then(|id| rules.forces(id))
+        .ok_or_else(|| {
+            Error::internal(format!(
+                "campaign {} is fought with rule system {:?}, which this build does not serve",
+                row.id, row.rule_system
+            ))
+        })
+}
+
 pub(crate) fn parse_state(row: &CampaignRow) -> Result<CampaignState, Error> {
     serde_json::from_str(&row.state)
         .map_err(|e| Error::internal(format!("campaign {} state does not parse: {e}", row.id)))
@@ -216,7 +229,7 @@ pub async fn audit(ctx: &Context, id: i64) -> Result<(bool, usize), Error> {
         })
         .await?;
     let entries: Vec<Entry> = rows.iter().map(parse_entry).collect::<Result<_, _>>()?;
-    let rebuilt = CampaignState::rebuild(&entries)?;
+    let rebuilt = CampaignState::rebuild(system_of(&ctx.rules, &row)?, &entries)?;
     Ok((rebuilt == parse_state(&row)?, entries.len()))
 }
 

@@ -2,46 +2,31 @@
 //! surrender, casualty rolls, field promotions, experience, and — when it was the turn's
 //! last battle — the end of the turn.
 
-use serde::{Deserialize, Serialize};
-
 use super::aftermath::{
     band_of_roll, casualty_roll, experience_roll, promotion_rating, roll_of_band, Casualty,
-    EndState,
 };
 use super::error::CampaignError;
-use super::state::{BattleResult, BattleSite, BattleStatus, CampaignState, Event, Force, Phase};
+pub use super::forces_api::{BattleReport, ElementEnd};
+use super::forces_api::{ForceRules, ForceShape};
+use super::state::{BattleSite, BattleStatus, CampaignState, Event, Force, Phase};
 use super::turn::{end_turn, ending_reason, retreat_place};
 use crate::rules::dice::Dice;
-use crate::rules::systems::lotf::catalogue::Catalogue;
-use crate::rules::systems::lotf::combat::Side;
-use crate::rules::systems::lotf::types::Size;
-use crate::rules::systems::lotf::validate::{price_element, sizes_for};
-
-/// How one element ended a battle.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ElementEnd {
-    pub side: Side,
-    pub id: String,
-    pub end: EndState,
-}
-
-/// A fought battle as the campaign needs it, from the simulator or a tabletop report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BattleReport {
-    pub result: BattleResult,
-    pub elements: Vec<ElementEnd>,
-    /// Commanders killed or captured, by side and id.
-    pub killed: Vec<(Side, String)>,
-}
+use crate::rules::system::BattleSide as Side;
 
 fn refuse(message: impl Into<String>) -> CampaignError {
     CampaignError::Refused(message.into())
 }
 
+fn shape_of(rules: &dyn ForceRules, f: &Force) -> Result<ForceShape, CampaignError> {
+    rules
+        .shape(&f.roster)
+        .map_err(|e| CampaignError::Invalid(format!("force {}: {e}", f.id)))
+}
+
 /// The entries that follow battle `no`, and the end of the turn if it was the last battle.
 pub fn resolve_battle(
     state: &CampaignState,
-    cat: &Catalogue,
+    rules_of_system: &dyn ForceRules,
     no: u32,
     report: &BattleReport,
     seed: u64,
@@ -60,7 +45,7 @@ pub fn resolve_battle(
         result: report.result.clone(),
     }];
     let mut work = state.clone();
-    work.apply(0, &events[0])?;
+    work.apply(rules_of_system, 0, &events[0])?;
     let force_of = |side: Side| match side {
         Side::Attacker => battle.attacker.clone(),
         Side::Defender => battle.defender.clone(),
@@ -70,7 +55,7 @@ pub fn resolve_battle(
         BattleSite::Route { .. } => format!("the fight on {}", battle.name),
     };
     let push = |work: &mut CampaignState, events: &mut Vec<Event>, e: Event| {
-        let r = work.apply(0, &e);
+        let r = work.apply(rules_of_system, 0, &e);
         events.push(e);
         r
     };
@@ -168,19 +153,11 @@ pub fn resolve_battle(
             let Some(f) = work.forces.get(&force_id).filter(|f| f.active()) else {
                 continue;
             };
-            let Some(e) = f
-                .roster
-                .groups
-                .iter()
-                .flat_map(|g| &g.elements)
-                .find(|e| e.id.as_deref() == Some(el.id.as_str()))
-                .cloned()
-            else {
+            let shape = shape_of(rules_of_system, f)?;
+            let Some(e) = shape.element(&el.id) else {
                 continue;
             };
-            let sizes = sizes_for(cat, e.element_type);
-            let rank = sizes.iter().position(|s| *s == e.size).unwrap_or(0);
-            let (outcome, roll) = casualty_roll(&mut dice, el.end, rank as u8, 0);
+            let (outcome, roll) = casualty_roll(&mut dice, el.end, e.rank, 0);
             match outcome {
                 Casualty::Unchanged => {}
                 Casualty::Lost => push(
@@ -194,20 +171,23 @@ pub fn resolve_battle(
                     },
                 )?,
                 Casualty::Reduced { size } => {
-                    let new_size = sizes.get(usize::from(size)).copied().unwrap_or(Size::Tiny);
-                    let (dropped, refund) = drop_upgrades(cat, &e, new_size);
-                    let bank = (f.bank + refund).min(super::aftermath::BANK_CAP);
+                    let r = rules_of_system
+                        .reduce(&f.roster, &el.id, size)
+                        .ok_or_else(|| {
+                            CampaignError::Invalid(format!("{} has no smaller size", e.name))
+                        })?;
+                    let bank = (f.bank + r.refund).min(super::aftermath::BANK_CAP);
                     push(
                         &mut work,
                         &mut events,
                         Event::ElementReduced {
                             force: force_id.clone(),
                             element: el.id.clone(),
-                            size: new_size.id().into(),
+                            size: r.size,
                             roll,
                             battle: battle_name.clone(),
-                            dropped,
-                            refund,
+                            dropped: r.dropped,
+                            refund: r.refund,
                             bank,
                         },
                     )?
@@ -235,6 +215,7 @@ pub fn resolve_battle(
             .collect();
         for e in replace_commander(
             &f,
+            &shape_of(rules_of_system, &f)?,
             id,
             &fallen,
             &mut dice,
@@ -280,7 +261,7 @@ pub fn resolve_battle(
         }
         let loser = force_of(loser_side);
         if let Some(f) = work.forces.get(&loser).filter(|f| f.active()).cloned() {
-            let fc = f.roster.force_commander.as_ref().and_then(|c| c.id.clone());
+            let fc = shape_of(rules_of_system, &f)?.commander.map(|c| c.id);
             if let Some((cmd, rating)) = fc.and_then(|id| f.ratings.get(&id).map(|r| (id, *r))) {
                 let (band, roll) = experience_roll(&mut dice, band_of_roll(rating), 3, false);
                 let rating_roll = if band == band_of_roll(rating) {
@@ -306,7 +287,7 @@ pub fn resolve_battle(
     // A force with no elements left is out.
     for id in [&battle.attacker, &battle.defender] {
         if let Some(f) = work.forces.get(id).filter(|f| f.active()) {
-            if f.roster.element_count() == 0 {
+            if shape_of(rules_of_system, f)?.elements().next().is_none() {
                 push(
                     &mut work,
                     &mut events,
@@ -319,7 +300,7 @@ pub fn resolve_battle(
     if let Some(reason) = ending_reason(&work) {
         push(&mut work, &mut events, Event::Ended { reason })?;
     } else if work.phase == Phase::Battles && work.pending_battles().next().is_none() {
-        for e in end_turn(&work) {
+        for e in end_turn(&work, rules_of_system) {
             push(&mut work, &mut events, e)?;
         }
     }
@@ -358,30 +339,6 @@ fn nearest_free_place(
     None
 }
 
-/// Upgrades an element cannot carry at a smaller size, and the points they were worth.
-fn drop_upgrades(
-    cat: &Catalogue,
-    e: &crate::rules::systems::lotf::roster::ElementDoc,
-    new_size: Size,
-) -> (Vec<String>, u32) {
-    let mut dropped = Vec::new();
-    let mut kept = e.clone();
-    kept.size = new_size;
-    let before = price_element(cat, &kept);
-    kept.upgrades.retain(|u| {
-        let ok = cat
-            .upgrade(*u)
-            .and_then(|d| d.sizes.as_ref())
-            .is_none_or(|sizes| sizes.contains(&new_size));
-        if !ok {
-            dropped.push(u.id().to_string());
-        }
-        ok
-    });
-    let after = price_element(cat, &kept);
-    (dropped, before.saturating_sub(after))
-}
-
 /// The entries for a commander killed in battle. R-12: a Group Commander is replaced at −1 on
 /// his rating roll (a 1 stays a 1); a Force Commander is replaced by the best-rated Group
 /// Commander, who keeps his rating, and that group gets a new commander by field promotion.
@@ -389,6 +346,7 @@ fn drop_upgrades(
 /// With the house rule off, the replacement rolls in full.
 pub fn replace_commander(
     f: &Force,
+    shape: &ForceShape,
     id: &str,
     fallen: &[&str],
     dice: &mut Dice,
@@ -405,31 +363,23 @@ pub fn replace_commander(
         }
     };
     let mut events = Vec::new();
-    let is_force_commander = f
-        .roster
-        .force_commander
-        .as_ref()
-        .is_some_and(|c| c.id.as_deref() == Some(id));
+    let is_force_commander = shape.commander.as_ref().is_some_and(|c| c.id == id);
     let name_of = |cid: &str| -> String {
-        f.roster
-            .force_commander
-            .iter()
-            .chain(f.roster.groups.iter().filter_map(|g| g.commander.as_ref()))
-            .find(|c| c.id.as_deref() == Some(cid))
+        shape
+            .commanders()
+            .find(|c| c.id == cid)
             .map(|c| c.name.clone())
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| "The commander".into())
     };
     if is_force_commander {
         // The best Group Commander of a group that still has elements steps up.
-        let best = f
-            .roster
+        let best = shape
             .groups
             .iter()
             .filter(|g| !g.elements.is_empty())
             .filter_map(|g| {
-                let c = g.commander.as_ref()?;
-                let cid = c.id.clone()?;
+                let cid = g.commander.as_ref()?.id.clone();
                 if fallen.contains(&cid.as_str()) {
                     return None;
                 }
@@ -464,11 +414,10 @@ pub fn replace_commander(
             return events;
         }
     }
-    let group = f
-        .roster
+    let group = shape
         .groups
         .iter()
-        .find(|g| g.commander.as_ref().and_then(|c| c.id.as_deref()) == Some(id))
+        .find(|g| g.commander.as_ref().is_some_and(|c| c.id == id))
         .map(|g| g.name.clone())
         .unwrap_or_default();
     let (r, words) = roll_new(dice);

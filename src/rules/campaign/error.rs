@@ -20,6 +20,9 @@ pub enum CampaignError {
     /// Something the request names does not exist (a battle number), in plain words.
     #[error("{0}")]
     NotFound(String),
+    /// Input with one field wrong, in plain words.
+    #[error("{}", .0.message)]
+    Field(FieldProblem),
     /// A log entry that does not fit the state it is applied to (a corrupt or reordered log).
     #[error("log entry {seq}: {message}")]
     BadEntry { seq: i64, message: String },

@@ -8,6 +8,7 @@ pub mod after_battle;
 pub mod aftermath;
 pub mod error;
 pub mod forces;
+pub mod forces_api;
 pub mod map_edit;
 pub mod movement;
 pub mod presets;
@@ -23,11 +24,11 @@ pub use aftermath::{
     Casualty, EndState, RatingBand,
 };
 pub use error::CampaignError;
+pub use forces_api::{ForceRules, RosterJson};
 pub use movement::{
     resolve_moves, Contact, ForceAt, Map, Move, Order, Place, PlaceKind, Resolution, Route,
     RouteKind,
 };
 pub use state::{CampaignState, Entry, Event};
 
-#[cfg(test)]
-mod tests;
+// The engine's tests play it with a rule system's forces: rules/systems/lotf/tests/campaign_*.

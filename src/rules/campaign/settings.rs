@@ -2,11 +2,10 @@
 //! campaign's settings and starting map.
 
 use super::error::FieldProblem;
+use super::forces_api::ForceRules;
 use super::movement::Map;
 use super::presets::{blank_map, preset, BLANK, BLANK_SIDES};
 use super::state::{HouseRules, Settings, SideSetup};
-use crate::rules::systems::lotf::battle::ScenarioId;
-use crate::rules::systems::lotf::types::War;
 
 /// The longest campaign name and side name, in characters.
 pub const MAX_NAME_CHARS: usize = 80;
@@ -33,11 +32,13 @@ pub struct SettingsInput {
 
 impl Settings {
     /// Checks every field and gives the settings and the starting map, or every problem found.
-    /// `rule_system` is the id of the rule system the forces are built for.
+    /// `system` is the rule system the forces are built for: it knows the wars and scenarios.
     pub fn parse(
         input: &SettingsInput,
-        rule_system: &str,
+        system: &dyn ForceRules,
     ) -> Result<(Settings, Map), Vec<FieldProblem>> {
+        let wars = system.wars();
+        let known_war = |id: &str| wars.iter().any(|w| w.value == id);
         let mut problems = Vec::new();
         let name = input.name.trim();
         if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
@@ -59,8 +60,8 @@ impl Settings {
             ));
         }
         let start = if input.map == BLANK {
-            match War::from_id(&input.war) {
-                Some(war) => Some((blank_map(), war.id().to_string(), BLANK_SIDES)),
+            match Some(input.war.as_str()).filter(|w| known_war(w)) {
+                Some(war) => Some((blank_map(), war.to_string(), BLANK_SIDES)),
                 None => {
                     problems.push(FieldProblem::new(
                         "war",
@@ -71,7 +72,17 @@ impl Settings {
             }
         } else {
             match preset(&input.map) {
-                Some(p) => Some((p.map, p.war.to_string(), p.sides)),
+                Some(p) if known_war(p.war) => Some((p.map, p.war.to_string(), p.sides)),
+                Some(_) => {
+                    problems.push(FieldProblem::new(
+                        "map",
+                        format!(
+                            "That map's war is not one {} covers; choose another map.",
+                            system.system().label()
+                        ),
+                    ));
+                    None
+                }
                 None => {
                     problems.push(FieldProblem::new("map", "Choose a map from the list."));
                     None
@@ -106,8 +117,8 @@ impl Settings {
         }
         let scenario = match input.scenario.as_deref() {
             None | Some("") => None,
-            Some(s) => match ScenarioId::from_id(s) {
-                Some(id) => Some(id.id().to_string()),
+            Some(s) => match system.scenario_name(s) {
+                Some(_) => Some(s.to_string()),
                 None => {
                     problems.push(FieldProblem::new(
                         "scenario",
@@ -126,7 +137,7 @@ impl Settings {
         };
         let settings = Settings {
             name: name.to_string(),
-            rule_system: rule_system.to_string(),
+            rule_system: system.system().id().to_string(),
             war,
             points: input.points,
             turns: input.turns,
@@ -135,201 +146,5 @@ impl Settings {
             scenario,
         };
         Ok((settings, map))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn input() -> SettingsInput {
-        SettingsInput {
-            name: "  Brandywine  ".into(),
-            map: "philadelphia-1777".into(),
-            war: String::new(),
-            points: 200,
-            turns: 8,
-            sides: [String::new(), String::new()],
-            rules: HouseRules::default(),
-            scenario: None,
-        }
-    }
-
-    fn problems(input: &SettingsInput) -> Vec<(&'static str, String)> {
-        Settings::parse(input, "lotf")
-            .expect_err("refused")
-            .into_iter()
-            .map(|p| (p.field, p.message))
-            .collect()
-    }
-
-    fn one(field: &'static str, message: &str) -> Vec<(&'static str, String)> {
-        vec![(field, message.to_string())]
-    }
-
-    #[test]
-    fn a_preset_brings_its_map_war_sides_and_homes() {
-        let (s, map) = Settings::parse(&input(), "lotf").expect("sound");
-        assert_eq!(s.name, "Brandywine", "trimmed");
-        assert_eq!(s.rule_system, "lotf");
-        assert_eq!(s.war, "american_revolution");
-        assert_eq!((s.points, s.turns), (200, 8));
-        assert_eq!(s.sides[0].name, "Crown Forces");
-        assert_eq!(s.sides[1].home, "philadelphia");
-        assert_eq!(s.scenario, None, "rolled for each battle");
-        assert_eq!(map, preset("philadelphia-1777").expect("preset").map);
-    }
-
-    #[test]
-    fn a_blank_map_needs_a_war_and_names_its_sides_unless_given() {
-        let blank = SettingsInput {
-            map: "blank".into(),
-            war: "war_of_1812".into(),
-            sides: ["  Upper Canada ".into(), String::new()],
-            ..input()
-        };
-        let (s, map) = Settings::parse(&blank, "lotf").expect("sound");
-        assert_eq!(map, blank_map());
-        assert_eq!(s.war, "war_of_1812");
-        assert_eq!(
-            [s.sides[0].name.as_str(), s.sides[1].name.as_str()],
-            ["Upper Canada", "Second side"]
-        );
-        assert_eq!(
-            [s.sides[0].home.as_str(), s.sides[1].home.as_str()],
-            ["home_a", "home_b"]
-        );
-        let no_war = SettingsInput {
-            war: String::new(),
-            ..blank
-        };
-        assert_eq!(
-            problems(&no_war),
-            one("war", "Choose the war the campaign is fought in.")
-        );
-    }
-
-    #[test]
-    fn the_name_is_1_to_80_characters() {
-        let message = "Give the campaign a name of 1 to 80 characters.";
-        for bad in ["", "   ", &"x".repeat(81)] {
-            let i = SettingsInput {
-                name: bad.into(),
-                ..input()
-            };
-            assert_eq!(problems(&i), one("name", message), "{bad:?}");
-        }
-        let accents = SettingsInput {
-            name: "é".repeat(80),
-            ..input()
-        };
-        assert!(
-            Settings::parse(&accents, "lotf").is_ok(),
-            "characters, not bytes"
-        );
-    }
-
-    #[test]
-    fn battle_size_and_length_have_their_ranges() {
-        for points in [49, 2001] {
-            let i = SettingsInput { points, ..input() };
-            assert_eq!(
-                problems(&i),
-                one("points", "The battle size is 50 to 2000 points.")
-            );
-        }
-        for turns in [0, 31] {
-            let i = SettingsInput { turns, ..input() };
-            assert_eq!(
-                problems(&i),
-                one("turns", "A campaign lasts 1 to 30 turns.")
-            );
-        }
-        for (points, turns) in [(50, 1), (2000, 30)] {
-            let i = SettingsInput {
-                points,
-                turns,
-                ..input()
-            };
-            assert!(Settings::parse(&i, "lotf").is_ok());
-        }
-    }
-
-    #[test]
-    fn an_unknown_map_or_scenario_is_refused() {
-        let i = SettingsInput {
-            map: "atlantis".into(),
-            ..input()
-        };
-        assert_eq!(problems(&i), one("map", "Choose a map from the list."));
-        let i = SettingsInput {
-            scenario: Some("siege_of_troy".into()),
-            ..input()
-        };
-        assert_eq!(
-            problems(&i),
-            one("scenario", "Choose a scenario from the list.")
-        );
-        let chosen = SettingsInput {
-            scenario: Some(ScenarioId::ALL[0].id().into()),
-            ..input()
-        };
-        let (s, _) = Settings::parse(&chosen, "lotf").expect("sound");
-        assert_eq!(s.scenario.as_deref(), Some(ScenarioId::ALL[0].id()));
-        let empty = SettingsInput {
-            scenario: Some(String::new()),
-            ..input()
-        };
-        assert_eq!(
-            Settings::parse(&empty, "lotf").expect("sound").0.scenario,
-            None
-        );
-    }
-
-    #[test]
-    fn sides_need_short_and_different_names() {
-        let long = SettingsInput {
-            sides: ["x".repeat(61), String::new()],
-            ..input()
-        };
-        assert_eq!(
-            problems(&long),
-            one("sides", "A side's name is at most 60 characters.")
-        );
-        let same = SettingsInput {
-            sides: ["Redcoats".into(), " Redcoats".into()],
-            ..input()
-        };
-        assert_eq!(
-            problems(&same),
-            one("sides", "The two sides need different names.")
-        );
-        // A given name may not repeat the preset's name for the other side either.
-        let clash = SettingsInput {
-            sides: [String::new(), "Crown Forces".into()],
-            ..input()
-        };
-        assert_eq!(
-            problems(&clash),
-            one("sides", "The two sides need different names.")
-        );
-    }
-
-    #[test]
-    fn every_problem_is_named_at_once() {
-        let bad = SettingsInput {
-            name: String::new(),
-            map: "atlantis".into(),
-            points: 10,
-            turns: 99,
-            sides: ["Us".into(), "Us".into()],
-            scenario: Some("nope".into()),
-            ..input()
-        };
-        let fields: Vec<&str> = problems(&bad).into_iter().map(|(f, _)| f).collect();
-        assert_eq!(
-            fields,
-            ["name", "points", "turns", "map", "sides", "scenario"]
-        );
     }
 }

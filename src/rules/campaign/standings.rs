@@ -97,7 +97,7 @@ pub fn standings(state: &CampaignState) -> Standings {
             let place_points = taken.iter().map(|p| value_of(p)).sum();
             PlayerStanding {
                 force: f.id.clone(),
-                force_name: f.roster.name.clone(),
+                force_name: f.roster.name().to_string(),
                 player: f.player.clone(),
                 side: f.side,
                 battle_points,

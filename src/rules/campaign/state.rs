@@ -8,8 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::error::CampaignError;
+pub use super::forces_api::BattleResult;
+use super::forces_api::{ForceRules, RosterJson};
 use super::movement::{Map, Order};
-use crate::rules::systems::lotf::roster::RosterDoc;
 
 /// Muster campaign rules v1, each of which the organiser may switch off (DESIGN.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,7 +135,7 @@ pub struct SideSetup {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
     pub name: String,
-    /// The rule system the forces are built for (`lotf`).
+    /// The rule system the forces are built for, by its id.
     pub rule_system: String,
     /// The war, as the rule system's id.
     pub war: String,
@@ -173,7 +174,7 @@ pub struct Force {
     pub side: u8,
     pub place: String,
     /// The force as it stands: casualties and purchases applied.
-    pub roster: RosterDoc,
+    pub roster: RosterJson,
     /// Each element's size at enlistment or purchase: a restore may not go above it.
     pub full_sizes: BTreeMap<String, String>,
     /// Commander rating rolls (1–6) by commander id.
@@ -220,23 +221,6 @@ pub enum BattleStatus {
     /// Set up; to be fought or recorded.
     Pending,
     Resolved,
-}
-
-/// How a battle ended, as the campaign needs it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BattleResult {
-    /// `attacker`, `defender`, or none for a tie.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub winner: Option<String>,
-    /// The victory level id (`major`, `minor`, `marginal`, `tie`).
-    pub level: String,
-    pub attacker_vp: u8,
-    pub defender_vp: u8,
-    /// `simulated` or `tabletop`.
-    pub method: String,
-    /// The engine that fought a simulated battle.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub engine: Option<String>,
 }
 
 /// A campaign battle: a contact on the map, linked to the battle record that fights it.
@@ -315,7 +299,7 @@ pub enum Event {
         user: i64,
         player: String,
         side: u8,
-        roster: RosterDoc,
+        roster: RosterJson,
         /// Rolled ratings by commander id.
         ratings: BTreeMap<String, u8>,
         /// The rolls in words.
@@ -419,7 +403,7 @@ pub enum Event {
         force: String,
         what: String,
         cost: u32,
-        roster: RosterDoc,
+        roster: RosterJson,
         /// The element whose full size this sets (a bought element).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         full_size: Option<(String, String)>,
@@ -642,8 +626,14 @@ impl CampaignState {
             .ok_or_else(|| bad(seq, format!("no force {id}")))
     }
 
-    /// Applies one entry. Entries are trusted outcomes: this only checks that they fit.
-    pub fn apply(&mut self, seq: i64, event: &Event) -> Result<(), CampaignError> {
+    /// Applies one entry. Entries are trusted outcomes: this only checks that they fit. What an
+    /// entry does to a roster, the campaign's rule system says.
+    pub fn apply(
+        &mut self,
+        rules: &dyn ForceRules,
+        seq: i64,
+        event: &Event,
+    ) -> Result<(), CampaignError> {
         match event {
             Event::Created { settings, map } => {
                 if self.settings.is_some() {
@@ -707,11 +697,11 @@ impl CampaignState {
                     .and_then(|s| s.sides.get(usize::from(*side)))
                     .map(|s| s.home.clone())
                     .ok_or_else(|| bad(seq, "no such side"))?;
-                let full_sizes = roster
-                    .groups
-                    .iter()
-                    .flat_map(|g| &g.elements)
-                    .filter_map(|e| e.id.clone().map(|id| (id, e.size.id().to_string())))
+                let full_sizes = rules
+                    .shape(roster)
+                    .map_err(|e| bad(seq, e))?
+                    .elements()
+                    .map(|e| (e.id.clone(), e.size.clone()))
                     .collect();
                 self.forces.insert(
                     force.clone(),
@@ -800,19 +790,11 @@ impl CampaignState {
                 ..
             } => {
                 let f = self.force_mut(seq, force)?;
-                let new_size = crate::rules::systems::lotf::types::Size::from_id(size)
-                    .ok_or_else(|| bad(seq, format!("unknown size {size}")))?;
-                let e = f
-                    .roster
-                    .groups
-                    .iter_mut()
-                    .flat_map(|g| g.elements.iter_mut())
-                    .find(|e| e.id.as_deref() == Some(element))
-                    .ok_or_else(|| bad(seq, format!("no element {element}")))?;
-                e.size = new_size;
-                e.upgrades.retain(|u| !dropped.iter().any(|d| d == u.id()));
+                let size = rules
+                    .resize(&mut f.roster, element, size, dropped)
+                    .map_err(|e| bad(seq, e))?;
                 f.bank = *bank;
-                let mut text = format!("Reduced to {} after {battle}", new_size.label());
+                let mut text = format!("Reduced to {size} after {battle}");
                 if !dropped.is_empty() {
                     text.push_str(&format!(
                         "; lost {} ({refund} points to the bank)",
@@ -828,17 +810,9 @@ impl CampaignState {
                 ..
             } => {
                 let f = self.force_mut(seq, force)?;
-                let name = f
-                    .roster
-                    .groups
-                    .iter()
-                    .flat_map(|g| &g.elements)
-                    .find(|e| e.id.as_deref() == Some(element))
-                    .map(|e| e.name.clone())
-                    .ok_or_else(|| bad(seq, format!("no element {element}")))?;
-                for g in &mut f.roster.groups {
-                    g.elements.retain(|e| e.id.as_deref() != Some(element));
-                }
+                let name = rules
+                    .remove_element(&mut f.roster, element)
+                    .map_err(|e| bad(seq, e))?;
                 f.note(element, format!("{name}: lost after {battle}"));
             }
             Event::CommanderReplaced {
@@ -851,9 +825,9 @@ impl CampaignState {
                 ..
             } => {
                 let f = self.force_mut(seq, force)?;
-                let slot = commander_slot(&mut f.roster, commander)
-                    .ok_or_else(|| bad(seq, format!("no commander {commander}")))?;
-                slot.name = name.clone();
+                rules
+                    .rename_commander(&mut f.roster, commander, name)
+                    .map_err(|e| bad(seq, e))?;
                 f.ratings.insert(commander.clone(), *rating_roll);
                 f.note(
                     commander,
@@ -972,14 +946,17 @@ impl CampaignState {
     }
 
     /// Rebuilds a campaign from its log. Entries set aside by a voided battle are skipped.
-    pub fn rebuild(entries: &[Entry]) -> Result<CampaignState, CampaignError> {
+    pub fn rebuild(
+        rules: &dyn ForceRules,
+        entries: &[Entry],
+    ) -> Result<CampaignState, CampaignError> {
         let aside = SetAside::of(entries);
         let mut state = CampaignState::default();
         for e in entries {
             if aside.contains(e.seq) {
                 continue;
             }
-            state.apply(e.seq, &e.event)?;
+            state.apply(rules, e.seq, &e.event)?;
         }
         Ok(state)
     }
@@ -1008,29 +985,10 @@ impl CampaignState {
     }
 }
 
-/// The commander slot with the given id (the Force Commander or a group's).
-pub fn commander_slot<'a>(
-    roster: &'a mut RosterDoc,
-    id: &str,
-) -> Option<&'a mut crate::rules::systems::lotf::roster::CommanderDoc> {
-    if roster
-        .force_commander
-        .as_ref()
-        .is_some_and(|c| c.id.as_deref() == Some(id))
-    {
-        return roster.force_commander.as_mut();
-    }
-    roster
-        .groups
-        .iter_mut()
-        .filter_map(|g| g.commander.as_mut())
-        .find(|c| c.id.as_deref() == Some(id))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::systems::lotf::types::{Nation, War};
+    use crate::rules::system::SystemId;
 
     fn settings() -> Settings {
         let side = |name: &str, home: &str| SideSetup {
@@ -1039,7 +997,7 @@ mod tests {
         };
         Settings {
             name: "Brandywine".into(),
-            rule_system: "lotf".into(),
+            rule_system: SystemId::Lotf.id().into(),
             war: "american_revolution".into(),
             points: 200,
             turns: 3,
@@ -1049,8 +1007,9 @@ mod tests {
         }
     }
 
-    fn roster() -> RosterDoc {
-        RosterDoc::new("Force", War::AmericanRevolution, Nation::British, Some(200))
+    /// These tests never look inside a roster.
+    fn roster() -> RosterJson {
+        RosterJson(serde_json::json!({ "name": "Force" }))
     }
 
     fn battle() -> CampaignBattle {

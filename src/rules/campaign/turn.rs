@@ -7,13 +7,10 @@ use std::collections::{BTreeMap, VecDeque};
 
 use super::aftermath::reinforcement_points;
 use super::error::CampaignError;
+use super::forces_api::ForceRules;
 use super::movement::{resolve_moves, Contact, ForceAt, Order, PlaceKind};
 use super::state::{BattleSite, BattleStatus, CampaignBattle, CampaignState, Event, Force, Phase};
 use crate::rules::dice::Dice;
-use crate::rules::systems::lotf::battle::ScenarioId;
-use crate::rules::systems::lotf::catalogue::Catalogue;
-use crate::rules::systems::lotf::record::scouts;
-use crate::rules::systems::lotf::validate::price_roster;
 
 /// A battle the turn has produced, still without its battle record.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,15 +54,15 @@ pub fn check_order(state: &CampaignState, force: &str, order: &Order) -> Result<
 }
 
 /// A force's points as it stands (its size when the campaign picks the force that fights).
-pub fn force_points(cat: &Catalogue, f: &Force) -> u32 {
-    price_roster(cat, &f.roster).total
+pub fn force_points(rules: &dyn ForceRules, f: &Force) -> u32 {
+    rules.points(&f.roster).unwrap_or(0)
 }
 
 /// Closes the open turn: reveals the orders (a force without one holds), makes the moves and
 /// plans a battle for every contact. `battle_no` is the number of the first new battle.
 pub fn close_turn(
     state: &CampaignState,
-    cat: &Catalogue,
+    system: &dyn ForceRules,
     seed: u64,
 ) -> Result<TurnPlan, CampaignError> {
     if state.phase != Phase::Orders {
@@ -113,7 +110,7 @@ pub fn close_turn(
         let mut sorted: Vec<&String> = ids.iter().collect();
         sorted.sort_by_key(|id| {
             (
-                std::cmp::Reverse(state.forces.get(*id).map_or(0, |f| force_points(cat, f))),
+                std::cmp::Reverse(state.forces.get(*id).map_or(0, |f| force_points(system, f))),
                 force_order(id),
             )
         });
@@ -141,7 +138,8 @@ pub fn close_turn(
                     .partition(|f| from_of(f) == first_from);
                 let (a, a_rest) = pick(&one_way);
                 let (b, b_rest) = pick(&other_way);
-                let (att, def) = roll_for_attack(state, cat, &mut dice, &a, &b, &mut rolls, &rules);
+                let (att, def) =
+                    roll_for_attack(state, system, &mut dice, &a, &b, &mut rolls, &rules);
                 let (a_sup, d_sup) = if att == a {
                     (a_rest, b_rest)
                 } else {
@@ -191,7 +189,7 @@ pub fn close_turn(
                 let (d_main, d_rest) = pick(defenders);
                 let (att, def, a_sup, d_sup) = if *both_moved {
                     let (att, def) = roll_for_attack(
-                        state, cat, &mut dice, &a_main, &d_main, &mut rolls, &rules,
+                        state, system, &mut dice, &a_main, &d_main, &mut rolls, &rules,
                     );
                     if att == a_main {
                         (att, def, a_rest, d_rest)
@@ -219,25 +217,22 @@ pub fn close_turn(
                 )
             }
         };
-        let scenario = if fort && rules.fort_assault {
-            rolls.push("Attacking a fort: Frontal Assault.".into());
-            ScenarioId::FrontalAssault
+        let fort_assault = system.fort_assault().filter(|_| fort && rules.fort_assault);
+        let scenario = if let Some(assault) = fort_assault {
+            rolls.push(format!(
+                "Attacking a fort: {}.",
+                scenario_name(system, &assault)
+            ));
+            assault
         } else if let Some(s) = state
             .settings()
-            .and_then(|s| s.scenario.as_deref())
-            .and_then(ScenarioId::from_id)
+            .and_then(|s| s.scenario.clone())
+            .filter(|s| system.scenario_name(s).is_some())
         {
             s
         } else {
-            let roll = dice.two_d6();
-            let found = cat
-                .scenario_for_roll(roll)
-                .and_then(|s| ScenarioId::from_id(&s.id))
-                .unwrap_or(ScenarioId::TakeTheField);
-            rolls.push(format!(
-                "Scenario: 2d6 rolled {roll}, {}.",
-                scenario_name(cat, found)
-            ));
+            let (found, words) = system.roll_scenario(&mut dice);
+            rolls.push(words);
             found
         };
         battles.push(PlannedBattle {
@@ -250,7 +245,7 @@ pub fn close_turn(
                 defender,
                 attacker_support: a_support,
                 defender_support: d_support,
-                scenario: scenario.id().into(),
+                scenario,
                 record: 0,
                 status: BattleStatus::Pending,
                 result: None,
@@ -266,27 +261,22 @@ pub fn force_order(id: &str) -> (usize, String) {
     (id.len(), id.to_string())
 }
 
-/// A scenario's name in the catalogue.
-pub fn scenario_name(cat: &Catalogue, s: ScenarioId) -> String {
-    cat.tables()
-        .scenarios
-        .iter()
-        .find(|x| x.id == s.id())
-        .map(|x| x.name.clone())
-        .unwrap_or_else(|| s.id().into())
+/// A scenario's name in the system's words, or its id if the system does not know it.
+pub fn scenario_name(system: &dyn ForceRules, id: &str) -> String {
+    system.scenario_name(id).unwrap_or_else(|| id.to_string())
 }
 
 /// Both forces moved: roll off, +1 for the one with more Scout elements; re-roll ties.
 fn roll_for_attack(
     state: &CampaignState,
-    cat: &Catalogue,
+    system: &dyn ForceRules,
     dice: &mut Dice,
     a: &str,
     b: &str,
     rolls: &mut Vec<String>,
     rules: &super::state::HouseRules,
 ) -> (String, String) {
-    let scouts_of = |id: &str| state.forces.get(id).map_or(0, |f| scouts(cat, &f.roster));
+    let scouts_of = |id: &str| state.forces.get(id).map_or(0, |f| system.scouts(&f.roster));
     let (sa, sb) = if rules.scout_bonus {
         (scouts_of(a), scouts_of(b))
     } else {
@@ -296,7 +286,7 @@ fn roll_for_attack(
         state
             .forces
             .get(id)
-            .map_or(id.to_string(), |f| f.roster.name.clone())
+            .map_or(id.to_string(), |f| f.roster.name().to_string())
     };
     loop {
         let (ra, rb) = (dice.d6() + u8::from(sa > sb), dice.d6() + u8::from(sb > sa));
@@ -324,7 +314,7 @@ fn roll_for_attack(
 
 /// The end of a turn once every battle is fought: places change hands, forces are reinforced,
 /// and the next turn begins or the campaign ends.
-pub fn end_turn(state: &CampaignState) -> Vec<Event> {
+pub fn end_turn(state: &CampaignState, system: &dyn ForceRules) -> Vec<Event> {
     let mut events = Vec::new();
     let mut holders = state.holders.clone();
     // A side takes a place when one of its forces ends the turn there with no enemy present.
@@ -369,7 +359,11 @@ pub fn end_turn(state: &CampaignState) -> Vec<Event> {
     let ending = ending_reason(state).is_some() || state.turn >= last;
     // No reinforcements after the last turn: there is nothing left to spend them on.
     if state.rules().reinforcements && !ending {
-        for f in state.active_forces() {
+        // A system that prices no forces has nothing to buy with reinforcement points.
+        for f in state
+            .active_forces()
+            .filter(|f| system.points(&f.roster).is_some())
+        {
             let supply = state
                 .map
                 .places
@@ -459,11 +453,11 @@ fn distances_from(state: &CampaignState, start: &str) -> BTreeMap<String, u32> {
 /// in words.
 pub fn rearrange(
     state: &CampaignState,
-    cat: &Catalogue,
+    system: &dyn ForceRules,
     no: u32,
     attacker: Option<&str>,
     defender: Option<&str>,
-    scenario: Option<ScenarioId>,
+    scenario: Option<&str>,
 ) -> Result<(CampaignBattle, String), CampaignError> {
     let b = state
         .battle(no)
@@ -487,7 +481,7 @@ pub fn rearrange(
             state
                 .forces
                 .get(to)
-                .map_or(to.to_string(), |f| f.roster.name.clone())
+                .map_or(to.to_string(), |f| f.roster.name().to_string())
         ));
         Ok(())
     };
@@ -498,9 +492,14 @@ pub fn rearrange(
         swap(&mut new.defender, &mut new.defender_support, d, &mut what)?;
     }
     if let Some(s) = scenario {
-        if s.id() != new.scenario {
-            new.scenario = s.id().into();
-            what.push(format!("scenario {}", scenario_name(cat, s)));
+        if system.scenario_name(s).is_none() {
+            return Err(CampaignError::Invalid(
+                "Choose a scenario from the list.".into(),
+            ));
+        }
+        if s != new.scenario {
+            new.scenario = s.to_string();
+            what.push(format!("scenario {}", scenario_name(system, s)));
         }
     }
     if what.is_empty() {

@@ -4,7 +4,10 @@
 
 pub mod lotf;
 
-use crate::rules::system::{Capabilities, DocumentError, Finding, RosterSummary, RuleSystem, SystemId};
+use crate::rules::campaign::ForceRules;
+use crate::rules::system::{
+    Capabilities, DocumentError, Finding, RosterSummary, RuleSystem, SystemId,
+};
 
 /// Answered here, in the dispatch file, so that adding a system adds one arm.
 impl SystemId {
@@ -67,12 +70,19 @@ impl Systems {
     pub fn parse_roster(&self, id: SystemId, json: &str) -> Result<AnyRoster, DocumentError> {
         match id {
             SystemId::Lotf => lotf::Lotf::parse_roster(json).map(AnyRoster::Lotf),
-            SystemId::Lod | SystemId::Awi | SystemId::Oibl | SystemId::Atkm => {
-                Err(DocumentError {
-                    path: None,
-                    message: format!("Muster does not serve {} yet.", id.label()),
-                })
-            }
+            SystemId::Lod | SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(DocumentError {
+                path: None,
+                message: format!("Muster does not serve {} yet.", id.label()),
+            }),
+        }
+    }
+
+    /// What the campaign engine asks of system `id`; `None` for a system this build does not
+    /// serve or that fights no campaigns.
+    pub fn forces(&self, id: SystemId) -> Option<&dyn ForceRules> {
+        match id {
+            SystemId::Lotf => Some(&self.lotf),
+            SystemId::Lod | SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
         }
     }
 

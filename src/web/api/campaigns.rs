@@ -14,15 +14,15 @@ use crate::rules::campaign::movement::{Map, Order};
 use crate::rules::campaign::presets::presets;
 use crate::rules::campaign::standings::standings;
 use crate::web::auth::ApiUser;
-use crate::web::campaign_view::{battles_json, campaign_json, log_lines, map_json};
+use crate::web::campaign_view::{battles_json, campaign_json, log_lines, map_json, system_of};
 use crate::web::error::ErrorBody;
 use crate::web::state::AppState;
 use crate::web::AppError;
 
 /// The campaign as the user now sees it: the answer to every action, from the state the
 /// action stored.
-fn shown(state: &AppState, c: &Loaded) -> HttpResponse {
-    HttpResponse::Ok().json(campaign_json(c, &state.app.rules.lotf))
+fn shown(state: &AppState, c: &Loaded) -> Result<HttpResponse, AppError> {
+    Ok(HttpResponse::Ok().json(campaign_json(c, system_of(state, c)?)))
 }
 
 /// List your campaigns
@@ -82,7 +82,7 @@ pub async fn create(
 ) -> Result<HttpResponse, AppError> {
     let row = actions::create(&state.app, &user.actor(), body.into_inner()).await?;
     let c = load_for(&state.app, &user.actor(), row.id).await?;
-    Ok(HttpResponse::Created().json(campaign_json(&c, &state.app.rules.lotf)))
+    Ok(HttpResponse::Created().json(campaign_json(&c, system_of(&state, &c)?)))
 }
 
 /// A campaign
@@ -100,7 +100,7 @@ pub async fn get_one(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
-    Ok(HttpResponse::Ok().json(campaign_json(&c, &state.app.rules.lotf)))
+    Ok(HttpResponse::Ok().json(campaign_json(&c, system_of(&state, &c)?)))
 }
 
 /// The campaign map
@@ -194,7 +194,7 @@ pub async fn join(
     )
     .await?;
     let c = load_for(&state.app, &user.actor(), cid).await?;
-    Ok(HttpResponse::Created().json(campaign_json(&c, &state.app.rules.lotf)))
+    Ok(HttpResponse::Created().json(campaign_json(&c, system_of(&state, &c)?)))
 }
 
 /// Start the campaign
@@ -214,7 +214,7 @@ pub async fn start(
     let id = id.into_inner();
     let c = load_for(&state.app, &user.actor(), id).await?;
     let c = actions::start(&state.app, &c, &user.actor()).await?;
-    Ok(shown(&state, &c))
+    shown(&state, &c)
 }
 
 /// Orders this turn
@@ -230,7 +230,7 @@ pub async fn get_orders(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
-    let v = campaign_json(&c, &state.app.rules.lotf);
+    let v = campaign_json(&c, system_of(&state, &c)?);
     Ok(HttpResponse::Ok().json(json!({"turn": c.state.turn, "orders": v["orders"]})))
 }
 
@@ -263,7 +263,7 @@ pub async fn give_order(
     let c = load_for(&state.app, &user.actor(), id).await?;
     let body = body.into_inner();
     let c = actions::give_order(&state.app, &c, &user.actor(), &body.force, body.order).await?;
-    Ok(shown(&state, &c))
+    shown(&state, &c)
 }
 
 /// Close the turn
@@ -284,7 +284,7 @@ pub async fn close_turn(
     let id = id.into_inner();
     let c = load_for(&state.app, &user.actor(), id).await?;
     let c = actions::close(&state.app, &c, &user.actor()).await?;
-    Ok(shown(&state, &c))
+    shown(&state, &c)
 }
 
 /// The campaign's battles
@@ -328,7 +328,7 @@ pub async fn void_battle(
     let (id, no) = path.into_inner();
     let c = load_for(&state.app, &user.actor(), id).await?;
     let c = actions::void(&state.app, &c, &user.actor(), no, &body.reason).await?;
-    Ok(shown(&state, &c))
+    shown(&state, &c)
 }
 
 /// Let the simulator decide a battle
@@ -350,7 +350,7 @@ pub async fn simulate_battle(
     let c = load_for(&state.app, &user.actor(), id).await?;
     let c =
         crate::app::battles::simulate_campaign_battle(&state.app, &c, &user.actor(), no).await?;
-    Ok(shown(&state, &c))
+    shown(&state, &c)
 }
 
 /// Arrange a battle before it is fought
@@ -373,7 +373,7 @@ pub async fn arrange_battle(
     let (id, no) = path.into_inner();
     let c = load_for(&state.app, &user.actor(), id).await?;
     let c = actions::rearrange(&state.app, &c, &user.actor(), no, body.into_inner()).await?;
-    Ok(shown(&state, &c))
+    shown(&state, &c)
 }
 
 /// A force as it stands
@@ -393,7 +393,7 @@ pub async fn force_detail(
     let (id, force) = path.into_inner();
     let c = load_for(&state.app, &user.actor(), id).await?;
     let f = c.state.forces.get(&force).ok_or(AppError::NotFound)?;
-    let total = crate::rules::campaign::turn::force_points(&state.app.rules.lotf, f);
+    let total = crate::rules::campaign::turn::force_points(system_of(&state, &c)?, f);
     Ok(HttpResponse::Ok().json(json!({
         "id": f.id, "player": f.player, "side": f.side, "place": f.place, "bank": f.bank,
         "points": total, "out": f.out, "roster": f.roster, "ratings": f.ratings,
@@ -421,7 +421,7 @@ pub async fn purchase(
     let (id, force) = path.into_inner();
     let c = load_for(&state.app, &user.actor(), id).await?;
     let c = actions::purchase(&state.app, &c, &user.actor(), &force, body.into_inner()).await?;
-    Ok(shown(&state, &c))
+    shown(&state, &c)
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -448,7 +448,7 @@ pub async fn replace_player(
     let (id, force) = path.into_inner();
     let c = load_for(&state.app, &user.actor(), id).await?;
     let c = actions::replace_player(&state.app, &c, &user.actor(), &force, &body.email).await?;
-    Ok(shown(&state, &c))
+    shown(&state, &c)
 }
 
 /// Make a manual adjustment
@@ -470,7 +470,7 @@ pub async fn adjust(
     let id = id.into_inner();
     let c = load_for(&state.app, &user.actor(), id).await?;
     let c = actions::adjust(&state.app, &c, &user.actor(), body.into_inner()).await?;
-    Ok(shown(&state, &c))
+    shown(&state, &c)
 }
 
 /// Standings
@@ -518,7 +518,13 @@ pub async fn get_log(
     let id = id.into_inner();
     let c = load_for(&state.app, &user.actor(), id).await?;
     let rows = log_rows(&state.app, id).await?;
-    let lines = log_lines(&c, &rows, query.turn, query.force.as_deref())?;
+    let lines = log_lines(
+        system_of(&state, &c)?,
+        &c,
+        &rows,
+        query.turn,
+        query.force.as_deref(),
+    )?;
     Ok(HttpResponse::Ok().json(json!({ "entries": lines })))
 }
 

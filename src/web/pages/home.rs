@@ -25,7 +25,10 @@ async fn campaign_attention(
     Ok(running
         .iter()
         .filter_map(|c| {
-            let items = crate::web::campaign_view::attention(c, &state.app.rules.lotf);
+            let items = crate::web::campaign_view::attention(
+                c,
+                crate::web::campaign_view::system_of(state, c).ok()?,
+            );
             (!items.is_empty()).then(|| (c.id(), c.row.name.clone(), items))
         })
         .collect())

@@ -7,17 +7,13 @@ pub mod lotf;
 use actix_web::web::ServiceConfig;
 use actix_web::{HttpRequest, HttpResponse};
 
+use crate::app::campaigns::Loaded;
 use crate::rules::SystemId;
+use crate::web::page::PageCtx;
+use crate::web::state::AppState;
+use crate::web::AppError;
 
-/// A page of a system's own, for the navigation.
-pub struct Tool {
-    /// What kind of tool it is, the same word in every system: `odds`, `reference`, `fight`.
-    pub kind: &'static str,
-    pub label: &'static str,
-    pub href: &'static str,
-    /// Shown only to signed-in users.
-    pub signed_in: bool,
-}
+pub use crate::web::page::Tool;
 
 /// What a rule system adds to the web layer. System-only tools live under the system's prefix
 /// (`/lotf/odds`); resource pages (`/rosters/{id}`, `/battles/{id}`, `/campaigns/{id}`) stay
@@ -34,6 +30,20 @@ pub trait SystemPages: Sync {
     fn secret_prefixes(&self) -> &'static [&'static str] {
         &[]
     }
+
+    // Campaigns
+    /// Cards (`kind` = `cards`) or the roster sheet (`sheet`) of campaign force `force` as it
+    /// stands, with its history and rated commanders; `query` is the print options' query
+    /// string.
+    fn print_campaign_force(
+        &self,
+        state: &AppState,
+        ctx: PageCtx,
+        campaign: &Loaded,
+        force: &str,
+        kind: &str,
+        query: &str,
+    ) -> Result<HttpResponse, AppError>;
 }
 
 /// Every system this build serves on the web.

@@ -10,7 +10,7 @@ use crate::app::campaigns::actions::{self as actions, Purchase};
 use crate::app::campaigns::{load_for, Loaded};
 use crate::rules::campaign::forces::restore_options;
 use crate::rules::campaign::state::Phase;
-use crate::rules::systems::lotf::{ElementType, Size, Upgrade};
+use crate::rules::campaign::ForceRules;
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::SignedIn;
 use crate::web::page::SelectOption;
@@ -27,7 +27,7 @@ pub struct ElementLine {
     pub full: String,
     pub reduced: bool,
     pub upgrades: String,
-    pub points: u32,
+    pub points: Option<u32>,
     pub history: Vec<String>,
 }
 
@@ -77,10 +77,11 @@ struct ForcePage {
     errors: FormErrors,
 }
 
-fn rating_words(cat: &crate::rules::systems::lotf::Catalogue, roll: Option<&u8>) -> String {
+fn rating_words(system: &dyn ForceRules, roll: Option<&u8>) -> String {
     roll.and_then(|r| {
-        cat.commander_rating_for_roll(*r)
-            .map(|x| format!("{} (rolled {r})", x.name))
+        system
+            .rating_words(*r)
+            .map(|band| format!("{band} (rolled {r})"))
     })
     .unwrap_or_else(|| "not rolled".into())
 }
@@ -94,22 +95,17 @@ async fn force_page(
     status: StatusCode,
     notice: &'static str,
 ) -> Result<HttpResponse, AppError> {
-    let cat = &state.app.rules.lotf;
+    let system = crate::web::campaign_view::system_of(state, &c)?;
     let st = &c.state;
     let f = st.forces.get(force).ok_or(AppError::NotFound)?;
-    let history = |id: &Option<String>| {
-        id.as_ref()
-            .and_then(|i| f.history.get(i))
-            .cloned()
-            .unwrap_or_default()
-    };
-    let mut on_roster = std::collections::BTreeSet::new();
-    let groups: Vec<GroupView> = f
-        .roster
+    let shape = system.shape(&f.roster).map_err(AppError::internal)?;
+    let history = |id: &str| f.history.get(id).cloned().unwrap_or_default();
+    let rating = |id: &str| rating_words(system, f.ratings.get(id));
+    let groups: Vec<GroupView> = shape
         .groups
         .iter()
         .map(|g| GroupView {
-            id: g.id.clone().unwrap_or_default(),
+            id: g.id.clone(),
             name: if g.name.is_empty() {
                 "Group".into()
             } else {
@@ -120,101 +116,80 @@ async fn force_page(
                 .as_ref()
                 .map(|c| c.name.clone())
                 .unwrap_or_default(),
-            rating: rating_words(
-                cat,
-                g.commander
-                    .as_ref()
-                    .and_then(|c| c.id.as_ref())
-                    .and_then(|id| f.ratings.get(id)),
-            ),
-            commander_history: history(&g.commander.as_ref().and_then(|c| c.id.clone())),
+            rating: g
+                .commander
+                .as_ref()
+                .map_or_else(|| rating_words(system, None), |c| rating(&c.id)),
+            commander_history: g
+                .commander
+                .as_ref()
+                .map(|c| history(&c.id))
+                .unwrap_or_default(),
             elements: g
                 .elements
                 .iter()
                 .map(|e| {
-                    let id = e.id.clone().unwrap_or_default();
-                    on_roster.insert(id.clone());
-                    let full = f
-                        .full_sizes
-                        .get(&id)
-                        .cloned()
-                        .unwrap_or_else(|| e.size.id().into());
+                    let full = f.full_sizes.get(&e.id).unwrap_or(&e.size);
                     ElementLine {
-                        reduced: full != e.size.id(),
-                        full: Size::from_id(&full).map_or(full.clone(), |s| s.label().into()),
+                        reduced: *full != e.size,
+                        full: system.size_label(full),
                         name: e.name.clone(),
-                        kind: e.element_type.label().into(),
-                        size: e.size.label().into(),
-                        upgrades: e
-                            .upgrades
-                            .iter()
-                            .map(|u| u.label())
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                        points: crate::rules::systems::lotf::price_element(cat, e),
-                        history: f.history.get(&id).cloned().unwrap_or_default(),
+                        kind: e.kind.clone(),
+                        size: e.size_label.clone(),
+                        upgrades: e.upgrades.join(", "),
+                        points: e.points,
+                        history: history(&e.id),
                     }
                 })
                 .collect(),
         })
         .collect();
-    let commander_ids: std::collections::BTreeSet<String> = f.ratings.keys().cloned().collect();
+    let on_roster: std::collections::BTreeSet<&str> =
+        shape.elements().map(|e| e.id.as_str()).collect();
     let lost = f
         .history
         .iter()
-        .filter(|(id, _)| !on_roster.contains(*id) && !commander_ids.contains(*id))
+        .filter(|(id, _)| !on_roster.contains(id.as_str()) && !f.ratings.contains_key(*id))
         .map(|(_, h)| LostLine { history: h.clone() })
         .collect();
-    let elements: Vec<(&str, String)> = f
-        .roster
-        .groups
-        .iter()
-        .flat_map(|g| &g.elements)
-        .map(|e| (e.id.as_deref().unwrap_or(""), e.name.clone()))
-        .collect();
-    let fc = f.roster.force_commander.as_ref();
+    let fc = shape.commander.as_ref();
+    let points = crate::rules::campaign::turn::force_points(system, f);
+    let menu = system.purchase_menu();
+    let options = |list: Vec<crate::rules::campaign::forces_api::Choice>| {
+        list.into_iter()
+            .map(|c| choice(c.value, c.label))
+            .collect::<Vec<_>>()
+    };
     let page = ForcePage {
         campaign_id: c.id(),
         campaign_name: c.row.name.clone(),
         force_id: f.id.clone(),
-        name: f.roster.name.clone(),
+        name: f.roster.name().to_string(),
         player: f.player.clone(),
         side: st.side_name(f.side).into(),
         place: st.place_name(&f.place).into(),
         bank: f.bank,
-        points: crate::rules::campaign::turn::force_points(cat, f),
+        points,
         limit: st.points(),
-        room: st
-            .points()
-            .saturating_sub(crate::rules::campaign::turn::force_points(cat, f)),
+        room: st.points().saturating_sub(points),
         out: f.out.clone().unwrap_or_default(),
         fc_name: fc.map(|c| c.name.clone()).unwrap_or_default(),
-        fc_rating: rating_words(
-            cat,
-            fc.and_then(|c| c.id.as_ref())
-                .and_then(|id| f.ratings.get(id)),
-        ),
-        fc_history: history(&fc.and_then(|c| c.id.clone())),
+        fc_rating: fc.map_or_else(|| rating_words(system, None), |c| rating(&c.id)),
+        fc_history: fc.map(|c| history(&c.id)).unwrap_or_default(),
         notice,
         lost,
         mine: c.force.as_deref() == Some(force),
         running: st.phase == Phase::Orders && f.active(),
-        element_choices: elements
-            .iter()
-            .map(|(id, n)| choice(*id, n.clone()))
+        element_choices: shape
+            .elements()
+            .map(|e| choice(e.id.clone(), e.name.clone()))
             .collect(),
-        reduced_choices: restore_options(st, cat, force)
+        reduced_choices: restore_options(st, system, force)
             .into_iter()
             .map(|o| {
                 choice(
                     o.element,
-                    format!(
-                        "{}: {} to {} for {} points",
-                        o.name,
-                        o.from.label(),
-                        o.to.label(),
-                        o.cost
-                    ),
+                    format!("{}: {} to {} for {} points", o.name, o.from, o.to, o.cost),
                 )
             })
             .collect(),
@@ -222,25 +197,9 @@ async fn force_page(
             .iter()
             .map(|g| choice(g.id.clone(), g.name.clone()))
             .collect(),
-        upgrade_choices: Upgrade::ALL
-            .iter()
-            .map(|u| {
-                choice(
-                    u.id(),
-                    cat.upgrade(*u).map_or(u.label().to_string(), |d| {
-                        format!("{} ({:+} points)", d.name, d.points)
-                    }),
-                )
-            })
-            .collect(),
-        type_choices: ElementType::ALL
-            .iter()
-            .map(|t| choice(t.id(), t.label()))
-            .collect(),
-        size_choices: Size::ALL
-            .iter()
-            .map(|s| choice(s.id(), s.label()))
-            .collect(),
+        upgrade_choices: options(menu.upgrades),
+        type_choices: options(menu.element_types),
+        size_choices: options(menu.sizes),
         groups,
         errors,
         ctx,
@@ -322,43 +281,22 @@ pub async fn buy(
     }
 }
 
-/// Cards or the roster sheet of a force as it stands, with its history and rated commanders.
+/// Cards or the roster sheet of a force as it stands, with its history and rated commanders:
+/// the campaign's rule system prints it.
 pub async fn force_print(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
+    req: actix_web::HttpRequest,
     path: web::Path<(i64, String, String)>,
-    query: web::Query<crate::web::systems::lotf::print::PrintQuery>,
 ) -> Result<HttpResponse, AppError> {
     let (id, force, kind) = path.into_inner();
     let c = load_for(&state.app, &user.actor(), id).await?;
-    let f = c.state.forces.get(&force).ok_or(AppError::NotFound)?;
-    let cat = &state.app.rules.lotf;
-    let mut fs = crate::web::systems::lotf::print::ForceState {
-        label: Some(format!("{}, turn {}", c.row.name, c.state.turn)),
-        ..Default::default()
-    };
-    for (eid, h) in &f.history {
-        if f.ratings.contains_key(eid) {
-            continue;
-        }
-        fs.elements.insert(
-            eid.clone(),
-            crate::web::systems::lotf::print::ElementState {
-                size: None,
-                removed: false,
-                history: h.clone(),
-            },
-        );
+    if !c.state.forces.contains_key(&force) {
+        return Err(AppError::NotFound);
     }
-    for (cid, roll) in &f.ratings {
-        let history = f.history.get(cid).cloned().unwrap_or_default();
-        if let Some(state) =
-            crate::web::systems::lotf::print::CommanderState::rolled(cat, *roll, history)
-        {
-            fs.commanders.insert(cid.clone(), state);
-        }
-    }
-    let action = format!("/campaigns/{id}/forces/{force}/print/{kind}");
-    crate::web::pages::print::print_force(&state, ctx, &f.roster, Some(&fs), &kind, &query, action)
+    let system = crate::rules::SystemId::from_id(&c.row.rule_system)
+        .and_then(crate::web::systems::pages_for)
+        .ok_or(AppError::NotFound)?;
+    system.print_campaign_force(&state, ctx, &c, &force, &kind, req.query_string())
 }

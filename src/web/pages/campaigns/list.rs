@@ -8,7 +8,6 @@ use serde::Deserialize;
 use crate::app::campaigns::actions::{self as actions, NewCampaignInput};
 use crate::rules::campaign::presets::presets;
 use crate::rules::campaign::state::{HouseRules, Phase};
-use crate::rules::systems::lotf::{ScenarioId, War};
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::{SignedIn, SignedInUser};
 use crate::web::page::SelectOption;
@@ -112,13 +111,19 @@ async fn list_page(
 ) -> Result<HttpResponse, AppError> {
     let uid = user.id;
     let rows = crate::app::campaigns::list(&state.app, &user.actor()).await?;
-    let mut scenarios = vec![choice("", "Roll on the book's 2d6 table for each battle")];
-    scenarios.extend(ScenarioId::ALL.iter().map(|s| {
-        choice(
-            s.id(),
-            crate::rules::campaign::turn::scenario_name(&state.app.rules.lotf, *s),
-        )
-    }));
+    // The choices of the system the form names, or of the first this build serves.
+    let system = crate::rules::SystemId::from_id(&form.system)
+        .into_iter()
+        .chain(crate::rules::SystemId::served())
+        .find_map(|s| state.app.rules.forces(s))
+        .ok_or_else(|| AppError::internal("no rule system runs campaigns"))?;
+    let mut scenarios = vec![choice("", "Roll on the scenario table for each battle")];
+    scenarios.extend(
+        system
+            .scenarios()
+            .into_iter()
+            .map(|s| choice(s.value, s.label)),
+    );
     render_with_status(
         &ListPage {
             ctx,
@@ -148,7 +153,11 @@ async fn list_page(
                     places: p.map.places.len(),
                 })
                 .collect(),
-            wars: War::ALL.iter().map(|w| choice(w.id(), w.label())).collect(),
+            wars: system
+                .wars()
+                .into_iter()
+                .map(|w| choice(w.value, w.label))
+                .collect(),
             scenarios,
             switches: HouseRules::default().switches().to_vec(),
             form,
@@ -254,15 +263,25 @@ async fn join_page(
 ) -> Result<HttpResponse, AppError> {
     let (row, st) = crate::app::campaigns::by_code(&state.app, code).await?;
     let settings = st.settings().ok_or(AppError::NotFound)?.clone();
-    let rosters =
-        crate::app::rosters::list(&state.app, &user.actor(), Some(settings.war.clone())).await?;
+    // Only rosters of the campaign's rule system and war can enlist.
+    let rosters: Vec<_> =
+        crate::app::rosters::list(&state.app, &user.actor(), Some(settings.war.clone()))
+            .await?
+            .into_iter()
+            .filter(|r| r.rule_system == row.rule_system)
+            .collect();
+    let war = crate::app::campaigns::system_of(&state.app.rules, &row)?
+        .wars()
+        .into_iter()
+        .find(|w| w.value == settings.war)
+        .map_or(settings.war.clone(), |w| w.label);
     render_with_status(
         &JoinPage {
             ctx,
             code: row.invite_code.clone(),
             id: row.id,
             name: row.name.clone(),
-            war: War::from_id(&settings.war).map_or(settings.war.clone(), |w| w.label().into()),
+            war,
             points: settings.points,
             turns: settings.turns,
             sides: settings

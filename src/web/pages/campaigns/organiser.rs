@@ -8,7 +8,6 @@ use serde::Deserialize;
 use crate::app;
 use crate::app::campaigns::actions::{self as actions, Adjustment};
 use crate::app::campaigns::{load_for, Loaded};
-use crate::rules::systems::lotf::ScenarioId;
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::SignedIn;
 use crate::web::page::SelectOption;
@@ -78,14 +77,10 @@ async fn organiser_page(
                     scenario: b.scenario.clone(),
                 })
                 .collect(),
-            scenarios: ScenarioId::ALL
-                .iter()
-                .map(|s| {
-                    choice(
-                        s.id(),
-                        crate::rules::campaign::turn::scenario_name(&state.app.rules.lotf, *s),
-                    )
-                })
+            scenarios: crate::web::campaign_view::system_of(state, &c)?
+                .scenarios()
+                .into_iter()
+                .map(|s| choice(s.value, s.label))
                 .collect(),
             // Only what the void action accepts (M-94).
             battles: voidable
@@ -107,7 +102,7 @@ async fn organiser_page(
             forces: st
                 .forces
                 .values()
-                .map(|f| choice(f.id.clone(), format!("{} ({})", f.roster.name, f.player)))
+                .map(|f| choice(f.id.clone(), format!("{} ({})", f.roster.name(), f.player)))
                 .collect(),
             sides: (0..2u8)
                 .map(|s| choice(s.to_string(), st.side_name(s)))

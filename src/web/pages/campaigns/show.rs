@@ -82,7 +82,7 @@ struct ShowPage {
 
 pub(super) fn force_name(c: &Loaded, id: &str) -> String {
     c.state.forces.get(id).map_or(id.to_string(), |f| {
-        format!("{} ({})", f.roster.name, f.player)
+        format!("{} ({})", f.roster.name(), f.player)
     })
 }
 
@@ -120,7 +120,13 @@ async fn show_page(
         })
         .unwrap_or_default();
     let rows = log_rows(&state.app, c.id()).await?;
-    let mut recent = log_lines(&c, &rows, None, None)?;
+    let mut recent = log_lines(
+        crate::web::campaign_view::system_of(state, &c)?,
+        &c,
+        &rows,
+        None,
+        None,
+    )?;
     recent.reverse();
     recent.truncate(12);
     let battles = st
@@ -143,17 +149,18 @@ async fn show_page(
                 .is_some_and(|f| *f == b.attacker || *f == b.defender),
         })
         .collect();
+    let system = crate::web::campaign_view::system_of(state, &c)?;
     let forces = st
         .forces
         .values()
         .map(|f| ForceRow {
             id: f.id.clone(),
             player: f.player.clone(),
-            name: f.roster.name.clone(),
+            name: f.roster.name().to_string(),
             side: f.side,
             side_name: st.side_name(f.side).to_string(),
             place: st.place_name(&f.place).to_string(),
-            elements: f.roster.element_count(),
+            elements: system.shape(&f.roster).map_or(0, |s| s.elements().count()),
             out: f.out.clone().unwrap_or_default(),
             mine: c.force.as_deref() == Some(f.id.as_str()),
         })
@@ -169,7 +176,7 @@ async fn show_page(
         points: settings.points,
         sides: settings.sides.iter().map(|s| s.name.clone()).collect(),
         map: svg_map(&c),
-        attention: attention(&c, &state.app.rules.lotf),
+        attention: attention(&c, system),
         routes,
         hold_chosen: my_order == Some(&Order::Hold),
         my_place: mine

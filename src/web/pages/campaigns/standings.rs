@@ -105,7 +105,13 @@ pub async fn log_page(
     let rows = log_rows(&state.app, c.id()).await?;
     let turn = filter.turn.parse::<i32>().ok();
     let force = Some(filter.force.as_str()).filter(|f| !f.is_empty());
-    let lines = log_lines(&c, &rows, turn, force)?;
+    let lines = log_lines(
+        crate::web::campaign_view::system_of(&state, &c)?,
+        &c,
+        &rows,
+        turn,
+        force,
+    )?;
     let mut turns = vec![choice("", "Every turn")];
     turns.extend((0..=c.state.turn).map(|t| {
         choice(
@@ -122,7 +128,7 @@ pub async fn log_page(
         c.state
             .forces
             .values()
-            .map(|f| choice(f.id.clone(), format!("{} ({})", f.roster.name, f.player))),
+            .map(|f| choice(f.id.clone(), format!("{} ({})", f.roster.name(), f.player))),
     );
     render_with_status(
         &LogPage {

@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod battle_request;
+pub mod campaign;
 pub mod edit;
 pub mod fight;
 pub mod historical;
@@ -58,6 +59,18 @@ fn moved(req: HttpRequest) -> impl std::future::Future<Output = actix_web::HttpR
 impl SystemPages for LotfPages {
     fn id(&self) -> SystemId {
         SystemId::Lotf
+    }
+
+    fn print_campaign_force(
+        &self,
+        state: &crate::web::state::AppState,
+        ctx: crate::web::page::PageCtx,
+        campaign: &crate::app::campaigns::Loaded,
+        force: &str,
+        kind: &str,
+        query: &str,
+    ) -> Result<actix_web::HttpResponse, crate::web::AppError> {
+        campaign::print_force(state, ctx, campaign, force, kind, query)
     }
 
     fn configure(&self, cfg: &mut ServiceConfig) {

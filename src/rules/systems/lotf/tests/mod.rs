@@ -3,6 +3,9 @@
 
 mod support;
 
+mod campaign_settings_tests;
+mod campaign_tests;
+mod campaign_voiding_tests;
 mod catalogue_tests;
 mod combat_tests;
 mod historical_tests;

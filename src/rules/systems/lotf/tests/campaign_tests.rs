@@ -2,23 +2,66 @@
 //! aftermath, the end of the turn, purchases, a voided battle, and the log rebuilt from the
 //! start giving the same state.
 
-use super::after_battle::{resolve_battle, BattleReport, ElementEnd};
-use super::aftermath::EndState;
-use super::forces::{buy_element, enlist, restore, restore_options, RestoreOption};
-use super::movement::Order;
-use super::presets::preset;
-use super::state::{
+use crate::rules::campaign::after_battle::{resolve_battle, BattleReport, ElementEnd};
+use crate::rules::campaign::aftermath::EndState;
+use crate::rules::campaign::forces::{enlist, purchase, restore_options, RestoreOption};
+use crate::rules::campaign::forces_api::{ForceRules, Purchase, RosterJson};
+use crate::rules::campaign::movement::Order;
+use crate::rules::campaign::presets::preset;
+use crate::rules::campaign::state::{
     BattleResult, BattleStatus, CampaignState, Entry, Event, HouseRules, Phase, Settings, SideSetup,
 };
-use super::turn::{close_turn, end_turn};
-use super::voiding::{void_from, voidable, RecordState};
+use crate::rules::campaign::turn::{close_turn, end_turn};
+use crate::rules::campaign::voiding::{void_from, voidable, RecordState};
+use crate::rules::campaign::CampaignError;
+use crate::rules::system::BattleSide as Side;
 use crate::rules::systems::lotf::catalogue::Catalogue;
-use crate::rules::systems::lotf::combat::Side;
 use crate::rules::systems::lotf::roster::{CommanderDoc, ElementDoc, GroupDoc, RosterDoc};
 use crate::rules::systems::lotf::types::{ElementType, Nation, Size, War};
 
 fn cat() -> Catalogue {
     Catalogue::builtin().expect("the built-in catalogue loads")
+}
+
+/// A roster as the campaign keeps it.
+fn json(r: &RosterDoc) -> RosterJson {
+    RosterJson(serde_json::to_value(r).expect("a roster serialises"))
+}
+
+/// A campaign force's roster read back as Land of the Free's document.
+fn doc(r: &RosterJson) -> RosterDoc {
+    serde_json::from_value(r.0.clone()).expect("a Land of the Free roster")
+}
+
+fn restore(
+    st: &CampaignState,
+    cat: &Catalogue,
+    force: &str,
+    element: &str,
+) -> Result<Event, CampaignError> {
+    let element = element.to_string();
+    purchase(st, cat, force, &Purchase::Restore { element })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn buy_element(
+    st: &CampaignState,
+    cat: &Catalogue,
+    force: &str,
+    group: &str,
+    name: &str,
+    element_type: ElementType,
+    size: Size,
+    weapon: Option<&str>,
+) -> Result<Event, CampaignError> {
+    let what = Purchase::Element {
+        group: group.into(),
+        name: name.into(),
+        element_type: element_type.id().into(),
+        size: size.id().into(),
+        weapon: weapon.map(String::from),
+    };
+    purchase(st, cat, force, &what)
 }
 
 fn force(name: &str, nation: Nation) -> RosterDoc {
@@ -51,6 +94,7 @@ fn force(name: &str, nation: Nation) -> RosterDoc {
 
 /// A log that records every event it is given, as the web layer does.
 struct Log {
+    cat: Catalogue,
     state: CampaignState,
     entries: Vec<Entry>,
 }
@@ -58,7 +102,9 @@ struct Log {
 impl Log {
     fn push(&mut self, event: Event) {
         let seq = self.entries.len() as i64 + 1;
-        self.state.apply(seq, &event).expect("the event applies");
+        self.state
+            .apply(&self.cat, seq, &event)
+            .expect("the event applies");
         self.entries.push(Entry { seq, event });
     }
 
@@ -72,13 +118,14 @@ impl Log {
 fn philadelphia(rules: HouseRules) -> Log {
     let p = preset("philadelphia-1777").expect("preset exists");
     let mut log = Log {
+        cat: cat(),
         state: CampaignState::default(),
         entries: Vec::new(),
     };
     log.push(Event::Created {
         settings: Settings {
             name: "Brandywine".into(),
-            rule_system: "lotf".into(),
+            rule_system: crate::rules::SystemId::Lotf.id().into(),
             war: "american_revolution".into(),
             points: 200,
             turns: 3,
@@ -110,7 +157,7 @@ fn philadelphia(rules: HouseRules) -> Log {
             user,
             &format!("Player {user}"),
             side,
-            &force(&format!("Force {user}"), nation),
+            &json(&force(&format!("Force {user}"), nation)),
             user as u64,
         )
         .expect("a legal force enlists");
@@ -150,7 +197,7 @@ fn close(log: &mut Log, seed: u64) -> Vec<u32> {
         });
     }
     if nos.is_empty() {
-        let events = end_turn(&log.state);
+        let events = end_turn(&log.state, &log.cat);
         log.push_all(events);
     }
     nos
@@ -159,8 +206,7 @@ fn close(log: &mut Log, seed: u64) -> Vec<u32> {
 fn attacker_wins_major(log: &Log, no: u32) -> BattleReport {
     let b = log.state.battle(no).expect("battle");
     let defender = &log.state.forces[&b.defender];
-    let elements = defender
-        .roster
+    let elements = doc(&defender.roster)
         .groups
         .iter()
         .flat_map(|g| &g.elements)
@@ -170,8 +216,7 @@ fn attacker_wins_major(log: &Log, no: u32) -> BattleReport {
             end: EndState::Shattered,
         })
         .collect();
-    let fc = defender
-        .roster
+    let fc = doc(&defender.roster)
         .force_commander
         .as_ref()
         .and_then(|c| c.id.clone())
@@ -212,7 +257,7 @@ fn enlistment_rolls_every_commander_and_refuses_a_second_force() {
         1,
         "Player 1",
         0,
-        &force("Another", Nation::British),
+        &json(&force("Another", Nation::British)),
         9,
     );
     assert!(again.is_err(), "the campaign has started");
@@ -227,7 +272,8 @@ fn an_illegal_roster_cannot_enlist() {
         g.elements
             .push(ElementDoc::new("Extra", ElementType::Infantry, Size::Large));
     }
-    let err = enlist(&log.state, &cat(), 9, "Nine", 0, &big, 1).expect_err("over 200 points");
+    let err =
+        enlist(&log.state, &cat(), 9, "Nine", 0, &json(&big), 1).expect_err("over 200 points");
     assert!(err.to_string().contains("200"), "{err}");
 }
 
@@ -266,14 +312,13 @@ fn a_turn_with_a_contact_fights_then_ends_with_places_and_reinforcements() {
     log.push_all(events);
     let loser = &log.state.forces[&b.defender];
     // Every element ended Shattered: each is lost on 1–3 or back one size smaller.
-    assert!(loser.roster.element_count() < 6 || loser.history.len() >= 6 || !loser.active());
-    for e in loser.roster.groups.iter().flat_map(|g| &g.elements) {
+    assert!(doc(&loser.roster).element_count() < 6 || loser.history.len() >= 6 || !loser.active());
+    for e in doc(&loser.roster).groups.iter().flat_map(|g| &g.elements) {
         assert_eq!(e.size, Size::Small, "{} survived, one size smaller", e.name);
     }
     if loser.active() {
         assert_ne!(loser.place, "kennett", "the loser fell back");
-        let fc = loser
-            .roster
+        let fc = doc(&loser.roster)
             .force_commander
             .as_ref()
             .and_then(|c| c.id.clone());
@@ -295,7 +340,7 @@ fn a_turn_with_a_contact_fights_then_ends_with_places_and_reinforcements() {
     );
 
     // Standings by hand: 6 and 2 victory points, plus the value of places each side holds.
-    let st = super::standings::standings(&log.state);
+    let st = crate::rules::campaign::standings::standings(&log.state);
     let winner = st
         .players
         .iter()
@@ -325,7 +370,7 @@ fn a_turn_with_a_contact_fights_then_ends_with_places_and_reinforcements() {
     }
 
     // The log rebuilds the state exactly.
-    let rebuilt = CampaignState::rebuild(&log.entries).expect("rebuilds");
+    let rebuilt = CampaignState::rebuild(&log.cat, &log.entries).expect("rebuilds");
     assert_eq!(rebuilt, log.state);
 }
 
@@ -365,7 +410,7 @@ fn purchases_spend_the_bank_and_keep_the_force_legal() {
         log.push(e);
         assert!(log.state.forces["f1"].bank < 15);
     }
-    let rebuilt = CampaignState::rebuild(&log.entries).expect("rebuilds");
+    let rebuilt = CampaignState::rebuild(&log.cat, &log.entries).expect("rebuilds");
     assert_eq!(rebuilt, log.state);
 }
 
@@ -393,6 +438,7 @@ fn voiding_the_latest_battle_sets_aside_its_entries() {
         [no]
     );
     let mut ordered = Log {
+        cat: cat(),
         state: log.state.clone(),
         entries: log.entries.clone(),
     };
@@ -410,7 +456,7 @@ fn voiding_the_latest_battle_sets_aside_its_entries() {
         record: 555,
         reason: "wrong report".into(),
     });
-    let rebuilt = CampaignState::rebuild(&log.entries).expect("rebuilds");
+    let rebuilt = CampaignState::rebuild(&log.cat, &log.entries).expect("rebuilds");
     assert_eq!(rebuilt.turn, 2);
     assert_eq!(rebuilt.phase, Phase::Battles);
     assert_eq!(
@@ -474,7 +520,10 @@ fn forces_that_cross_on_a_route_fight_there_and_the_winner_goes_on() {
     let no = close(&mut log, 3)[0];
     let b = log.state.battle(no).expect("battle").clone();
     assert!(
-        matches!(b.site, super::state::BattleSite::Route { .. }),
+        matches!(
+            b.site,
+            crate::rules::campaign::state::BattleSite::Route { .. }
+        ),
         "{b:?}"
     );
     assert_eq!(b.name, "the road between Cooch's Bridge and Kennett Square");
@@ -501,7 +550,7 @@ fn forces_that_cross_on_a_route_fight_there_and_the_winner_goes_on() {
         "the loser does not share a place with the winner"
     );
     assert_eq!(
-        CampaignState::rebuild(&log.entries).expect("rebuilds"),
+        CampaignState::rebuild(&log.cat, &log.entries).expect("rebuilds"),
         log.state
     );
 }
@@ -528,7 +577,7 @@ fn with_route_battles_off_forces_pass_each_other() {
 /// A triangle of places (and a wilderness beyond c): three Crown forces against one
 /// Continental one.
 fn triangle(rules: HouseRules) -> Log {
-    use super::movement::{Map, Place, PlaceKind, Route, RouteKind};
+    use crate::rules::campaign::movement::{Map, Place, PlaceKind, Route, RouteKind};
     let place = |id: &str, kind| Place {
         id: id.into(),
         name: id.to_uppercase(),
@@ -545,13 +594,14 @@ fn triangle(rules: HouseRules) -> Log {
         kind: RouteKind::Road,
     };
     let mut log = Log {
+        cat: cat(),
         state: CampaignState::default(),
         entries: Vec::new(),
     };
     log.push(Event::Created {
         settings: Settings {
             name: "Triangle".into(),
-            rule_system: "lotf".into(),
+            rule_system: crate::rules::SystemId::Lotf.id().into(),
             war: "american_revolution".into(),
             points: 200,
             turns: 5,
@@ -596,7 +646,7 @@ fn triangle(rules: HouseRules) -> Log {
             user,
             "p",
             side,
-            &force("F", nation),
+            &json(&force("F", nation)),
             user as u64,
         )
         .expect("enlists");
@@ -672,19 +722,27 @@ fn the_organiser_may_pick_which_force_fights_and_the_scenario() {
     let b = log.state.battle(no).expect("battle").clone();
     assert_eq!(b.attacker_support.len(), 1, "the other stands by");
     let other = b.attacker_support[0].clone();
-    let (new, what) = super::turn::rearrange(
+    let (new, what) = crate::rules::campaign::turn::rearrange(
         &log.state,
         &cat(),
         no,
         Some(&other),
         None,
-        Some(crate::rules::systems::lotf::battle::ScenarioId::Ambush),
+        Some(crate::rules::systems::lotf::battle::ScenarioId::Ambush.id()),
     )
     .expect("rearranges");
     assert_eq!(new.attacker, other);
     assert_eq!(new.attacker_support, vec![b.attacker.clone()]);
     assert!(what.contains("Ambush"), "{what}");
-    assert!(super::turn::rearrange(&log.state, &cat(), no, Some("f3"), None, None).is_err());
+    assert!(crate::rules::campaign::turn::rearrange(
+        &log.state,
+        &cat(),
+        no,
+        Some("f3"),
+        None,
+        None
+    )
+    .is_err());
 }
 
 #[test]
@@ -738,7 +796,7 @@ fn a_force_caught_at_its_start_fights_there_instead_of_on_the_road() {
     let b = log.state.battle(nos[0]).expect("battle").clone();
     assert_eq!(
         b.site,
-        super::state::BattleSite::Place {
+        crate::rules::campaign::state::BattleSite::Place {
             place: "iron_hill".into()
         }
     );
@@ -783,8 +841,15 @@ fn a_group_commander_who_fell_too_is_not_made_force_commander() {
         .into_iter()
         .max_by_key(|c| f.ratings[*c])
         .expect("two group commanders");
-    let events =
-        super::after_battle::replace_commander(f, "c1", &["c1", best], &mut dice, true, "x");
+    let events = crate::rules::campaign::after_battle::replace_commander(
+        f,
+        &log.cat.shape(&f.roster).expect("readable"),
+        "c1",
+        &["c1", best],
+        &mut dice,
+        true,
+        "x",
+    );
     let promoted_slot = events.iter().find_map(|e| match e {
         Event::CommanderReplaced { commander, .. } if commander != "c1" => Some(commander.clone()),
         _ => None,
@@ -818,7 +883,8 @@ fn a_reduced_element_is_restored_and_an_upgrade_bought_within_the_bank() {
     log.push(restored);
     let f = &log.state.forces["f1"];
     assert_eq!(f.bank, 15 - cost);
-    let e1 = f.roster.groups[0]
+    let roster = doc(&f.roster);
+    let e1 = roster.groups[0]
         .elements
         .iter()
         .find(|e| e.id.as_deref() == Some("e1"));
@@ -833,24 +899,28 @@ fn a_reduced_element_is_restored_and_an_upgrade_bought_within_the_bank() {
     // Full strength again: nothing more to restore.
     assert!(restore(&log.state, &cat, "f1", "e1").is_err());
     // An upgrade the bank can pay for.
-    let upgrade = super::forces::buy_upgrade(
+    let upgrade = purchase(
         &log.state,
         &cat,
         "f1",
-        "e2",
-        crate::rules::systems::lotf::types::Upgrade::Elite,
+        &Purchase::Upgrade {
+            element: "e2".into(),
+            upgrade: crate::rules::systems::lotf::types::Upgrade::Elite
+                .id()
+                .into(),
+        },
     );
     match upgrade {
         Ok(e) => {
             log.push(e);
-            assert!(log.state.forces["f1"].roster.groups[0].elements[1]
+            assert!(doc(&log.state.forces["f1"].roster).groups[0].elements[1]
                 .upgrades
                 .contains(&crate::rules::systems::lotf::types::Upgrade::Elite));
         }
         Err(e) => assert!(e.to_string().contains("costs"), "{e}"),
     }
     assert_eq!(
-        CampaignState::rebuild(&log.entries).expect("rebuilds"),
+        CampaignState::rebuild(&log.cat, &log.entries).expect("rebuilds"),
         log.state
     );
 }
@@ -891,15 +961,15 @@ fn restore_options_show_one_size_back_at_the_price_the_purchase_charges() {
             RestoreOption {
                 element: "e1".into(),
                 name: "Regiment 1-1".into(),
-                from: Size::Small,
-                to: Size::Medium,
+                from: Size::Small.label().to_string(),
+                to: Size::Medium.label().to_string(),
                 cost: 10,
             },
             RestoreOption {
                 element: "e2".into(),
                 name: "Regiment 1-2".into(),
-                from: Size::Tiny,
-                to: Size::Small,
+                from: Size::Tiny.label().to_string(),
+                to: Size::Small.label().to_string(),
                 cost: 5,
             },
         ],
@@ -922,11 +992,11 @@ fn restore_options_show_one_size_back_at_the_price_the_purchase_charges() {
     assert_eq!(
         after
             .iter()
-            .map(|o| (o.element.as_str(), o.from, o.to))
+            .map(|o| (o.element.as_str(), o.from.as_str(), o.to.as_str()))
             .collect::<Vec<_>>(),
         [
-            ("e1", Size::Small, Size::Medium),
-            ("e2", Size::Small, Size::Medium)
+            ("e1", Size::Small.label(), Size::Medium.label()),
+            ("e2", Size::Small.label(), Size::Medium.label())
         ],
         "e2 may buy its second size back next"
     );
@@ -951,7 +1021,7 @@ fn the_other_switches_turn_their_rule_off() {
         "no reinforcement points"
     );
     assert_eq!(log.state.forces["f1"].bank, 0);
-    let st = super::standings::standings(&log.state);
+    let st = crate::rules::campaign::standings::standings(&log.state);
     assert!(
         st.sides.iter().all(|s| s.place_points == 0),
         "places do not score"

@@ -2,6 +2,7 @@
 //! service and the campaigns that follow their battles read. It imports neither of them.
 
 use crate::app::Error;
+use crate::rules::system::BattleSide;
 use crate::rules::systems::lotf::{self, BattleSetup, Side};
 use crate::store::battles::BattleRow;
 
@@ -120,6 +121,17 @@ pub fn winner_of(row: &BattleRow) -> Option<Option<Side>> {
         "attacker" => Some(Side::Attacker),
         "defender" => Some(Side::Defender),
         _ => None,
+    })
+}
+
+/// [`winner_of`] in words every rule system shares: `None` while undecided, `Some(None)` for a
+/// tie, otherwise the winning side.
+pub fn decided_winner(row: &BattleRow) -> Option<Option<BattleSide>> {
+    winner_of(row).map(|w| {
+        w.map(|side| match side {
+            Side::Attacker => BattleSide::Attacker,
+            Side::Defender => BattleSide::Defender,
+        })
     })
 }
 

@@ -4,6 +4,7 @@ mod accounts;
 mod admin;
 mod api;
 mod battle_records;
+mod battle_systems;
 mod battles;
 mod browser;
 mod browser_campaigns;

@@ -102,9 +102,7 @@ const NOT_YET_MIGRATED: &[&str] = &[
     "src/app/battle_record.rs",
     "src/app/battles/mod.rs",
     "src/app/rosters.rs",
-    "src/web/api/battle_records.rs",
     "src/web/api/rosters.rs",
-    "src/web/pages/battles.rs",
     "src/web/pages/print.rs",
     "src/web/pages/rosters.rs",
 ];

@@ -14,7 +14,7 @@ use crate::app::{Actor, Context, Error};
 use crate::rules::campaign::state::BattleStatus;
 use crate::rules::systems::lotf::record::{self, TabletopOutcome, TabletopReport};
 use crate::rules::systems::lotf::{self, RosterDoc, ScenarioId, Side};
-use crate::rules::Systems;
+use crate::rules::{SystemId, Systems};
 use crate::store::battles::{self, BattleRow, NewBattle, ResultChange};
 use crate::store::{users, DbConnection};
 
@@ -82,6 +82,58 @@ pub async fn load_force(
             .ok_or_else(|| Error::bad_request("Choose a force from the list."));
     }
     Err(Error::bad_request("Choose a force for each side."))
+}
+
+/// The rule system a force chosen for a battle plays by, read before the force itself: one of
+/// the actor's rosters (`r:<id>`, by its `rule_system`) or a historical force (`h:...`, Land of
+/// the Free's orders of battle).
+pub async fn system_of_force(ctx: &Context, actor: &Actor, value: &str) -> Result<SystemId, Error> {
+    if let Some(id) = value.strip_prefix("r:") {
+        let id: i64 = id
+            .parse()
+            .map_err(|_| Error::bad_request("Choose a force from the list."))?;
+        let owner = actor.id;
+        let row = ctx
+            .with_conn(move |conn| Ok(crate::store::rosters::find(conn, id)?))
+            .await?
+            .filter(|r| r.owner_id == owner)
+            .ok_or(Error::NotFound)?;
+        return SystemId::from_id(&row.rule_system).ok_or_else(|| {
+            Error::bad_request(format!(
+                "The roster '{}' belongs to the rule system '{}', which this version of Muster \
+                 does not know.",
+                row.name, row.rule_system
+            ))
+        });
+    }
+    if value.starts_with("h:") {
+        return Ok(SystemId::Lotf);
+    }
+    Err(Error::bad_request("Choose a force for each side."))
+}
+
+/// The one rule system two forces chosen for a battle share. Forces of two different systems
+/// cannot meet, and are refused before either is read.
+pub async fn system_of_forces(
+    ctx: &Context,
+    actor: &Actor,
+    first: &str,
+    second: &str,
+) -> Result<SystemId, Error> {
+    let a = system_of_force(ctx, actor, first).await?;
+    let b = system_of_force(ctx, actor, second).await?;
+    if a != b {
+        return Err(invalid(
+            "second",
+            &format!(
+                "The two forces play by different rule systems: the first by {}, the second by \
+                 {}. Choose two forces of the same rule system.",
+                a.label(),
+                b.label()
+            ),
+        ));
+    }
+    Ok(a)
 }
 
 /// A battle to set up, as the page's form and the API both give it.

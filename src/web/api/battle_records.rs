@@ -4,13 +4,14 @@ use actix_web::{get, post, web, HttpResponse};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::app::battles::{self as records, NewBattleRequest};
-use crate::rules::systems::lotf::record::TabletopReport;
-use crate::rules::systems::lotf::{self, ScenarioId};
+use crate::app::battles as records;
 use crate::store::battles::BattleRow;
 use crate::web::auth::ApiUser;
-use crate::web::error::{ErrorBody, ErrorDetail};
+use crate::web::error::ErrorBody;
 use crate::web::state::AppState;
+use crate::web::systems::battles::{
+    pages_of, set_up_battle, BattleRequest, RecordAnswer, RecordEntry,
+};
 use crate::web::AppError;
 
 fn battle_json(row: &BattleRow) -> Value {
@@ -58,42 +59,16 @@ pub async fn create(
     ApiUser(user): ApiUser,
     body: web::Json<NewBattleJson>,
 ) -> Result<HttpResponse, AppError> {
-    let first = records::load_force(&state.app, &user.actor(), &body.first).await?;
-    let second = records::load_force(&state.app, &user.actor(), &body.second).await?;
-    let first_player = records::read_player(
-        &state.app,
-        &user.actor(),
-        &body.first_player,
-        "first_player",
-    )
-    .await?;
-    let second_player = records::read_player(
-        &state.app,
-        &user.actor(),
-        &body.second_player,
-        "second_player",
-    )
-    .await?;
-    let scenario = match body.scenario.as_deref() {
-        None | Some("") => None,
-        Some(id) => Some(
-            ScenarioId::from_id(id)
-                .ok_or_else(|| records::invalid("scenario", "unknown scenario"))?,
-        ),
+    let body = body.into_inner();
+    let request = BattleRequest {
+        first: body.first,
+        second: body.second,
+        first_player: body.first_player,
+        second_player: body.second_player,
+        scenario: body.scenario,
+        roll_roles: body.roll_roles,
     };
-    let row = records::create(
-        &state.app,
-        &user.actor(),
-        NewBattleRequest {
-            first,
-            second,
-            first_player,
-            second_player,
-            scenario,
-            roll_roles: body.roll_roles,
-        },
-    )
-    .await?;
+    let row = set_up_battle(&state, &user, request).await?;
     Ok(HttpResponse::Created().json(battle_json(&row)))
 }
 
@@ -130,10 +105,10 @@ pub async fn setup(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
-    let setup = crate::app::battle_record::setup_of(&row)?;
+    let pack = pages_of(&row)?.battle_pack(&row)?;
     Ok(HttpResponse::Ok()
         .content_type("application/json")
-        .body(lotf::serialize_battle(&setup)))
+        .body(pack))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -171,7 +146,7 @@ pub struct RecordJson {
     /// `{"turns_played", "elements": [{"side", "id", "state", "hits"}], "commanders": [...],
     /// "attacker_objectives", "defender_objectives"}`
     #[schema(value_type = Object)]
-    report: TabletopReport,
+    report: Value,
 }
 
 /// Record a result from the table
@@ -193,19 +168,25 @@ pub async fn record(
 ) -> Result<HttpResponse, AppError> {
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
     let body = body.into_inner();
-    match records::record_result(&state.app, &user.actor(), &row, body.version, body.report).await?
-    {
-        Ok(row) => Ok(HttpResponse::Ok().json(battle_json(&row))),
-        Err(problems) => Err(AppError::Validation {
-            message: "The result cannot be right as entered.".into(),
-            details: problems
-                .into_iter()
-                .map(|p| ErrorDetail {
-                    field: Some(p.field),
-                    message: p.message,
-                })
-                .collect(),
-        }),
+    let answer = pages_of(&row)?
+        .record(
+            &state.app,
+            &user.actor(),
+            &row,
+            body.version,
+            RecordEntry::Json(body.report),
+        )
+        .await?;
+    match answer {
+        RecordAnswer::Saved(row) => Ok(HttpResponse::Ok().json(battle_json(&row))),
+        RecordAnswer::Refused(details) | RecordAnswer::Checked(Err(details)) => {
+            Err(AppError::Validation {
+                message: "The result cannot be right as entered.".into(),
+                details,
+            })
+        }
+        // The API only records; a check is the page's.
+        RecordAnswer::Checked(Ok(_)) => Err(AppError::internal("a check answered a record")),
     }
 }
 

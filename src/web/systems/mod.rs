@@ -2,13 +2,17 @@
 //! for Land of the Free), and the one registry generic code asks. Adding a system adds a folder
 //! and one line in [`REGISTRY`].
 
+pub mod battles;
 pub mod lotf;
 
 use actix_web::web::ServiceConfig;
-use actix_web::{HttpRequest, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 
 use crate::app::campaigns::Loaded;
+use crate::app::{self, Actor};
 use crate::rules::SystemId;
+use crate::store::battles::BattleRow;
+use crate::web::auth::SignedInUser;
 use crate::web::page::PageCtx;
 use crate::web::state::AppState;
 use crate::web::AppError;
@@ -44,6 +48,63 @@ pub trait SystemPages: Sync {
         kind: &str,
         query: &str,
     ) -> Result<HttpResponse, AppError>;
+
+    // Battles: a battle record's pages and API at the generic addresses (`/battles/{id}`,
+    // `/api/v1/battles/{id}`). The generic handlers read the record's `rule_system`, check its
+    // status and who may act, and ask the system for what only it knows.
+
+    /// What the set-up form offers a user for this system.
+    fn battle_choices<'a>(
+        &'a self,
+        state: &'a web::Data<AppState>,
+        user: &'a SignedInUser,
+    ) -> battles::Pending<'a, Result<battles::BattleChoices, AppError>>;
+    /// Sets a battle up from two forces of this system (already known to share it).
+    fn set_up_battle<'a>(
+        &'a self,
+        ctx: &'a app::Context,
+        actor: &'a Actor,
+        request: battles::BattleRequest,
+    ) -> battles::Pending<'a, Result<BattleRow, app::Error>>;
+    /// The system's parts of the battle page; `printable` offers each side's at-the-table
+    /// sheets.
+    fn battle_view(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        players: &battles::Players,
+        printable: bool,
+    ) -> Result<battles::BattleView, AppError>;
+    /// The fields of the form that records a result from the table (HTML inside the generic
+    /// form), filled in from `fields` as far as they were.
+    fn record_form(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        fields: &[(String, String)],
+    ) -> Result<String, AppError>;
+    /// Reads a result entered from the table, and checks or records it.
+    fn record<'a>(
+        &'a self,
+        ctx: &'a app::Context,
+        actor: &'a Actor,
+        row: &'a BattleRow,
+        version: i32,
+        entry: battles::RecordEntry<'a>,
+    ) -> battles::Pending<'a, Result<battles::RecordAnswer, app::Error>>;
+    /// The battle pack: the set-up document (both forces as they were, everything rolled) that
+    /// replays the battle.
+    fn battle_pack(&self, row: &BattleRow) -> Result<String, AppError>;
+    /// A side as it stood in the battle, printed for the table (`kind`: the system's print
+    /// views); the request carries the page context and the print options.
+    fn at_the_table<'a>(
+        &'a self,
+        req: &'a HttpRequest,
+        row: &'a BattleRow,
+        side: &'a str,
+        kind: &'a str,
+    ) -> battles::Pending<'a, Result<HttpResponse, AppError>>;
+    // End of Battles.
 }
 
 /// Every system this build serves on the web.

@@ -4,6 +4,7 @@
 //! lives in `app::rosters`.
 
 pub mod api;
+pub mod battle_pages;
 pub mod battle_request;
 pub mod campaign;
 pub mod edit;
@@ -12,15 +13,24 @@ pub mod historical;
 pub mod odds;
 pub mod options;
 pub mod print;
+pub mod record;
 pub mod reference;
 pub mod text;
 pub mod view;
 
 use actix_web::web::{self, ServiceConfig};
-use actix_web::HttpRequest;
+use actix_web::{HttpRequest, HttpResponse};
 
+use super::battles::{
+    BattleChoices, BattleRequest, BattleView, Pending, Players, RecordAnswer, RecordEntry,
+};
 use super::{moved_to, SystemPages, Tool};
+use crate::app::{self, Actor};
 use crate::rules::SystemId;
+use crate::store::battles::BattleRow;
+use crate::web::auth::SignedInUser;
+use crate::web::state::AppState;
+use crate::web::AppError;
 
 /// Land of the Free's pages.
 pub struct LotfPages;
@@ -121,5 +131,68 @@ impl SystemPages for LotfPages {
     fn secret_prefixes(&self) -> &'static [&'static str] {
         // A job's id is its capability; the old address redirects with it.
         &["/lotf/fight/jobs/", "/fight/jobs/"]
+    }
+
+    // Battles
+
+    fn battle_choices<'a>(
+        &'a self,
+        state: &'a web::Data<AppState>,
+        user: &'a SignedInUser,
+    ) -> Pending<'a, Result<BattleChoices, AppError>> {
+        Box::pin(battle_pages::choices(state, user))
+    }
+
+    fn set_up_battle<'a>(
+        &'a self,
+        ctx: &'a app::Context,
+        actor: &'a Actor,
+        request: BattleRequest,
+    ) -> Pending<'a, Result<BattleRow, app::Error>> {
+        Box::pin(battle_pages::set_up(ctx, actor, request))
+    }
+
+    fn battle_view(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        players: &Players,
+        printable: bool,
+    ) -> Result<BattleView, AppError> {
+        battle_pages::view(state, row, players, printable)
+    }
+
+    fn record_form(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        fields: &[(String, String)],
+    ) -> Result<String, AppError> {
+        record::form(state, row, fields)
+    }
+
+    fn record<'a>(
+        &'a self,
+        ctx: &'a app::Context,
+        actor: &'a Actor,
+        row: &'a BattleRow,
+        version: i32,
+        entry: RecordEntry<'a>,
+    ) -> Pending<'a, Result<RecordAnswer, app::Error>> {
+        Box::pin(record::record(ctx, actor, row, version, entry))
+    }
+
+    fn battle_pack(&self, row: &BattleRow) -> Result<String, AppError> {
+        battle_pages::pack(row)
+    }
+
+    fn at_the_table<'a>(
+        &'a self,
+        req: &'a HttpRequest,
+        row: &'a BattleRow,
+        side: &'a str,
+        kind: &'a str,
+    ) -> Pending<'a, Result<HttpResponse, AppError>> {
+        Box::pin(battle_pages::at_the_table(req, row, side, kind))
     }
 }

@@ -1,0 +1,120 @@
+//! What the generic battle pages and API exchange with a rule system's battle hooks
+//! ([`SystemPages`]'s `// Battles` block): the set-up choices, the parts of a battle page a system
+//! fills in, and a result entered from the table. The generic handlers own the addresses, the
+//! record's status and the page frame.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use crate::app::battles as records;
+use crate::app::ErrorDetail;
+use crate::rules::SystemId;
+use crate::store::battles::BattleRow;
+use crate::web::auth::SignedInUser;
+use crate::web::page::SelectOption;
+use crate::web::state::AppState;
+use crate::web::systems::{pages_for, SystemPages};
+use crate::web::AppError;
+
+/// A hook's answer that needs the database first. Pages run on one thread, so it need not be
+/// `Send`.
+pub type Pending<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+
+/// What the set-up form offers for a system.
+#[derive(Default)]
+pub struct BattleChoices {
+    /// The user's own rosters.
+    pub mine: Vec<SelectOption>,
+    /// Historical orders of battle.
+    pub historical: Vec<SelectOption>,
+    pub scenarios: Vec<SelectOption>,
+    /// How the attacker is chosen.
+    pub roles: Vec<SelectOption>,
+}
+
+/// A battle to set up, as the form or the API sent it; the system reads the forces and the
+/// scenario.
+pub struct BattleRequest {
+    /// `r:<roster id>` or a system's own force value (`h:...`).
+    pub first: String,
+    pub second: String,
+    /// Empty for the actor, an email of a Muster user, or a guest's name.
+    pub first_player: String,
+    pub second_player: String,
+    /// A scenario id; `None` to roll for it.
+    pub scenario: Option<String>,
+    pub roll_roles: bool,
+}
+
+/// The system's parts of a battle page; the generic frame adds the status and the actions.
+pub struct BattleView {
+    /// The scenario as the system names it.
+    pub scenario: String,
+    /// HTML shown above the actions: how the battle ended, once it has.
+    pub outcome: String,
+    /// HTML shown below the actions: the sides, what was rolled before, how it went.
+    pub details: String,
+}
+
+/// The players' names, attacker first, as the generic page found them.
+pub struct Players {
+    pub attacker: String,
+    pub defender: String,
+}
+
+/// A result entered from the table.
+pub enum RecordEntry<'a> {
+    /// The record form's fields; `check_only` shows what they add up to and saves nothing.
+    Form {
+        fields: &'a [(String, String)],
+        check_only: bool,
+    },
+    /// The API's `report` object.
+    Json(serde_json::Value),
+}
+
+/// What became of a result entered from the table.
+pub enum RecordAnswer {
+    Saved(Box<BattleRow>),
+    /// Checked only: what it would be, or why it cannot be right.
+    Checked(Result<String, Vec<ErrorDetail>>),
+    /// Unreadable or impossible entries, each named; nothing was saved.
+    Refused(Vec<ErrorDetail>),
+}
+
+/// The pages of the rule system a stored battle plays by. A battle of a system this build does
+/// not serve is refused in words, never a panic.
+pub fn pages_of(row: &BattleRow) -> Result<&'static dyn SystemPages, AppError> {
+    let system = SystemId::from_id(&row.rule_system).ok_or_else(|| {
+        AppError::Conflict(format!(
+            "This battle is played by the rule system '{}', which this version of Muster does \
+             not know.",
+            row.rule_system
+        ))
+    })?;
+    served(system)
+}
+
+/// The pages of `system`, or a refusal naming it when this build does not serve it.
+pub fn served(system: SystemId) -> Result<&'static dyn SystemPages, AppError> {
+    pages_for(system).ok_or_else(|| {
+        AppError::Conflict(format!(
+            "Muster does not serve battles of {} yet.",
+            system.label()
+        ))
+    })
+}
+
+/// Sets a battle up, for the page and the API alike: two forces of one rule system (a mix is
+/// refused before either force is read), set up by that system.
+pub async fn set_up_battle(
+    state: &AppState,
+    user: &SignedInUser,
+    request: BattleRequest,
+) -> Result<BattleRow, AppError> {
+    let actor = user.actor();
+    let system =
+        records::system_of_forces(&state.app, &actor, &request.first, &request.second).await?;
+    let pages = served(system)?;
+    Ok(pages.set_up_battle(&state.app, &actor, request).await?)
+}

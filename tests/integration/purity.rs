@@ -114,7 +114,6 @@ const NOT_YET_MIGRATED: &[&str] = &[
     "src/rules/campaign/voiding.rs",
     "src/web/api/battle_records.rs",
     "src/web/api/campaigns.rs",
-    "src/web/api/rosters.rs",
     "src/web/campaign_view.rs",
     "src/web/pages/battles.rs",
     "src/web/pages/campaigns/force.rs",
@@ -122,8 +121,6 @@ const NOT_YET_MIGRATED: &[&str] = &[
     "src/web/pages/campaigns/organiser.rs",
     "src/web/pages/campaigns/show.rs",
     "src/web/pages/home.rs",
-    "src/web/pages/print.rs",
-    "src/web/pages/rosters.rs",
 ];
 
 fn files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

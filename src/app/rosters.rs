@@ -3,6 +3,7 @@
 
 use crate::app::{Actor, Context, Error, ErrorDetail};
 use crate::rules::systems::lotf::{self, Catalogue, Report, RosterDoc, Severity};
+use crate::rules::systems::AnyRoster;
 use crate::store::rosters::{self, RosterContent, RosterRow, UpdateOutcome};
 
 /// The rule system every roster so far belongs to. Other systems add their own id.
@@ -59,25 +60,35 @@ pub fn parse_stored(row: &RosterRow) -> Result<RosterDoc, Error> {
 
 /// The roster if `user` owns it. Someone else's roster is "not found", so ids leak nothing.
 pub async fn load_owned(ctx: &Context, actor: &Actor, id: i64) -> Result<LoadedRoster, Error> {
-    let owner = actor.id;
-    let row = ctx
-        .with_conn(move |conn| Ok(rosters::find(conn, id)?))
-        .await?;
-    let row = row.filter(|r| r.owner_id == owner).ok_or(Error::NotFound)?;
+    let row = load_owned_row(ctx, actor, id).await?;
     let doc = parse_stored(&row)?;
     Ok(LoadedRoster { row, doc })
 }
 
+/// The stored row of a roster `actor` owns, unread: its system reads the document.
+pub async fn load_owned_row(ctx: &Context, actor: &Actor, id: i64) -> Result<RosterRow, Error> {
+    let owner = actor.id;
+    let row = ctx
+        .with_conn(move |conn| Ok(rosters::find(conn, id)?))
+        .await?;
+    row.filter(|r| r.owner_id == owner).ok_or(Error::NotFound)
+}
+
 pub async fn load_shared(ctx: &Context, token: String) -> Result<LoadedRoster, Error> {
+    let row = load_shared_row(ctx, token).await?;
+    let doc = parse_stored(&row)?;
+    Ok(LoadedRoster { row, doc })
+}
+
+/// The stored row of a shared roster, unread: its system reads the document.
+pub async fn load_shared_row(ctx: &Context, token: String) -> Result<RosterRow, Error> {
     if token.len() < 16 {
         return Err(Error::NotFound);
     }
     let row = ctx
         .with_conn(move |conn| Ok(rosters::find_by_share_token(conn, &token)?))
         .await?;
-    let row = row.ok_or(Error::NotFound)?;
-    let doc = parse_stored(&row)?;
-    Ok(LoadedRoster { row, doc })
+    row.ok_or(Error::NotFound)
 }
 
 /// Refuses documents too large to be a real force (the rules core sets the limits).
@@ -96,6 +107,25 @@ pub async fn create(ctx: &Context, owner: i64, mut doc: RosterDoc) -> Result<Ros
     let (content, _) = content_for(&ctx.rules.lotf, &mut doc);
     ctx.with_conn(move |conn| Ok(rosters::create(conn, owner, &content)?))
         .await
+}
+
+/// Stores a roster of any system for `owner`.
+pub async fn create_any(ctx: &Context, owner: i64, roster: AnyRoster) -> Result<RosterRow, Error> {
+    match roster {
+        AnyRoster::Lotf(doc) => create(ctx, owner, doc).await,
+    }
+}
+
+/// Saves a roster of any system over roster `id` if it is still at version `based_on`.
+pub async fn save_any(
+    ctx: &Context,
+    id: i64,
+    based_on: i32,
+    roster: AnyRoster,
+) -> Result<Saved, Error> {
+    match roster {
+        AnyRoster::Lotf(doc) => save(ctx, id, based_on, doc).await,
+    }
 }
 
 pub enum Saved {

@@ -102,9 +102,6 @@ const NOT_YET_MIGRATED: &[&str] = &[
     "src/app/battle_record.rs",
     "src/app/battles/mod.rs",
     "src/app/rosters.rs",
-    "src/web/api/rosters.rs",
-    "src/web/pages/print.rs",
-    "src/web/pages/rosters.rs",
 ];
 
 fn files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

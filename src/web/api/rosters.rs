@@ -6,14 +6,13 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::rosters::{self, Saved};
-use crate::rules::systems::lotf;
+use crate::rules::systems::AnyRoster;
 use crate::store::rosters::RosterRow;
 use crate::web::auth::ApiUser;
 use crate::web::error::{ErrorBody, ErrorDetail};
-use crate::web::pages::rosters::file_stem;
+use crate::web::pages::rosters::{document_of, file_stem};
 use crate::web::state::AppState;
-use crate::web::systems::lotf::api::{parse_error, ReportSchema};
-use crate::web::systems::lotf::{text, view};
+use crate::web::systems::{pages_for_new, pages_for_stored};
 use crate::web::AppError;
 
 #[derive(Serialize, ToSchema)]
@@ -21,7 +20,7 @@ pub struct RosterSummaryJson {
     id: i64,
     /// Goes up by one with every save; send it back with a change.
     version: i32,
-    /// The rule system's id, `lotf` for Land of the Free.
+    /// The rule system's id, e.g. `lotf` for Land of the Free.
     rule_system: String,
     name: String,
     war: String,
@@ -43,10 +42,10 @@ pub struct RosterSummaryJson {
 pub struct RosterJson {
     #[serde(flatten)]
     summary: RosterSummaryJson,
-    /// The `muster.lotf.roster/1` document.
+    /// The roster document, in its rule system's format (`muster.lotf.roster/1`).
     document: serde_json::Value,
-    /// Points and findings under the current catalogue.
-    report: ReportSchema,
+    /// Points and findings under the current catalogue, as the rule system reports them.
+    report: serde_json::Value,
 }
 
 fn summary(state: &AppState, req: &HttpRequest, row: &RosterRow) -> RosterSummaryJson {
@@ -78,21 +77,14 @@ fn full(
     state: &AppState,
     req: &HttpRequest,
     row: &RosterRow,
-    doc: &lotf::RosterDoc,
-) -> serde_json::Value {
-    let report = lotf::validate(&state.app.rules.lotf, doc);
+) -> Result<serde_json::Value, AppError> {
+    let (document, report) = pages_for_stored(&row.rule_system)?.roster_json(state, row)?;
     let mut value = serde_json::to_value(summary(state, req, row)).unwrap_or_default();
     if let serde_json::Value::Object(map) = &mut value {
-        map.insert(
-            "document".into(),
-            serde_json::to_value(doc).unwrap_or_default(),
-        );
-        map.insert(
-            "report".into(),
-            serde_json::to_value(report).unwrap_or_default(),
-        );
+        map.insert("document".into(), document);
+        map.insert("report".into(), report);
     }
-    value
+    Ok(value)
 }
 
 fn with_etag(mut res: HttpResponse, version: i32) -> HttpResponse {
@@ -102,11 +94,14 @@ fn with_etag(mut res: HttpResponse, version: i32) -> HttpResponse {
     res
 }
 
-fn parse_document(body: &[u8]) -> Result<lotf::RosterDoc, AppError> {
-    let text = std::str::from_utf8(body)
-        .map_err(|_| AppError::bad_request("The body is not UTF-8 text."))?;
+/// Reads a document for the system new rosters are made in; `prefix` is where it sits in the
+/// body, for the error.
+fn parse_document(text: &str, prefix: &str) -> Result<AnyRoster, AppError> {
     rosters::refuse_other_system(text)?;
-    lotf::parse_roster(text).map_err(|e| parse_error(e, ""))
+    pages_for_new("")
+        .map_err(AppError::Conflict)?
+        .read_roster(text)
+        .map_err(|problem| problem.api_error(prefix))
 }
 
 /// List your rosters
@@ -156,11 +151,12 @@ async fn store_new(
     ApiUser(user): ApiUser,
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
-    let doc = parse_document(&body)?;
-    let row = rosters::create(&state.app, user.id, doc).await?;
-    let doc = rosters::parse_stored(&row)?;
+    let text = std::str::from_utf8(&body)
+        .map_err(|_| AppError::bad_request("The body is not UTF-8 text."))?;
+    let roster = parse_document(text, "")?;
+    let row = rosters::create_any(&state.app, user.id, roster).await?;
     Ok(with_etag(
-        HttpResponse::Created().json(full(&state, &req, &row, &doc)),
+        HttpResponse::Created().json(full(&state, &req, &row)?),
         row.version,
     ))
 }
@@ -198,10 +194,10 @@ pub async fn get_one(
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
+    let row = rosters::load_owned_row(&state.app, &user.actor(), id.into_inner()).await?;
     Ok(with_etag(
-        HttpResponse::Ok().json(full(&state, &req, &loaded.row, &loaded.doc)),
-        loaded.row.version,
+        HttpResponse::Ok().json(full(&state, &req, &row)?),
+        row.version,
     ))
 }
 
@@ -232,7 +228,7 @@ pub async fn replace(
     id: web::Path<i64>,
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
+    let row = rosters::load_owned_row(&state.app, &user.actor(), id.into_inner()).await?;
     let update: RosterUpdate = serde_json::from_slice(&body).map_err(|e| AppError::Validation {
         message: format!(
             "Send {{\"version\": n, \"document\": {{...}}}}: {e} (line {}, column {}).",
@@ -257,12 +253,10 @@ pub async fn replace(
         details: vec![ErrorDetail { field: Some("version".into()), message: "required".into() }],
     })?;
     let text = update.document.to_string();
-    rosters::refuse_other_system(&text)?;
-    let doc = lotf::parse_roster(&text).map_err(|e| parse_error(e, "document."))?;
-    match rosters::save(&state.app, loaded.row.id, based_on, doc).await? {
+    let roster = parse_document(&text, "document.")?;
+    match rosters::save_any(&state.app, row.id, based_on, roster).await? {
         Saved::Ok(row) => {
-            let doc = rosters::parse_stored(&row)?;
-            Ok(with_etag(HttpResponse::Ok().json(full(&state, &req, &row, &doc)), row.version))
+            Ok(with_etag(HttpResponse::Ok().json(full(&state, &req, &row)?), row.version))
         }
         Saved::Stale(current) => Err(AppError::Conflict(format!(
             "The roster changed since version {based_on}; it is now at version {}. Nothing was saved.",
@@ -305,9 +299,8 @@ pub async fn duplicate(
 ) -> Result<HttpResponse, AppError> {
     let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
     let row = rosters::duplicate(&state.app, &loaded).await?;
-    let doc = rosters::parse_stored(&row)?;
     Ok(with_etag(
-        HttpResponse::Created().json(full(&state, &req, &row, &doc)),
+        HttpResponse::Created().json(full(&state, &req, &row)?),
         row.version,
     ))
 }
@@ -335,12 +328,11 @@ pub async fn export(
     id: web::Path<i64>,
     query: web::Query<ExportQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
-    let stem = file_stem(&loaded.doc.name);
+    let row = rosters::load_owned_row(&state.app, &user.actor(), id.into_inner()).await?;
+    let stem = file_stem(&row.name);
     match query.format.as_deref() {
         Some("text") | Some("txt") => {
-            let report = lotf::validate(&state.app.rules.lotf, &loaded.doc);
-            let body = text::render(&view::build(&state.app.rules.lotf, &loaded.doc, &report));
+            let body = pages_for_stored(&row.rule_system)?.roster_text(&state, &row)?;
             Ok(HttpResponse::Ok()
                 .content_type("text/plain; charset=utf-8")
                 .insert_header((
@@ -355,7 +347,7 @@ pub async fn export(
                 header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"{stem}.json\""),
             ))
-            .body(loaded.doc.to_json_pretty())),
+            .body(document_of(&state, &row)?)),
         Some(other) => Err(AppError::bad_request(format!(
             "Unknown export format '{other}'; use json or text."
         ))),

@@ -8,10 +8,7 @@ use futures_util::StreamExt;
 use serde::Deserialize;
 
 use crate::app;
-use crate::app::rosters::{self, LoadedRoster, Saved};
-use crate::rules::systems::lotf::{
-    self, ElementDoc, GroupDoc, Mode, Nation, RosterDoc, Size, War, Weapon,
-};
+use crate::app::rosters;
 use crate::rules::SystemId;
 use crate::store::rosters::RosterRow;
 use crate::web::auth::csrf::{self, CsrfForm, NoFields};
@@ -19,37 +16,18 @@ use crate::web::auth::SignedIn;
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx, SelectOption};
 use crate::web::state::state_of;
 use crate::web::state::AppState;
-use crate::web::systems::lotf::edit::{self, EditForm};
-use crate::web::systems::lotf::historical;
-use crate::web::systems::lotf::options::{self, Choice};
-use crate::web::systems::lotf::text;
-use crate::web::systems::lotf::view::{self, RosterView};
+use crate::web::systems::{self, pages_for_new, pages_for_stored, EditRequest, RosterBody};
 use crate::web::AppError;
 
-/// Choices for every select of the editor and the create form.
-pub struct Choices {
-    pub wars: Vec<Choice>,
-    pub nations: Vec<Choice>,
-    pub modes: Vec<Choice>,
-    pub types: Vec<Choice>,
-    pub sizes: Vec<Choice>,
-    pub weapons: Vec<Choice>,
-    pub upgrades: Vec<Choice>,
-}
+/// A posted form or a query string as its `(name, value)` pairs, for the system to read.
+type Fields = Vec<(String, String)>;
 
-impl Choices {
-    fn new(state: &AppState, war: War) -> Self {
-        let cat = &state.app.rules.lotf;
-        Self {
-            wars: options::wars(cat),
-            nations: options::nations(cat),
-            modes: options::modes(),
-            types: options::types(cat),
-            sizes: options::sizes(cat),
-            weapons: options::weapons(cat, war),
-            upgrades: options::upgrades(cat),
-        }
-    }
+fn field<'a>(fields: &'a [(String, String)], name: &str) -> &'a str {
+    fields
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or("")
 }
 
 fn date(t: chrono::NaiveDateTime) -> String {
@@ -75,20 +53,19 @@ pub struct RosterSummary {
 
 impl RosterSummary {
     fn from_row(state: &AppState, row: &RosterRow) -> Self {
-        let cat = &state.app.rules.lotf;
+        // A roster of a system this build does not serve shows its stored ids.
+        let line = pages_for_stored(&row.rule_system)
+            .ok()
+            .map(|pages| pages.roster_line(state, row));
         Self {
             id: row.id,
             name: row.name.clone(),
             system: SystemId::from_id(&row.rule_system)
                 .map_or_else(|| row.rule_system.clone(), |s| s.label().to_string()),
-            war: War::from_id(&row.war)
-                .and_then(|w| cat.war(w))
-                .map(|w| w.name.clone())
-                .unwrap_or_else(|| row.war.clone()),
-            nation: Nation::from_id(&row.nation)
-                .and_then(|n| cat.nation(n))
-                .map(|n| n.name.clone())
-                .unwrap_or_else(|| row.nation.clone()),
+            war: line
+                .as_ref()
+                .map_or_else(|| row.war.clone(), |l| l.war.clone()),
+            nation: line.map_or_else(|| row.nation.clone(), |l| l.nation),
             points: row.points,
             limit: row
                 .points_limit
@@ -111,10 +88,13 @@ struct ListPage {
     system_filter: String,
     /// The rule systems this build serves, for the filter and the new-roster form.
     systems: Vec<SelectOption>,
-    choices: Choices,
+    /// Every served system's wars, for the filter.
+    wars: Vec<SelectOption>,
     notice: Option<&'static str>,
     errors: FormErrors,
     form: CreateForm,
+    /// The chosen system's own fields of the new-roster form, as HTML.
+    system_fields: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -124,16 +104,23 @@ pub struct ListQuery {
     done: Option<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
+/// The new-roster form's generic fields; the system reads the rest.
+#[derive(Debug, Default)]
 pub struct CreateForm {
-    /// The rule system the roster is for (`lotf`).
+    /// The rule system the roster is for.
     system: String,
     name: String,
-    war: String,
-    nation: String,
-    points_limit: String,
-    mode: String,
+    fields: Fields,
+}
+
+impl CreateForm {
+    fn from_fields(fields: Fields) -> Self {
+        Self {
+            system: field(&fields, "system").to_string(),
+            name: field(&fields, "name").to_string(),
+            fields,
+        }
+    }
 }
 
 async fn list_page(
@@ -145,7 +132,14 @@ async fn list_page(
     errors: FormErrors,
     form: CreateForm,
 ) -> Result<HttpResponse, AppError> {
-    let filter = War::from_id(&war_filter).map(|w| w.id().to_string());
+    let wars: Vec<SelectOption> = systems::REGISTRY
+        .iter()
+        .flat_map(|s| s.war_choices(state))
+        .collect();
+    let filter = wars
+        .iter()
+        .any(|w| w.value == war_filter)
+        .then(|| war_filter.clone());
     let system = SystemId::from_id(&system_filter);
     let rows: Vec<RosterRow> = rosters::list(&state.app, actor, filter)
         .await?
@@ -156,6 +150,11 @@ async fn list_page(
         StatusCode::OK
     } else {
         StatusCode::UNPROCESSABLE_ENTITY
+    };
+    // The fields of the system chosen in the form, or of the first one.
+    let system_fields = match pages_for_new(&form.system).or_else(|_| pages_for_new("")) {
+        Ok(pages) => pages.new_roster_fields(state, &form.fields, &errors)?,
+        Err(_) => String::new(),
     };
     let page = ListPage {
         ctx,
@@ -171,10 +170,11 @@ async fn list_page(
                 label: s.label().to_string(),
             })
             .collect(),
-        choices: Choices::new(state, War::AmericanRevolution),
+        wars,
         notice,
         errors,
         form,
+        system_fields,
     };
     render_with_status(&page, status)
 }
@@ -189,10 +189,6 @@ pub async fn list(
         Some("deleted") => Some("The roster was deleted."),
         _ => None,
     };
-    let form = CreateForm {
-        points_limit: "150".into(),
-        ..CreateForm::default()
-    };
     list_page(
         &state,
         &user.actor(),
@@ -203,7 +199,7 @@ pub async fn list(
         ),
         notice,
         FormErrors::default(),
-        form,
+        CreateForm::default(),
     )
     .await
 }
@@ -212,95 +208,30 @@ pub async fn create(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
-    CsrfForm(form): CsrfForm<CreateForm>,
+    CsrfForm(fields): CsrfForm<Fields>,
 ) -> Result<HttpResponse, AppError> {
-    // Only Land of the Free rosters are made here until the seam gives each system its editor.
-    let system = match form.system.as_str() {
-        "" => Some(SystemId::Lotf),
-        id => SystemId::from_id(id),
+    let form = CreateForm::from_fields(fields);
+    let filters = (String::new(), String::new());
+    let pages = match pages_for_new(&form.system) {
+        Ok(pages) => pages,
+        Err(message) => {
+            let mut errors = FormErrors::default();
+            errors.add("system", message);
+            return list_page(&state, &user.actor(), ctx, filters, None, errors, form).await;
+        }
     };
-    if system != Some(SystemId::Lotf) {
-        let mut errors = FormErrors::default();
-        errors.add(
-            "system",
-            match system {
-                Some(other) => format!("Muster does not serve {} yet.", other.label()),
-                None => "Choose a rule system from the list.".to_string(),
-            },
-        );
-        let filters = (String::new(), String::new());
-        return list_page(&state, &user.actor(), ctx, filters, None, errors, form).await;
+    match pages.create_roster(&state, user.id, &form.fields).await? {
+        Ok(row) => Ok(redirect(&format!("/rosters/{}/edit", row.id))),
+        Err(errors) => list_page(&state, &user.actor(), ctx, filters, None, errors, form).await,
     }
-    let mut doc = RosterDoc::new("", War::AmericanRevolution, Nation::American, None);
-    let settings = EditForm {
-        action: "settings".into(),
-        name: form.name.clone(),
-        war: form.war.clone(),
-        nation: form.nation.clone(),
-        points_limit: form.points_limit.clone(),
-        mode: form.mode.clone(),
-        ..EditForm::default()
-    };
-    if let Err(errors) = edit::apply(&state.app.rules.lotf, &mut doc, &settings) {
-        return list_page(
-            &state,
-            &user.actor(),
-            ctx,
-            (String::new(), String::new()),
-            None,
-            errors,
-            form,
-        )
-        .await;
-    }
-    let row = rosters::create(&state.app, user.id, doc).await?;
-    Ok(redirect(&format!("/rosters/{}/edit", row.id)))
 }
 
 // ---------- editor ----------
-
-#[derive(Template)]
-#[template(path = "rosters/edit.html")]
-struct EditPage {
-    ctx: PageCtx,
-    id: i64,
-    version: i32,
-    view: RosterView,
-    choices: Choices,
-    editing: String,
-    form: EditForm,
-    errors: FormErrors,
-    notice: Option<String>,
-}
 
 #[derive(Debug, Deserialize)]
 pub struct EditQuery {
     element: Option<String>,
     done: Option<String>,
-}
-
-fn edit_page(
-    state: &AppState,
-    ctx: PageCtx,
-    loaded: &LoadedRoster,
-    editing: String,
-    form: EditForm,
-    errors: FormErrors,
-    notice: Option<String>,
-) -> EditPage {
-    let cat = &state.app.rules.lotf;
-    let report = lotf::validate(cat, &loaded.doc);
-    EditPage {
-        ctx,
-        id: loaded.row.id,
-        version: loaded.row.version,
-        view: view::build(cat, &loaded.doc, &report),
-        choices: Choices::new(state, loaded.doc.war),
-        editing,
-        form,
-        errors,
-        notice,
-    }
 }
 
 pub async fn editor(
@@ -310,35 +241,16 @@ pub async fn editor(
     id: web::Path<i64>,
     query: web::Query<EditQuery>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
+    let row = rosters::load_owned_row(&state.app, &user.actor(), id.into_inner()).await?;
     let notice = match query.done.as_deref() {
         Some("imported") => Some("Imported. Muster checked the roster against the current rules; see the findings below.".to_string()),
         Some("created") => Some("Your roster was created from the book. Adjust it as you like.".to_string()),
         _ => None,
     };
-    let page = edit_page(
-        &state,
-        ctx,
-        &loaded,
-        query.element.clone().unwrap_or_default(),
-        EditForm::default(),
-        FormErrors::default(),
-        notice,
-    );
-    render(&page)
-}
-
-#[derive(Template)]
-#[template(path = "rosters/conflict.html")]
-struct ConflictPage {
-    ctx: PageCtx,
-    id: i64,
-    current_version: i32,
-    based_on: i32,
-    change: String,
-    current_text: String,
-    yours_text: Option<String>,
-    fields: Vec<(&'static str, String)>,
+    let element = query.element.as_deref().unwrap_or("");
+    pages_for_stored(&row.rule_system)?
+        .editor(&state, ctx, &row, EditRequest::Open { element, notice })
+        .await
 }
 
 pub async fn apply_edit(
@@ -346,63 +258,12 @@ pub async fn apply_edit(
     SignedIn(user): SignedIn,
     ctx: PageCtx,
     id: web::Path<i64>,
-    CsrfForm(form): CsrfForm<EditForm>,
+    CsrfForm(fields): CsrfForm<Fields>,
 ) -> Result<HttpResponse, AppError> {
-    let id = id.into_inner();
-    let loaded = rosters::load_owned(&state.app, &user.actor(), id).await?;
-    let cat = &state.app.rules.lotf;
-    if loaded.row.version != form.version {
-        // Edited elsewhere since this page was loaded: show both, change nothing.
-        let mut yours = loaded.doc.clone();
-        let yours_text = edit::apply(cat, &mut yours, &form).ok().map(|_| {
-            let report = lotf::validate(cat, &yours);
-            text::render(&view::build(cat, &yours, &report))
-        });
-        let report = lotf::validate(cat, &loaded.doc);
-        let page = ConflictPage {
-            ctx,
-            id,
-            current_version: loaded.row.version,
-            based_on: form.version,
-            change: form.describe(),
-            current_text: text::render(&view::build(cat, &loaded.doc, &report)),
-            yours_text,
-            fields: form.fields(),
-        };
-        return render_with_status(&page, StatusCode::CONFLICT);
-    }
-    let mut doc = loaded.doc.clone();
-    match edit::apply(cat, &mut doc, &form) {
-        Err(errors) => {
-            let editing = if form.action == "update_element" {
-                form.element.clone()
-            } else {
-                String::new()
-            };
-            let page = edit_page(&state, ctx, &loaded, editing, form, errors, None);
-            render_with_status(&page, StatusCode::UNPROCESSABLE_ENTITY)
-        }
-        Ok(applied) => match rosters::save(&state.app, id, form.version, doc).await? {
-            Saved::Ok(row) => Ok(redirect(&format!(
-                "/rosters/{}/edit#{}",
-                row.id, applied.anchor
-            ))),
-            Saved::Stale(current) => {
-                let report = lotf::validate(cat, &current.doc);
-                let page = ConflictPage {
-                    ctx,
-                    id,
-                    current_version: current.row.version,
-                    based_on: form.version,
-                    change: form.describe(),
-                    current_text: text::render(&view::build(cat, &current.doc, &report)),
-                    yours_text: None,
-                    fields: form.fields(),
-                };
-                render_with_status(&page, StatusCode::CONFLICT)
-            }
-        },
-    }
+    let row = rosters::load_owned_row(&state.app, &user.actor(), id.into_inner()).await?;
+    pages_for_stored(&row.rule_system)?
+        .editor(&state, ctx, &row, EditRequest::Apply(&fields))
+        .await
 }
 
 // ---------- view, share, export ----------
@@ -412,7 +273,8 @@ pub async fn apply_edit(
 struct ViewPage {
     ctx: PageCtx,
     id: i64,
-    view: RosterView,
+    /// The system's parts of the page.
+    body: RosterBody,
     /// Owner's view (with actions) or a visitor's through a share link.
     owner: bool,
     share_url: Option<String>,
@@ -420,13 +282,16 @@ struct ViewPage {
     print_base: String,
     /// Battles fought with this roster (owner's view only).
     battles: Vec<crate::web::pages::battles::BattleLine>,
-    updated: String,
     notice: Option<&'static str>,
 }
 
 #[derive(Debug, Deserialize)]
 pub struct DoneQuery {
     done: Option<String>,
+}
+
+fn body_of(state: &AppState, row: &RosterRow) -> Result<RosterBody, AppError> {
+    pages_for_stored(&row.rule_system)?.roster_body(state, row, &date(row.updated_at))
 }
 
 pub async fn show(
@@ -440,8 +305,6 @@ pub async fn show(
     let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
     let fought = crate::app::battles::list_for_roster(&state.app, &loaded).await?;
     let battles = crate::web::pages::battles::lines(&fought);
-    let cat = &state.app.rules.lotf;
-    let report = lotf::validate(cat, &loaded.doc);
     let notice = match query.done.as_deref() {
         Some("shared") => Some("Anyone with the link below can now see this roster (read-only)."),
         Some("unshared") => Some("The share link no longer works."),
@@ -450,7 +313,7 @@ pub async fn show(
     render(&ViewPage {
         ctx,
         id: loaded.row.id,
-        view: view::build(cat, &loaded.doc, &report),
+        body: body_of(&state, &loaded.row)?,
         owner: true,
         battles,
         print_base: format!("/rosters/{}", loaded.row.id),
@@ -459,7 +322,6 @@ pub async fn show(
             .share_token
             .as_ref()
             .map(|t| state.absolute_url(&req, &format!("/shared/{t}"))),
-        updated: date(loaded.row.updated_at),
         notice,
     })
 }
@@ -471,18 +333,15 @@ pub async fn shared(
 ) -> Result<HttpResponse, AppError> {
     let token = token.into_inner();
     let print_base = format!("/shared/{token}");
-    let loaded = rosters::load_shared(&state.app, token).await?;
-    let cat = &state.app.rules.lotf;
-    let report = lotf::validate(cat, &loaded.doc);
+    let row = rosters::load_shared_row(&state.app, token).await?;
     render(&ViewPage {
         print_base,
         battles: Vec::new(),
         ctx,
-        id: loaded.row.id,
-        view: view::build(cat, &loaded.doc, &report),
+        id: row.id,
+        body: body_of(&state, &row)?,
         owner: false,
         share_url: None,
-        updated: date(loaded.row.updated_at),
         notice: None,
     })
 }
@@ -535,22 +394,35 @@ pub fn file_stem(name: &str) -> String {
     }
 }
 
+/// The roster's document as its system writes it.
+pub fn document_of(state: &AppState, row: &RosterRow) -> Result<String, AppError> {
+    let system = pages_for_stored(&row.rule_system)?.id();
+    let roster = state
+        .app
+        .rules
+        .parse_roster(system, &row.document)
+        .map_err(|e| {
+            AppError::internal(format!(
+                "stored roster {} does not parse: {}",
+                row.id, e.message
+            ))
+        })?;
+    Ok(roster.to_json())
+}
+
 pub async fn export_json(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
+    let row = rosters::load_owned_row(&state.app, &user.actor(), id.into_inner()).await?;
     Ok(HttpResponse::Ok()
         .content_type("application/json")
         .insert_header((
             header::CONTENT_DISPOSITION,
-            format!(
-                "attachment; filename=\"{}.json\"",
-                file_stem(&loaded.doc.name)
-            ),
+            format!("attachment; filename=\"{}.json\"", file_stem(&row.name)),
         ))
-        .body(loaded.doc.to_json_pretty()))
+        .body(document_of(&state, &row)?))
 }
 
 pub async fn export_text(
@@ -558,16 +430,15 @@ pub async fn export_text(
     SignedIn(user): SignedIn,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
-    let cat = &state.app.rules.lotf;
-    let report = lotf::validate(cat, &loaded.doc);
+    let row = rosters::load_owned_row(&state.app, &user.actor(), id.into_inner()).await?;
+    let text = pages_for_stored(&row.rule_system)?.roster_text(&state, &row)?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; charset=utf-8")
         .insert_header((
             header::CONTENT_DISPOSITION,
-            format!("inline; filename=\"{}.txt\"", file_stem(&loaded.doc.name)),
+            format!("inline; filename=\"{}.txt\"", file_stem(&row.name)),
         ))
-        .body(text::render(&view::build(cat, &loaded.doc, &report))))
+        .body(text))
 }
 
 // ---------- duplicate and delete ----------
@@ -742,212 +613,63 @@ pub async fn import(
         let message = details.into_iter().map(|d| d.message).collect();
         return refuse(ctx, text, message, "format".into());
     }
-    // parse_roster also refuses documents too large to be a force.
-    match lotf::parse_roster(&text) {
-        Ok(doc) => {
-            let row = rosters::create(&state.app, user.id, doc).await?;
+    // Imports go to the first system this build serves until the page lets one choose.
+    let pages = pages_for_new("").map_err(AppError::Conflict)?;
+    match pages.read_roster(&text) {
+        Ok(roster) => {
+            let row = rosters::create_any(&state.app, user.id, roster).await?;
             Ok(redirect(&format!("/rosters/{}/edit?done=imported", row.id)))
         }
-        Err(e) => {
-            let position = if e.line > 0 {
-                format!("line {}, column {}", e.line, e.column)
-            } else {
-                String::new()
-            };
-            let location = match (&e.path, position.is_empty()) {
-                (Some(path), false) => format!("{path} ({position})"),
-                (Some(path), true) => path.clone(),
-                (None, _) => position,
-            };
-            refuse(ctx, text, e.message, location)
+        Err(problem) => {
+            let location = problem.location();
+            refuse(ctx, text, problem.message, location)
         }
     }
 }
 
-// ---------- start from the book ----------
+// ---------- start a roster another way ----------
 
-pub struct BookEntry {
-    pub key: String,
-    pub name: String,
-    pub type_label: &'static str,
-    /// Sizes the type comes in, as (id, label); medium first, the usual choice.
-    pub sizes: Vec<(&'static str, &'static str)>,
-    pub upgrades: String,
-    pub note: String,
-}
-
-pub struct RefightChoice {
-    pub value: String,
-    pub label: String,
-}
-
-#[derive(Template)]
-#[template(path = "rosters/new_from_book.html")]
-struct BookPage {
-    ctx: PageCtx,
-    choices: Choices,
-    war: String,
-    nation: String,
-    entries: Vec<BookEntry>,
-    refights: Vec<RefightChoice>,
-    error: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-pub struct BookQuery {
-    war: String,
-    nation: String,
-}
-
-fn book_entries(state: &AppState, war: Option<War>, nation: Option<Nation>) -> Vec<BookEntry> {
-    let cat = &state.app.rules.lotf;
-    let (Some(war), Some(nation)) = (war, nation) else {
-        return Vec::new();
-    };
-    cat.historical_entries(war, nation)
-        .iter()
-        .map(|e| BookEntry {
-            key: e.id.clone(),
-            name: e.name.clone(),
-            type_label: e.element_type.label(),
-            sizes: {
-                let mut sizes: Vec<(&'static str, &'static str)> =
-                    lotf::validate::sizes_for(cat, e.element_type)
-                        .iter()
-                        .map(|s| (s.id(), s.label()))
-                        .collect();
-                sizes.sort_by_key(|(id, _)| *id != "medium");
-                sizes
-            },
-            upgrades: e
-                .upgrades
-                .iter()
-                .filter_map(|u| cat.upgrade(*u))
-                .map(|u| u.name.clone())
-                .collect::<Vec<_>>()
-                .join(" + "),
-            note: e.note.clone().unwrap_or_default(),
-        })
-        .collect()
-}
-
-fn refights() -> Vec<RefightChoice> {
-    historical::force_choices()
-        .into_iter()
-        .map(|c| RefightChoice {
-            value: c.value,
-            label: c.label,
-        })
-        .collect()
-}
-
+/// `/rosters/new?system=<id>`: the system's other ways to start a roster.
 pub async fn from_book_page(
     state: web::Data<AppState>,
     _user: SignedIn,
     ctx: PageCtx,
-    query: web::Query<BookQuery>,
+    query: web::Query<Fields>,
 ) -> Result<HttpResponse, AppError> {
-    let (war, nation) = (War::from_id(&query.war), Nation::from_id(&query.nation));
-    render(&BookPage {
-        ctx,
-        choices: Choices::new(&state, war.unwrap_or(War::AmericanRevolution)),
-        war: query.war.clone(),
-        nation: query.nation.clone(),
-        entries: book_entries(&state, war, nation),
-        refights: refights(),
-        error: None,
-    })
+    pages_for_new(field(&query, "system"))
+        .map_err(AppError::bad_request)?
+        .start_page(&state, ctx, &query)
 }
 
-/// Elements from the historical list: `count_<key>` and `size_<key>` fields per entry.
+/// `/rosters/new/book`: elements from a historical list.
 pub async fn from_book(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
-    CsrfForm(fields): CsrfForm<Vec<(String, String)>>,
+    CsrfForm(fields): CsrfForm<Fields>,
 ) -> Result<HttpResponse, AppError> {
-    let get = |k: &str| {
-        fields
-            .iter()
-            .find(|(name, _)| name == k)
-            .map(|(_, v)| v.as_str())
-            .unwrap_or("")
-    };
-    let cat = &state.app.rules.lotf;
-    let (war, nation) = (War::from_id(get("war")), Nation::from_id(get("nation")));
-    let (Some(war), Some(nation)) = (war, nation) else {
-        return Err(AppError::bad_request("Choose a war and a nation first."));
-    };
-    let mut elements = Vec::new();
-    for entry in cat.historical_entries(war, nation) {
-        let count: usize = get(&format!("count_{}", entry.id))
-            .trim()
-            .parse()
-            .unwrap_or(0)
-            .min(12);
-        let size = Size::from_id(get(&format!("size_{}", entry.id)))
-            .filter(|s| lotf::validate::sizes_for(cat, entry.element_type).contains(s))
-            .unwrap_or(Size::Medium);
-        for _ in 0..count {
-            let mut e = ElementDoc::new(&entry.name, entry.element_type, size);
-            e.upgrades = entry.upgrades.clone();
-            e.historical_entry = Some(entry.id.clone());
-            if let Some(classes) = &entry.gun_classes {
-                e.weapon = classes.iter().copied().find(|w: &Weapon| {
-                    cat.weapon(*w)
-                        .and_then(|d| d.wars.as_ref())
-                        .is_none_or(|ws| ws.contains(&war))
-                });
-            }
-            elements.push(e);
-        }
-    }
-    if elements.is_empty() {
-        let page = BookPage {
-            ctx,
-            choices: Choices::new(&state, war),
-            war: war.id().into(),
-            nation: nation.id().into(),
-            entries: book_entries(&state, Some(war), Some(nation)),
-            refights: refights(),
-            error: Some("Give a number for at least one entry.".into()),
-        };
-        return render_with_status(&page, StatusCode::UNPROCESSABLE_ENTITY);
-    }
-    let nation_name = cat
-        .nation(nation)
-        .map(|n| n.name.clone())
-        .unwrap_or_default();
-    let mut doc = RosterDoc::new(&format!("{nation_name} force"), war, nation, Some(150));
-    // Groups of up to four elements, each with a commander to name later.
-    for chunk in elements.chunks(4) {
-        doc.groups.push(GroupDoc {
-            id: None,
-            name: String::new(),
-            commander: Some(lotf::CommanderDoc::default()),
-            elements: chunk.to_vec(),
-        });
-    }
-    let row = rosters::create(&state.app, user.id, doc).await?;
-    Ok(redirect(&format!("/rosters/{}/edit?done=created", row.id)))
+    start(&state, ctx, user.id, "book", &fields).await
 }
 
-#[derive(Debug, Deserialize)]
-pub struct RefightForm {
-    #[serde(default)]
-    refight: String,
-}
-
-/// One force of one side of a historical order of battle, as a historical-mode roster.
+/// `/rosters/new/refight`: one force of a historical order of battle.
 pub async fn from_refight(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
-    CsrfForm(form): CsrfForm<RefightForm>,
+    ctx: PageCtx,
+    CsrfForm(fields): CsrfForm<Fields>,
 ) -> Result<HttpResponse, AppError> {
-    let doc = historical::force(&form.refight)
-        .ok_or_else(|| AppError::bad_request("Choose a force from the list."))?;
-    debug_assert_eq!(doc.mode, Mode::Historical);
-    let row = rosters::create(&state.app, user.id, doc).await?;
-    Ok(redirect(&format!("/rosters/{}/edit?done=created", row.id)))
+    start(&state, ctx, user.id, "refight", &fields).await
+}
+
+async fn start(
+    state: &AppState,
+    ctx: PageCtx,
+    owner: i64,
+    how: &str,
+    fields: &[(String, String)],
+) -> Result<HttpResponse, AppError> {
+    pages_for_new(field(fields, "system"))
+        .map_err(AppError::bad_request)?
+        .start_roster(state, ctx, owner, how, fields)
+        .await
 }

@@ -4,6 +4,9 @@
 
 pub mod battles;
 pub mod lotf;
+pub mod rosters;
+
+pub use rosters::{EditRequest, ReadProblem, RosterBody, RosterLine, RosterPages};
 
 use actix_web::web::ServiceConfig;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -22,7 +25,11 @@ pub use crate::web::page::Tool;
 /// What a rule system adds to the web layer. System-only tools live under the system's prefix
 /// (`/lotf/odds`); resource pages (`/rosters/{id}`, `/battles/{id}`, `/campaigns/{id}`) stay
 /// generic.
-pub trait SystemPages: Sync {
+///
+/// Rosters and print: the hooks of the roster pages and printouts are the supertrait
+/// [`RosterPages`] (`rosters.rs`), kept in their own module because they take `web::page`'s
+/// page context and forms, and `web::page` imports this module for the navigation.
+pub trait SystemPages: RosterPages + Sync {
     fn id(&self) -> SystemId;
     /// Registers the system's pages, and permanent redirects from addresses it used before.
     fn configure(&self, cfg: &mut ServiceConfig);
@@ -105,6 +112,39 @@ pub trait SystemPages: Sync {
         kind: &'a str,
     ) -> battles::Pending<'a, Result<HttpResponse, AppError>>;
     // End of Battles.
+}
+
+/// The pages of a stored roster's system; a system this build does not serve is refused by
+/// name rather than read as another's.
+pub fn pages_for_stored(rule_system: &str) -> Result<&'static dyn SystemPages, AppError> {
+    let id = SystemId::from_id(rule_system).ok_or_else(|| {
+        AppError::Conflict(format!(
+            "This roster belongs to the rule system '{rule_system}', which this version of \
+             Muster does not know."
+        ))
+    })?;
+    pages_for(id).ok_or_else(|| {
+        AppError::Conflict(format!(
+            "This roster is for {}, which Muster does not serve yet.",
+            id.label()
+        ))
+    })
+}
+
+/// The system a new roster is for: `id` from a form or query, or the first served when empty.
+/// The error is a message for the form.
+pub fn pages_for_new(id: &str) -> Result<&'static dyn SystemPages, String> {
+    if id.is_empty() {
+        return REGISTRY
+            .first()
+            .copied()
+            .ok_or_else(|| "This build of Muster serves no rule system.".to_string());
+    }
+    match SystemId::from_id(id) {
+        Some(system) => pages_for(system)
+            .ok_or_else(|| format!("Muster does not serve {} yet.", system.label())),
+        None => Err("Choose a rule system from the list.".to_string()),
+    }
 }
 
 /// Every system this build serves on the web.

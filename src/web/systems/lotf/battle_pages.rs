@@ -353,13 +353,5 @@ pub async fn at_the_table(
         }
     }
     let action = format!("/battles/{}/print/{side}/{kind}", row.id);
-    crate::web::pages::print::print_force(
-        &state,
-        ctx,
-        &force.roster,
-        Some(&fs),
-        kind,
-        &query,
-        action,
-    )
+    super::print::pages::print_force(&state, ctx, &force.roster, Some(&fs), kind, &query, action)
 }

@@ -49,5 +49,5 @@ pub fn print_force(
         }
     }
     let action = format!("/campaigns/{}/forces/{force}/print/{kind}", c.id());
-    crate::web::pages::print::print_force(state, ctx, &doc, Some(&fs), kind, &query, action)
+    super::print::pages::print_force(state, ctx, &doc, Some(&fs), kind, &query, action)
 }

@@ -15,20 +15,27 @@ pub mod options;
 pub mod print;
 pub mod record;
 pub mod reference;
+pub mod rosters;
 pub mod text;
 pub mod view;
 
 use actix_web::web::{self, ServiceConfig};
 use actix_web::{HttpRequest, HttpResponse};
+use futures_util::future::LocalBoxFuture;
 
 use super::battles::{
     BattleChoices, BattleRequest, BattleView, Pending, Players, RecordAnswer, RecordEntry,
 };
-use super::{moved_to, SystemPages, Tool};
+use super::{
+    moved_to, EditRequest, ReadProblem, RosterBody, RosterLine, RosterPages, SystemPages, Tool,
+};
 use crate::app::{self, Actor};
+use crate::rules::systems::AnyRoster;
 use crate::rules::SystemId;
 use crate::store::battles::BattleRow;
+use crate::store::rosters::RosterRow;
 use crate::web::auth::SignedInUser;
+use crate::web::page::{FormErrors, PageCtx, SelectOption};
 use crate::web::state::AppState;
 use crate::web::AppError;
 
@@ -194,5 +201,106 @@ impl SystemPages for LotfPages {
         kind: &'a str,
     ) -> Pending<'a, Result<HttpResponse, AppError>> {
         Box::pin(battle_pages::at_the_table(req, row, side, kind))
+    }
+}
+
+// Rosters and print
+impl RosterPages for LotfPages {
+    fn roster_line(&self, state: &AppState, row: &RosterRow) -> RosterLine {
+        rosters::roster_line(state, row)
+    }
+
+    fn war_choices(&self, state: &AppState) -> Vec<SelectOption> {
+        rosters::war_choices(state)
+    }
+
+    fn new_roster_fields(
+        &self,
+        state: &AppState,
+        form: &[(String, String)],
+        errors: &FormErrors,
+    ) -> Result<String, AppError> {
+        rosters::new_roster_fields(state, form, errors)
+    }
+
+    fn create_roster<'a>(
+        &'a self,
+        state: &'a AppState,
+        owner: i64,
+        form: &'a [(String, String)],
+    ) -> LocalBoxFuture<'a, Result<Result<RosterRow, FormErrors>, AppError>> {
+        Box::pin(rosters::create_roster(state, owner, form))
+    }
+
+    fn start_page(
+        &self,
+        state: &AppState,
+        ctx: PageCtx,
+        query: &[(String, String)],
+    ) -> Result<HttpResponse, AppError> {
+        rosters::start_page(state, ctx, query)
+    }
+
+    fn start_roster<'a>(
+        &'a self,
+        state: &'a AppState,
+        ctx: PageCtx,
+        owner: i64,
+        how: &'a str,
+        form: &'a [(String, String)],
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, AppError>> {
+        Box::pin(rosters::start_roster(state, ctx, owner, how, form))
+    }
+
+    fn editor<'a>(
+        &'a self,
+        state: &'a AppState,
+        ctx: PageCtx,
+        row: &'a RosterRow,
+        request: EditRequest<'a>,
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, AppError>> {
+        match request {
+            EditRequest::Open { element, notice } => Box::pin(std::future::ready(
+                rosters::open_editor(state, ctx, row, element, notice),
+            )),
+            EditRequest::Apply(form) => Box::pin(rosters::apply_edit(state, ctx, row, form)),
+        }
+    }
+
+    fn roster_body(
+        &self,
+        state: &AppState,
+        row: &RosterRow,
+        updated: &str,
+    ) -> Result<RosterBody, AppError> {
+        rosters::roster_body(state, row, updated)
+    }
+
+    fn roster_text(&self, state: &AppState, row: &RosterRow) -> Result<String, AppError> {
+        rosters::roster_text(state, row)
+    }
+
+    fn read_roster(&self, text: &str) -> Result<AnyRoster, ReadProblem> {
+        rosters::read_roster(text)
+    }
+
+    fn roster_json(
+        &self,
+        state: &AppState,
+        row: &RosterRow,
+    ) -> Result<(serde_json::Value, serde_json::Value), AppError> {
+        rosters::roster_json(state, row)
+    }
+
+    fn print_roster(
+        &self,
+        state: &AppState,
+        ctx: PageCtx,
+        row: &RosterRow,
+        kind: &str,
+        query: &str,
+        action: String,
+    ) -> Result<HttpResponse, AppError> {
+        print::pages::print_roster(state, ctx, row, kind, query, action)
     }
 }

@@ -7,8 +7,8 @@ use actix_web::{get, post, web, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::rules::systems::lotf::{self, RosterParseErrorKind};
-use crate::web::error::{ErrorBody, ErrorDetail};
+use crate::rules::systems::lotf;
+use crate::web::error::ErrorBody;
 use crate::web::state::AppState;
 use crate::web::AppError;
 
@@ -50,27 +50,7 @@ pub struct FindingSchema {
 /// Turns a roster that cannot be read into the API's error: 400 with the position for broken
 /// JSON, 422 naming the field for JSON that is not a roster.
 pub fn parse_error(e: lotf::RosterParseError, prefix: &str) -> AppError {
-    let field = e
-        .path
-        .clone()
-        .map(|p| format!("{prefix}{p}"))
-        .or_else(|| (!prefix.is_empty()).then(|| prefix.to_string()));
-    match e.kind {
-        RosterParseErrorKind::Syntax | RosterParseErrorKind::Eof => AppError::BadRequest {
-            message: format!("The JSON body could not be read: {e}."),
-            details: vec![ErrorDetail {
-                field,
-                message: e.message,
-            }],
-        },
-        RosterParseErrorKind::Data | RosterParseErrorKind::Format => AppError::Validation {
-            message: "The document is not a muster.lotf.roster/1 roster.".into(),
-            details: vec![ErrorDetail {
-                field,
-                message: format!("{} (line {}, column {})", e.message, e.line, e.column),
-            }],
-        },
-    }
+    super::rosters::read_problem(e).api_error(prefix)
 }
 
 /// Validate rosters

@@ -3,6 +3,7 @@
 //! print a force as it stands (reduced sizes, rolled commander ratings, history).
 
 pub mod cards;
+pub mod pages;
 pub mod reference;
 pub mod sheet;
 

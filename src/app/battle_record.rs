@@ -2,8 +2,7 @@
 //! service and the campaigns that follow their battles read. It imports neither of them.
 
 use crate::app::Error;
-use crate::rules::system::BattleSide;
-use crate::rules::systems::lotf::{self, BattleSetup, Side};
+use crate::rules::system::BattleSide as Side;
 use crate::store::battles::BattleRow;
 
 /// Where a battle record stands. Stored as its `id()` in the `status` column.
@@ -124,31 +123,6 @@ pub fn winner_of(row: &BattleRow) -> Option<Option<Side>> {
     })
 }
 
-/// [`winner_of`] in words every rule system shares: `None` while undecided, `Some(None)` for a
-/// tie, otherwise the winning side.
-pub fn decided_winner(row: &BattleRow) -> Option<Option<BattleSide>> {
-    winner_of(row).map(|w| {
-        w.map(|side| match side {
-            Side::Attacker => BattleSide::Attacker,
-            Side::Defender => BattleSide::Defender,
-        })
-    })
-}
-
-/// The stored result: what decided the battle and the outcome (the system's outcome type).
-pub use crate::rules::systems::lotf::Outcome as StoredResult;
-
-pub fn setup_of(row: &BattleRow) -> Result<BattleSetup, Error> {
-    lotf::parse_battle(&row.setup)
-        .map_err(|e| Error::internal(format!("stored battle {} does not parse: {e}", row.id)))
-}
-
-pub fn result_of(row: &BattleRow) -> Option<StoredResult> {
-    row.result
-        .as_deref()
-        .and_then(|r| serde_json::from_str(r).ok())
-}
-
 /// Which side a user plays in a battle.
 pub fn side_of(row: &BattleRow, user: i64) -> Option<Side> {
     if row.attacker_user_id == Some(user) {
@@ -220,7 +194,7 @@ mod tests {
     fn the_winner_column_reads_back_as_it_was_written() {
         let mut row = crate::store::battles::BattleRow {
             id: 1,
-            rule_system: "lotf".into(),
+            rule_system: crate::rules::SystemId::Lotf.id().into(),
             created_by: 1,
             attacker_user_id: Some(1),
             attacker_guest: None,

@@ -151,6 +151,53 @@ pub struct DocumentError {
     pub message: String,
 }
 
+/// A battle set up by its system: the set-up, what was rolled for it in words, and whether the
+/// roll for the attack swapped the two forces (the second one attacks).
+#[derive(Debug, Clone)]
+pub struct Prepared<S> {
+    pub setup: S,
+    pub rolls: Vec<String>,
+    pub swapped: bool,
+}
+
+/// What generic code shows of a battle's set-up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupFacts {
+    pub attacker: String,
+    pub defender: String,
+    /// The scenario's id.
+    pub scenario: String,
+    /// The battle's size in the system's measure (0 without one).
+    pub points: u32,
+}
+
+/// A battle set up and ready to store, as any system gives it.
+#[derive(Debug, Clone)]
+pub struct PreparedBattle {
+    /// The system's set-up document.
+    pub setup: String,
+    pub rolls: Vec<String>,
+    pub swapped: bool,
+    pub facts: SetupFacts,
+}
+
+/// A battle decided and ready to store: the system's stored result and what generic code may
+/// know of it.
+#[derive(Debug, Clone)]
+pub struct DecidedBattle {
+    /// The set-up as fought (the simulator draws a fresh seed), when it changed.
+    pub setup: Option<String>,
+    pub result: String,
+    pub summary: BattleSummary,
+}
+
+/// What is wrong with a result entered from the table, by field, in plain words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RecordProblem {
+    pub field: String,
+    pub message: String,
+}
+
 /// One rule system, typed inside: its catalogue, its roster, battle set-up and outcome types.
 /// Generic code reaches it through the dispatch in `systems/mod.rs`.
 pub trait RuleSystem: Sized + 'static {
@@ -170,17 +217,89 @@ pub trait RuleSystem: Sized + 'static {
     fn check(cat: &Self::Catalogue, roster: &Self::Roster) -> (RosterSummary, Vec<Finding>);
     /// Rosters a player can start from (army lists' examples, historical forces).
     fn starting_rosters(cat: &Self::Catalogue) -> Vec<Self::Roster>;
-    /// Rolls what the system rolls before a battle (with `seed`) and sets it up.
+    /// A force from the system's historical orders of battle, by its reference; `None` for one
+    /// it does not have.
+    fn historical_force(reference: &str) -> Option<Self::Roster>;
+    /// Rolls what the system rolls before a battle (with `seed`) and sets it up: the scenario
+    /// unless one is chosen, and which force attacks when `roll_roles`.
     fn prepare_battle(
         cat: &Self::Catalogue,
-        attacker: Self::Roster,
-        defender: Self::Roster,
+        first: Self::Roster,
+        second: Self::Roster,
+        scenario: Option<&str>,
+        roll_roles: bool,
         seed: u64,
-    ) -> Result<Self::Setup, String>;
+    ) -> Result<Prepared<Self::Setup>, String>;
+    /// What generic code shows of a set-up.
+    fn setup_facts(cat: &Self::Catalogue, setup: &Self::Setup) -> SetupFacts;
+    /// Reads a stored set-up document.
+    fn parse_setup(json: &str) -> Result<Self::Setup, String>;
+    fn write_setup(setup: &Self::Setup) -> String;
+    /// The seed the battle's own dice are drawn from, drawn afresh when it is fought.
+    fn reseed(setup: &mut Self::Setup, seed: u64);
     /// The engine fights the battle; `None` for a system without a simulator.
     fn fight(cat: &Self::Catalogue, setup: &Self::Setup) -> Option<Result<Self::Outcome, String>>;
+    /// Assesses a result entered from the table against the set-up.
+    fn assess_record(
+        cat: &Self::Catalogue,
+        setup: &Self::Setup,
+        report: &serde_json::Value,
+    ) -> Result<Self::Outcome, Vec<RecordProblem>>;
     /// What generic code may know about a decided battle.
     fn summary(outcome: &Self::Outcome) -> BattleSummary;
+
+    /// [`RuleSystem::prepare_battle`], ready to store.
+    fn prepare_stored(
+        cat: &Self::Catalogue,
+        first: Self::Roster,
+        second: Self::Roster,
+        scenario: Option<&str>,
+        roll_roles: bool,
+        seed: u64,
+    ) -> Result<PreparedBattle, String> {
+        let p = Self::prepare_battle(cat, first, second, scenario, roll_roles, seed)?;
+        Ok(PreparedBattle {
+            setup: Self::write_setup(&p.setup),
+            facts: Self::setup_facts(cat, &p.setup),
+            rolls: p.rolls,
+            swapped: p.swapped,
+        })
+    }
+
+    /// Fights a stored set-up with a fresh `seed`, ready to store.
+    fn fight_stored(
+        cat: &Self::Catalogue,
+        setup: &str,
+        seed: u64,
+    ) -> Result<DecidedBattle, String> {
+        let mut setup = Self::parse_setup(setup)?;
+        Self::reseed(&mut setup, seed);
+        let outcome = Self::fight(cat, &setup)
+            .ok_or_else(|| format!("{} has no simulator in Muster yet.", Self::ID.label()))??;
+        Ok(DecidedBattle {
+            setup: Some(Self::write_setup(&setup)),
+            result: serde_json::to_string(&outcome).map_err(|e| e.to_string())?,
+            summary: Self::summary(&outcome),
+        })
+    }
+
+    /// Assesses a result entered from the table against a stored set-up, ready to store. The
+    /// outer error is a set-up that cannot be read.
+    fn assess_stored(
+        cat: &Self::Catalogue,
+        setup: &str,
+        report: &serde_json::Value,
+    ) -> Result<Result<DecidedBattle, Vec<RecordProblem>>, String> {
+        let setup = Self::parse_setup(setup)?;
+        Ok(match Self::assess_record(cat, &setup, report) {
+            Ok(outcome) => Ok(DecidedBattle {
+                setup: None,
+                result: serde_json::to_string(&outcome).map_err(|e| e.to_string())?,
+                summary: Self::summary(&outcome),
+            }),
+            Err(problems) => Err(problems),
+        })
+    }
 }
 
 #[cfg(test)]

@@ -218,9 +218,19 @@ fn summaries_follow_their_outcome<R: RuleSystem>(cat: &R::Catalogue, battles: us
             starts[i % starts.len()].clone(),
             starts[(i * 7 + 1) % starts.len()].clone(),
         );
-        let Ok(setup) = R::prepare_battle(cat, a, d, i as u64) else {
+        let Ok(prepared) = R::prepare_battle(cat, a, d, None, true, i as u64) else {
             continue;
         };
+        let setup = prepared.setup;
+        // A stored set-up reads back as the same battle.
+        let stored_setup = R::parse_setup(&R::write_setup(&setup))
+            .unwrap_or_else(|e| panic!("{} battle {i}: the set-up reads back: {e}", R::ID));
+        assert_eq!(
+            R::setup_facts(cat, &stored_setup),
+            R::setup_facts(cat, &setup),
+            "{} battle {i}",
+            R::ID
+        );
         let Some(fought) = R::fight(cat, &setup) else {
             return; // No simulator: nothing to fight.
         };
@@ -269,8 +279,16 @@ fn lotf_summary_names_the_simulators_winner() {
     let cat = lotf_catalogue();
     let starts = Lotf::starting_rosters(&cat);
     for seed in 0..6u64 {
-        let setup = Lotf::prepare_battle(&cat, starts[0].clone(), starts[1].clone(), seed)
-            .expect("two historical forces set up");
+        let setup = Lotf::prepare_battle(
+            &cat,
+            starts[0].clone(),
+            starts[1].clone(),
+            None,
+            false,
+            seed,
+        )
+        .expect("two historical forces set up")
+        .setup;
         let Some(Ok(outcome)) = Lotf::fight(&cat, &setup) else {
             panic!("Land of the Free has a simulator");
         };

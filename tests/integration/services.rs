@@ -3,7 +3,6 @@
 //! all, a campaign battle that is decided (confirmed, simulated) moves its campaign on in the
 //! same call, and reading a campaign never writes.
 
-use muster::app::battle_record::setup_of;
 use muster::app::battles::{self, NewBattleRequest, Player};
 use muster::app::campaigns::actions::{self, NewCampaignInput};
 use muster::app::campaigns::{self, Loaded};
@@ -15,7 +14,7 @@ use muster::rules::systems::lotf::record::{
     objective_count, ElementReport, FinalState, TabletopReport,
 };
 use muster::rules::systems::lotf::{self, RosterDoc, ScenarioId, Side};
-use muster::rules::Systems;
+use muster::rules::{SystemId, Systems};
 use muster::store::battles::BattleRow;
 use muster::store::campaigns::CampaignRow;
 use muster::store::{self, users};
@@ -127,7 +126,7 @@ fn count(kinds: &[String], kind: &str) -> usize {
 /// A result from the table: the defender's force shattered, the attacker holding every
 /// objective.
 fn defender_routed(row: &BattleRow) -> TabletopReport {
-    let setup = setup_of(row).expect("the set-up parses");
+    let setup = lotf::parse_battle(&row.setup).expect("the set-up parses");
     let mut elements = Vec::new();
     for (side, force) in [
         (Side::Attacker, &setup.attacker),
@@ -158,7 +157,8 @@ fn defender_routed(row: &BattleRow) -> TabletopReport {
 }
 
 async fn record(w: &World, who: &Actor, row: &BattleRow) -> BattleRow {
-    battles::record_result(&w.ctx, who, row, row.version, defender_routed(row))
+    let report = serde_json::to_value(defender_routed(row)).expect("a report serialises");
+    battles::record_result(&w.ctx, who, row, row.version, &report)
         .await
         .expect("recorded")
         .unwrap_or_else(|problems| panic!("the report is refused: {problems:?}"))
@@ -405,10 +405,10 @@ async fn a_correction_replaces_a_confirmed_casual_battle_once_confirmed() {
     let ctx = &w.ctx;
     let crown = roster_of(&w, &w.howe, "Crown", "british").await;
     let rebels = roster_of(&w, &w.howe, "Rebels", "american").await;
-    let first = battles::load_force(ctx, &w.howe, &format!("r:{crown}"))
+    let first = battles::load_force(ctx, &w.howe, SystemId::Lotf, &format!("r:{crown}"))
         .await
         .unwrap();
-    let second = battles::load_force(ctx, &w.howe, &format!("r:{rebels}"))
+    let second = battles::load_force(ctx, &w.howe, SystemId::Lotf, &format!("r:{rebels}"))
         .await
         .unwrap();
     let opponent = battles::read_player(ctx, &w.howe, "washington@example.com", "second_player")
@@ -419,11 +419,12 @@ async fn a_correction_replaces_a_confirmed_casual_battle_once_confirmed() {
         ctx,
         &w.howe,
         NewBattleRequest {
+            system: SystemId::Lotf,
             first,
             second,
             first_player: Player::User(w.howe.id),
             second_player: opponent,
-            scenario: Some(ScenarioId::Reconnoiter),
+            scenario: Some(ScenarioId::Reconnoiter.id().into()),
             roll_roles: false,
         },
     )

@@ -6,14 +6,12 @@
 
 use diesel::Connection;
 
-use crate::app::battle_record::{
-    setup_of, side_of, winner_column, RecordAction, RecordStatus, StoredResult,
-};
+use crate::app::battle_record::{side_of, winner_column, RecordAction, RecordStatus};
 use crate::app::campaigns::{self, Loaded};
 use crate::app::{Actor, Context, Error};
 use crate::rules::campaign::state::BattleStatus;
-use crate::rules::systems::lotf::record::{self, TabletopOutcome, TabletopReport};
-use crate::rules::systems::lotf::{self, RosterDoc, ScenarioId, Side};
+use crate::rules::system::{BattleSide as Side, DecidedBattle, Method, RecordProblem};
+use crate::rules::systems::AnyRoster;
 use crate::rules::{SystemId, Systems};
 use crate::store::battles::{self, BattleRow, NewBattle, ResultChange};
 use crate::store::{users, DbConnection};
@@ -62,22 +60,38 @@ pub fn invalid(field: &str, message: &str) -> Error {
     Error::invalid("The battle cannot be set up like that.", field, message)
 }
 
-/// A force for a battle: one of the actor's rosters (`r:<id>`) or a historical one
-/// (`h:<battle>:<side>:<force>`). Returns the roster and, for the actor's own rosters, its id.
+/// A force for a battle of system `system`: one of the actor's rosters (`r:<id>`) or a
+/// historical one (`h:<battle>:<side>:<force>`). Returns the roster and, for the actor's own
+/// rosters, its id.
 pub async fn load_force(
     ctx: &Context,
     actor: &Actor,
+    system: SystemId,
     value: &str,
-) -> Result<(RosterDoc, Option<i64>), Error> {
+) -> Result<(AnyRoster, Option<i64>), Error> {
     if let Some(id) = value.strip_prefix("r:") {
         let id: i64 = id
             .parse()
             .map_err(|_| Error::bad_request("Choose a force from the list."))?;
-        let loaded = crate::app::rosters::load_owned(ctx, actor, id).await?;
-        return Ok((loaded.doc, Some(id)));
+        let owner = actor.id;
+        let row = ctx
+            .with_conn(move |conn| Ok(crate::store::rosters::find(conn, id)?))
+            .await?
+            .filter(|r| r.owner_id == owner)
+            .ok_or(Error::NotFound)?;
+        if row.rule_system != system.id() {
+            return Err(Error::bad_request("Choose a force from the list."));
+        }
+        let roster = ctx
+            .rules
+            .parse_roster(system, &row.document)
+            .map_err(|e| Error::internal(format!("roster {id} does not parse: {e}")))?;
+        return Ok((roster, Some(id)));
     }
     if let Some(h) = value.strip_prefix("h:") {
-        return lotf::historical_force(h)
+        return ctx
+            .rules
+            .historical_force(system, h)
             .map(|d| (d, None))
             .ok_or_else(|| Error::bad_request("Choose a force from the list."));
     }
@@ -106,8 +120,11 @@ pub async fn system_of_force(ctx: &Context, actor: &Actor, value: &str) -> Resul
             ))
         });
     }
-    if value.starts_with("h:") {
-        return Ok(SystemId::Lotf);
+    if let Some(h) = value.strip_prefix("h:") {
+        return ctx
+            .rules
+            .historical_system(h)
+            .ok_or_else(|| Error::bad_request("Choose a force from the list."));
     }
     Err(Error::bad_request("Choose a force for each side."))
 }
@@ -138,11 +155,13 @@ pub async fn system_of_forces(
 
 /// A battle to set up, as the page's form and the API both give it.
 pub struct NewBattleRequest {
-    pub first: (RosterDoc, Option<i64>),
-    pub second: (RosterDoc, Option<i64>),
+    pub system: SystemId,
+    pub first: (AnyRoster, Option<i64>),
+    pub second: (AnyRoster, Option<i64>),
     pub first_player: Player,
     pub second_player: Player,
-    pub scenario: Option<ScenarioId>,
+    /// A scenario id; none: rolled.
+    pub scenario: Option<String>,
     pub roll_roles: bool,
 }
 
@@ -157,19 +176,23 @@ pub async fn create(ctx: &Context, me: &Actor, req: NewBattleRequest) -> Result<
     if req.first_player == req.second_player {
         return Err(invalid("players", "The two sides need different players."));
     }
+    if req.first.0.system() != req.system || req.second.0.system() != req.system {
+        return Err(invalid(
+            "second",
+            "Both forces must play by the battle's rule system.",
+        ));
+    }
     let seed = crate::app::dice::fresh_seed();
-    let prepared = record::prepare_battle(
-        &ctx.rules.lotf,
-        req.first.0.clone(),
-        req.second.0.clone(),
-        req.scenario,
-        req.roll_roles,
-        seed,
-    );
-    prepared
-        .setup
-        .check()
-        .map_err(|e| Error::bad_request(e.to_string()))?;
+    let prepared = ctx
+        .rules
+        .prepare_battle(
+            req.first.0,
+            req.second.0,
+            req.scenario.as_deref(),
+            req.roll_roles,
+            seed,
+        )
+        .map_err(Error::bad_request)?;
     // The roll for the attack may have swapped the forces: players and roster ids go with them.
     let ((att_roster, att_player), (def_roster, def_player)) = if prepared.swapped {
         (
@@ -187,7 +210,7 @@ pub async fn create(ctx: &Context, me: &Actor, req: NewBattleRequest) -> Result<
     let single_party = ag.is_some() || dg.is_some();
     let now = chrono::Utc::now().naive_utc();
     let new = NewBattle {
-        rule_system: crate::app::rosters::LOTF.into(),
+        rule_system: req.system.id().into(),
         created_by: me.id,
         attacker_user_id: au,
         attacker_guest: ag,
@@ -197,11 +220,11 @@ pub async fn create(ctx: &Context, me: &Actor, req: NewBattleRequest) -> Result<
         defender_roster_id: def_roster,
         title: format!(
             "{} against {}",
-            prepared.setup.attacker.roster.name, prepared.setup.defender.roster.name
+            prepared.facts.attacker, prepared.facts.defender
         ),
-        scenario: prepared.setup.scenario.id().into(),
-        points: i32::try_from(prepared.setup.points_size(&ctx.rules.lotf)).unwrap_or(i32::MAX),
-        setup: lotf::serialize_battle(&prepared.setup),
+        scenario: prepared.facts.scenario.clone(),
+        points: i32::try_from(prepared.facts.points).unwrap_or(i32::MAX),
+        setup: prepared.setup,
         rolls: serde_json::to_string(&prepared.rolls).unwrap_or_else(|_| "[]".into()),
         status: RecordStatus::SetUp.id().into(),
         replaces_id: None,
@@ -213,6 +236,47 @@ pub async fn create(ctx: &Context, me: &Actor, req: NewBattleRequest) -> Result<
     };
     ctx.with_conn(move |conn| Ok(battles::create(conn, &new)?))
         .await
+}
+
+/// The rule system a stored battle is fought with.
+fn system_of_row(row: &BattleRow) -> Result<SystemId, Error> {
+    SystemId::from_id(&row.rule_system).ok_or_else(|| {
+        Error::internal(format!(
+            "battle {} names an unknown rule system {:?}",
+            row.id, row.rule_system
+        ))
+    })
+}
+
+/// The stored columns of a decided battle.
+fn result_change(
+    decided: DecidedBattle,
+    status: RecordStatus,
+    recorded_by: Option<i64>,
+    confirmed_by: Option<i64>,
+    single_party: bool,
+) -> ResultChange {
+    let s = &decided.summary;
+    let vp = |v: Option<u32>| v.map(|v| i32::try_from(v).unwrap_or(i32::MAX));
+    ResultChange {
+        setup: decided.setup,
+        status: status.id().into(),
+        method: Some(
+            match s.method {
+                Method::Simulated => "simulated",
+                Method::Tabletop => "tabletop",
+            }
+            .into(),
+        ),
+        winner: Some(winner_column(s.winner)),
+        victory_level: s.level.clone(),
+        attacker_vp: vp(s.score.map(|(a, _)| a)),
+        defender_vp: vp(s.score.map(|(_, d)| d)),
+        result: Some(decided.result),
+        recorded_by,
+        confirmed_by,
+        single_party,
+    }
 }
 
 fn split_player(p: Player) -> (Option<i64>, Option<String>) {
@@ -305,30 +369,14 @@ async fn simulate_unchecked(
                 .into(),
         ));
     }
+    let system = system_of_row(row)?;
     // The battle's dice are drawn now, not at set-up, so nobody can try the seed beforehand.
-    let mut setup = setup_of(row)?;
-    setup.seed = crate::app::dice::fresh_seed();
-    let stored_setup = lotf::serialize_battle(&setup);
-    let rules = ctx.rules.clone();
-    let outcome = crate::app::blocking(move || lotf::simulate(&rules.lotf, &setup, true))
+    let seed = crate::app::dice::fresh_seed();
+    let (rules, setup) = (ctx.rules.clone(), row.setup.clone());
+    let decided = crate::app::blocking(move || rules.fight(system, &setup, seed))
         .await?
-        .map_err(|e| Error::bad_request(e.to_string()))?;
-    let change = ResultChange {
-        setup: Some(stored_setup),
-        status: status.id().into(),
-        method: Some("simulated".into()),
-        winner: Some(winner_column(outcome.winner)),
-        victory_level: Some(outcome.victory_level.id().into()),
-        attacker_vp: Some(i32::from(outcome.attacker_vp)),
-        defender_vp: Some(i32::from(outcome.defender_vp)),
-        result: serde_json::to_string(&StoredResult::Simulated {
-            outcome: Box::new(outcome),
-        })
-        .ok(),
-        recorded_by: Some(by),
-        confirmed_by: None,
-        single_party: row.single_party,
-    };
+        .map_err(Error::bad_request)?;
+    let change = result_change(decided, status, Some(by), None, row.single_party);
     let (id, rules) = (row.id, ctx.rules.clone());
     ctx.with_conn(move |conn| {
         decide_in_one_transaction(conn, &rules, id, |conn| {
@@ -372,33 +420,26 @@ pub async fn record_result(
     actor: &Actor,
     row: &BattleRow,
     based_on: i32,
-    report: TabletopReport,
-) -> Result<Result<BattleRow, Vec<record::RecordProblem>>, Error> {
+    report: &serde_json::Value,
+) -> Result<Result<BattleRow, Vec<RecordProblem>>, Error> {
     require_player(row, actor)?;
     let against_guest = row.attacker_guest.is_some() || row.defender_guest.is_some();
     let status = allowed(row, RecordAction::Record { against_guest })?;
-    let setup = setup_of(row)?;
-    let outcome: TabletopOutcome = match record::assess(&ctx.rules.lotf, &setup, &report) {
-        Ok(o) => o,
+    let decided = match ctx
+        .rules
+        .assess_record(system_of_row(row)?, &row.setup, report)
+        .map_err(|e| Error::internal(format!("stored battle {}: {e}", row.id)))?
+    {
+        Ok(d) => d,
         Err(problems) => return Ok(Err(problems)),
     };
-    let change = ResultChange {
-        setup: None,
-        status: status.id().into(),
-        method: Some("tabletop".into()),
-        winner: Some(winner_column(outcome.victory.winner)),
-        victory_level: Some(outcome.victory.level.id().into()),
-        attacker_vp: Some(i32::from(outcome.victory.attacker_vp)),
-        defender_vp: Some(i32::from(outcome.victory.defender_vp)),
-        result: serde_json::to_string(&StoredResult::Tabletop {
-            report,
-            outcome: Box::new(outcome.clone()),
-        })
-        .ok(),
-        recorded_by: Some(actor.id),
-        confirmed_by: against_guest.then_some(actor.id),
-        single_party: against_guest,
-    };
+    let change = result_change(
+        decided,
+        status,
+        Some(actor.id),
+        against_guest.then_some(actor.id),
+        against_guest,
+    );
     let (id, rules) = (row.id, ctx.rules.clone());
     let saved = ctx
         .with_conn(move |conn| {

@@ -6,7 +6,8 @@ pub mod lotf;
 
 use crate::rules::campaign::ForceRules;
 use crate::rules::system::{
-    Capabilities, DocumentError, Finding, RosterSummary, RuleSystem, SystemId,
+    Capabilities, DecidedBattle, DocumentError, Finding, PreparedBattle, RecordProblem,
+    RosterSummary, RuleSystem, SystemId,
 };
 
 /// Answered here, in the dispatch file, so that adding a system adds one arm.
@@ -92,6 +93,64 @@ impl Systems {
             AnyRoster::Lotf(r) => lotf::Lotf::check(&self.lotf, r),
         }
     }
+}
+
+// Battles: set up, fought and recorded through the battle's system, kept as its JSON.
+impl Systems {
+    /// The system whose historical orders of battle hold force `reference`.
+    pub fn historical_system(&self, reference: &str) -> Option<SystemId> {
+        lotf::Lotf::historical_force(reference).map(|_| SystemId::Lotf)
+    }
+
+    /// A force of system `id`'s historical orders of battle.
+    pub fn historical_force(&self, id: SystemId, reference: &str) -> Option<AnyRoster> {
+        match id {
+            SystemId::Lotf => lotf::Lotf::historical_force(reference).map(AnyRoster::Lotf),
+            SystemId::Lod | SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
+        }
+    }
+
+    /// Sets a battle up between two rosters of one system, rolling with `seed`.
+    pub fn prepare_battle(
+        &self,
+        first: AnyRoster,
+        second: AnyRoster,
+        scenario: Option<&str>,
+        roll_roles: bool,
+        seed: u64,
+    ) -> Result<PreparedBattle, String> {
+        match (first, second) {
+            (AnyRoster::Lotf(a), AnyRoster::Lotf(b)) => {
+                lotf::Lotf::prepare_stored(&self.lotf, a, b, scenario, roll_roles, seed)
+            }
+        }
+    }
+
+    /// The system's engine fights a stored set-up with a fresh `seed`.
+    pub fn fight(&self, id: SystemId, setup: &str, seed: u64) -> Result<DecidedBattle, String> {
+        match id {
+            SystemId::Lotf => lotf::Lotf::fight_stored(&self.lotf, setup, seed),
+            SystemId::Lod | SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+        }
+    }
+
+    /// The system assesses a result entered from the table against a stored set-up; the outer
+    /// error is a set-up it cannot read.
+    pub fn assess_record(
+        &self,
+        id: SystemId,
+        setup: &str,
+        report: &serde_json::Value,
+    ) -> Result<Result<DecidedBattle, Vec<RecordProblem>>, String> {
+        match id {
+            SystemId::Lotf => lotf::Lotf::assess_stored(&self.lotf, setup, report),
+            SystemId::Lod | SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+        }
+    }
+}
+
+fn unserved(id: SystemId) -> String {
+    format!("Muster does not serve {} yet.", id.label())
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
-use crate::app::battle_record::{decided_winner, side_of, winner_of, RecordStatus};
+use crate::app::battle_record::{side_of, winner_of, RecordStatus};
 use crate::app::battles as records;
 use crate::rules::system::BattleSide;
 use crate::store::battles::BattleRow;
@@ -62,7 +62,7 @@ pub struct SetUpForm {
 }
 
 fn result_text(row: &BattleRow) -> String {
-    match (decided_winner(row), row.attacker_vp, row.defender_vp) {
+    match (winner_of(row), row.attacker_vp, row.defender_vp) {
         (Some(Some(BattleSide::Attacker)), Some(a), Some(d)) => format!("Attacker wins {a}:{d}"),
         (Some(Some(BattleSide::Defender)), Some(a), Some(d)) => format!("Defender wins {d}:{a}"),
         (Some(None), Some(a), Some(d)) => format!("Tie {a}:{d}"),

@@ -3,13 +3,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::record::{prepare_battle, TabletopOutcome, TabletopReport};
+use super::battle::ScenarioId;
+use super::record::{assess, prepare_battle, TabletopOutcome, TabletopReport};
 use super::{
-    parse_roster, simulate, validate, BattleOutcome, BattleSetup, Catalogue, RosterDoc, Side,
+    parse_battle, parse_roster, serialize_battle, simulate, validate, BattleOutcome, BattleSetup,
+    Catalogue, RosterDoc, Side,
 };
 use crate::rules::system::{
-    BattleSide, BattleSummary, Capabilities, DocumentError, Finding, Method, RosterSummary,
-    RuleSystem, Severity, SystemId,
+    BattleSide, BattleSummary, Capabilities, DocumentError, Finding, Method, Prepared,
+    RecordProblem, RosterSummary, RuleSystem, SetupFacts, Severity, SystemId,
 };
 
 /// Land of the Free, as the dispatch names it.
@@ -98,25 +100,90 @@ impl RuleSystem for Lotf {
             .collect()
     }
 
+    fn historical_force(reference: &str) -> Option<RosterDoc> {
+        super::historical_force(reference)
+    }
+
     fn prepare_battle(
         cat: &Catalogue,
-        attacker: RosterDoc,
-        defender: RosterDoc,
+        first: RosterDoc,
+        second: RosterDoc,
+        scenario: Option<&str>,
+        roll_roles: bool,
         seed: u64,
-    ) -> Result<BattleSetup, String> {
-        let prepared = prepare_battle(cat, attacker, defender, None, false, seed);
+    ) -> Result<Prepared<BattleSetup>, String> {
+        let scenario = match scenario {
+            Some(id) => Some(
+                ScenarioId::from_id(id)
+                    .ok_or_else(|| "Choose a scenario from the list.".to_string())?,
+            ),
+            None => None,
+        };
+        let prepared = prepare_battle(cat, first, second, scenario, roll_roles, seed);
         prepared.setup.check().map_err(|e| e.to_string())?;
-        Ok(prepared.setup)
+        Ok(Prepared {
+            setup: prepared.setup,
+            rolls: prepared.rolls,
+            swapped: prepared.swapped,
+        })
+    }
+
+    fn setup_facts(cat: &Catalogue, setup: &BattleSetup) -> SetupFacts {
+        SetupFacts {
+            attacker: setup.attacker.roster.name.clone(),
+            defender: setup.defender.roster.name.clone(),
+            scenario: setup.scenario.id().into(),
+            points: setup.points_size(cat),
+        }
+    }
+
+    fn parse_setup(json: &str) -> Result<BattleSetup, String> {
+        parse_battle(json).map_err(|e| e.to_string())
+    }
+
+    fn write_setup(setup: &BattleSetup) -> String {
+        serialize_battle(setup)
+    }
+
+    fn reseed(setup: &mut BattleSetup, seed: u64) {
+        setup.seed = seed;
     }
 
     fn fight(cat: &Catalogue, setup: &BattleSetup) -> Option<Result<Outcome, String>> {
+        // Narrated: a stored battle is read back as a story.
         Some(
-            simulate(cat, setup, false)
+            simulate(cat, setup, true)
                 .map(|o| Outcome::Simulated {
                     outcome: Box::new(o),
                 })
                 .map_err(|e| e.to_string()),
         )
+    }
+
+    fn assess_record(
+        cat: &Catalogue,
+        setup: &BattleSetup,
+        report: &serde_json::Value,
+    ) -> Result<Outcome, Vec<RecordProblem>> {
+        let report: TabletopReport = serde_json::from_value(report.clone()).map_err(|e| {
+            vec![RecordProblem {
+                field: "report".into(),
+                message: format!("The report could not be read: {e}"),
+            }]
+        })?;
+        match assess(cat, setup, &report) {
+            Ok(outcome) => Ok(Outcome::Tabletop {
+                report,
+                outcome: Box::new(outcome),
+            }),
+            Err(problems) => Err(problems
+                .into_iter()
+                .map(|p| RecordProblem {
+                    field: p.field,
+                    message: p.message,
+                })
+                .collect()),
+        }
     }
 
     fn summary(outcome: &Outcome) -> BattleSummary {

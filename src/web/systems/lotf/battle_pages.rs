@@ -6,11 +6,11 @@
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use askama::Template;
 
-use crate::app::battle_record::{result_of, setup_of, StoredResult};
 use crate::app::battles::{self as records, NewBattleRequest};
 use crate::app::{self, Actor};
 use crate::rules::systems::lotf::record::CommanderFate;
 use crate::rules::systems::lotf::{self, BattleSetup, ScenarioId, Side};
+use crate::rules::SystemId;
 use crate::store::battles::BattleRow;
 use crate::web::auth::SignedInUser;
 use crate::web::page::{PageCtx, SelectOption};
@@ -51,13 +51,26 @@ pub async fn choices(
     })
 }
 
+/// A stored Land of the Free set-up.
+pub fn setup_of(row: &BattleRow) -> Result<lotf::BattleSetup, app::Error> {
+    lotf::parse_battle(&row.setup)
+        .map_err(|e| app::Error::internal(format!("stored battle {} does not parse: {e}", row.id)))
+}
+
+/// A stored Land of the Free result, if the battle has one.
+fn result_of(row: &BattleRow) -> Option<lotf::Outcome> {
+    row.result
+        .as_deref()
+        .and_then(|r| serde_json::from_str(r).ok())
+}
+
 pub async fn set_up(
     ctx: &app::Context,
     actor: &Actor,
     request: BattleRequest,
 ) -> Result<BattleRow, app::Error> {
-    let first = records::load_force(ctx, actor, &request.first).await?;
-    let second = records::load_force(ctx, actor, &request.second).await?;
+    let first = records::load_force(ctx, actor, SystemId::Lotf, &request.first).await?;
+    let second = records::load_force(ctx, actor, SystemId::Lotf, &request.second).await?;
     let first_player =
         records::read_player(ctx, actor, &request.first_player, "first_player").await?;
     let second_player =
@@ -66,13 +79,16 @@ pub async fn set_up(
         None | Some("") => None,
         Some(id) => Some(
             ScenarioId::from_id(id)
-                .ok_or_else(|| records::invalid("scenario", "Choose a scenario from the list."))?,
+                .ok_or_else(|| records::invalid("scenario", "Choose a scenario from the list."))?
+                .id()
+                .to_string(),
         ),
     };
     records::create(
         ctx,
         actor,
         NewBattleRequest {
+            system: SystemId::Lotf,
             first,
             second,
             first_player,
@@ -213,7 +229,7 @@ pub fn view(
     let (mut headline, mut arithmetic, mut log, mut chart_out) =
         (String::new(), String::new(), Vec::new(), None);
     match &result {
-        Some(StoredResult::Simulated { outcome }) => {
+        Some(lotf::Outcome::Simulated { outcome }) => {
             headline = crate::web::systems::lotf::fight::headline(
                 outcome,
                 &setup.attacker.roster.name,
@@ -252,7 +268,7 @@ pub fn view(
             }
             chart_out = Some(crate::web::systems::lotf::fight::points_chart(outcome));
         }
-        Some(StoredResult::Tabletop { report, outcome }) => {
+        Some(lotf::Outcome::Tabletop { report, outcome }) => {
             let o = outcome;
             let winner = match o.victory.winner {
                 Some(Side::Attacker) => format!("{} wins", setup.attacker.roster.name),

@@ -4,7 +4,7 @@
 
 use askama::Template;
 
-use crate::app::battle_record::setup_of;
+use super::battle_pages::setup_of;
 use crate::app::battles as records;
 use crate::app::{self, Actor, ErrorDetail};
 use crate::rules::systems::lotf::record::{
@@ -279,10 +279,19 @@ pub async fn record(
         RecordEntry::Json(report) => serde_json::from_value(report)
             .map_err(|e| app::Error::bad_request(format!("The report could not be read: {e}.")))?,
     };
+    let report = serde_json::to_value(&report).map_err(app::Error::internal)?;
     Ok(
-        match records::record_result(ctx, actor, row, version, report).await? {
+        match records::record_result(ctx, actor, row, version, &report).await? {
             Ok(saved) => RecordAnswer::Saved(Box::new(saved)),
-            Err(problems) => RecordAnswer::Refused(details(problems)),
+            Err(problems) => RecordAnswer::Refused(
+                problems
+                    .into_iter()
+                    .map(|p| ErrorDetail {
+                        field: Some(p.field),
+                        message: p.message,
+                    })
+                    .collect(),
+            ),
         },
     )
 }

@@ -13,6 +13,7 @@ mod browser_rosters;
 mod campaigns;
 mod cli;
 mod conformance;
+mod conformance_forces;
 mod helpers;
 mod layers;
 mod lotf;

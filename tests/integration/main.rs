@@ -10,6 +10,7 @@ mod browser;
 mod browser_campaigns;
 mod browser_print;
 mod browser_rosters;
+mod campaign_systems;
 mod campaigns;
 mod cli;
 mod conformance;

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use crate::helpers::{spawn_app, TestApp, PASSWORD};
 
 /// A roster stored as rule system `system`, owned by `email`; returns its id.
-fn stored_roster(app: &TestApp, email: &str, system: &str, name: &str) -> i64 {
+pub(crate) fn stored_roster(app: &TestApp, email: &str, system: &str, name: &str) -> i64 {
     let pool = app.pool();
     let mut conn = pool.get().expect("conn");
     let owner = store::users::find_by_email(&mut conn, email)

@@ -19,7 +19,26 @@ use crate::rules::dice::Dice;
 use crate::rules::system::{BattleSide, SystemId};
 
 fn read(roster: &RosterJson) -> Result<RosterDoc, String> {
-    serde_json::from_value(roster.0.clone()).map_err(|e| format!("unreadable roster: {e}"))
+    use serde::Deserialize;
+    RosterDoc::deserialize(&roster.0).map_err(|e| format!("unreadable roster: {e}"))
+}
+
+/// Element `id`'s object in the stored document. Replaying a campaign's log changes single
+/// fields of its rosters, so these edits work on the JSON in place rather than reading and
+/// writing the whole roster for each entry.
+fn element_json<'a>(
+    roster: &'a mut RosterJson,
+    id: &str,
+) -> Option<&'a mut serde_json::Map<String, serde_json::Value>> {
+    roster
+        .0
+        .get_mut("groups")?
+        .as_array_mut()?
+        .iter_mut()
+        .filter_map(|g| g.get_mut("elements").and_then(|e| e.as_array_mut()))
+        .flatten()
+        .filter_map(|e| e.as_object_mut())
+        .find(|e| e.get("id").and_then(|i| i.as_str()) == Some(id))
 }
 
 fn write(doc: &RosterDoc) -> Result<RosterJson, String> {
@@ -402,28 +421,28 @@ impl ForceRules for Catalogue {
         size: &str,
         dropped: &[String],
     ) -> Result<String, String> {
-        let mut doc = read(roster)?;
         let size = Size::from_id(size).ok_or_else(|| format!("unknown size {size}"))?;
-        let e = element_mut(&mut doc, element).ok_or_else(|| format!("no element {element}"))?;
-        e.size = size;
-        e.upgrades.retain(|u| !dropped.iter().any(|d| d == u.id()));
-        *roster = write(&doc)?;
+        let e = element_json(roster, element).ok_or_else(|| format!("no element {element}"))?;
+        e.insert("size".into(), size.id().into());
+        if let Some(upgrades) = e.get_mut("upgrades").and_then(|u| u.as_array_mut()) {
+            upgrades.retain(|u| !u.as_str().is_some_and(|u| dropped.iter().any(|d| d == u)));
+        }
         Ok(size.label().into())
     }
 
     fn remove_element(&self, roster: &mut RosterJson, element: &str) -> Result<String, String> {
-        let mut doc = read(roster)?;
-        let name = doc
-            .groups
-            .iter()
-            .flat_map(|g| &g.elements)
-            .find(|e| e.id.as_deref() == Some(element))
-            .map(|e| e.name.clone())
-            .ok_or_else(|| format!("no element {element}"))?;
-        for g in &mut doc.groups {
-            g.elements.retain(|e| e.id.as_deref() != Some(element));
+        let name = element_json(roster, element)
+            .ok_or_else(|| format!("no element {element}"))?
+            .get("name")
+            .and_then(|n| n.as_str())
+            .unwrap_or_default()
+            .to_string();
+        let groups = roster.0.get_mut("groups").and_then(|g| g.as_array_mut());
+        for g in groups.into_iter().flatten() {
+            if let Some(elements) = g.get_mut("elements").and_then(|e| e.as_array_mut()) {
+                elements.retain(|e| e.get("id").and_then(|i| i.as_str()) != Some(element));
+            }
         }
-        *roster = write(&doc)?;
         Ok(name)
     }
 
@@ -433,15 +452,24 @@ impl ForceRules for Catalogue {
         commander: &str,
         name: &str,
     ) -> Result<(), String> {
-        let mut doc = read(roster)?;
-        let slot = doc
-            .force_commander
-            .iter_mut()
-            .chain(doc.groups.iter_mut().filter_map(|g| g.commander.as_mut()))
-            .find(|c| c.id.as_deref() == Some(commander))
+        let is_it = |c: &serde_json::Value| c.get("id").and_then(|i| i.as_str()) == Some(commander);
+        let doc = &mut roster.0;
+        let slot = if doc.get("force_commander").is_some_and(is_it) {
+            doc.get_mut("force_commander")
+        } else {
+            doc.get_mut("groups")
+                .and_then(|g| g.as_array_mut())
+                .and_then(|groups| {
+                    groups
+                        .iter_mut()
+                        .filter_map(|g| g.get_mut("commander"))
+                        .find(|c| is_it(c))
+                })
+        };
+        let slot = slot
+            .and_then(|c| c.as_object_mut())
             .ok_or_else(|| format!("no commander {commander}"))?;
-        slot.name = name.to_string();
-        *roster = write(&doc)?;
+        slot.insert("name".into(), name.into());
         Ok(())
     }
 

@@ -2,66 +2,79 @@
 //! rule system gives of a document. Pages, the API and battles all go through here.
 
 use crate::app::{Actor, Context, Error, ErrorDetail};
-use crate::rules::systems::lotf::{self, Catalogue, Report, RosterDoc, Severity};
-use crate::rules::systems::AnyRoster;
+use crate::rules::systems::{AnyRoster, Systems};
+use crate::rules::SystemId;
 use crate::store::rosters::{self, RosterContent, RosterRow, UpdateOutcome};
 
-/// The rule system every roster so far belongs to. Other systems add their own id.
-pub const LOTF: &str = "lotf";
-
-/// A stored roster read back through its rule system.
-pub struct LoadedRoster {
+/// A stored roster read back through its rule system: as [`AnyRoster`], or as the system's own
+/// type for code inside a system (`R` is any type [`AnyRoster`] converts into).
+pub struct LoadedRoster<R = AnyRoster> {
     pub row: RosterRow,
-    pub doc: RosterDoc,
+    pub doc: R,
 }
 
-/// Prices and checks a document and makes the columns stored beside it. The document records
-/// the catalogue version it was last saved with.
-pub fn content_for(cat: &Catalogue, doc: &mut RosterDoc) -> (RosterContent, Report) {
-    doc.catalogue_version = Some(cat.version().to_string());
-    doc.assign_missing_ids();
-    let report = lotf::validate(cat, doc);
-    let errors = report
-        .findings
-        .iter()
-        .filter(|f| f.severity == Severity::Error)
-        .count();
-    let content = RosterContent {
-        rule_system: LOTF.to_string(),
-        name: doc.name.clone(),
-        war: doc.war.id().to_string(),
-        nation: doc.nation.id().to_string(),
-        points: i32::try_from(report.points.total).unwrap_or(i32::MAX),
-        points_limit: report
-            .points
-            .limit
-            .map(|l| i32::try_from(l).unwrap_or(i32::MAX)),
-        legal: report.legal,
-        error_count: errors as i32,
-        warning_count: (report.findings.len() - errors) as i32,
-        catalogue_version: cat.version().to_string(),
-        document: doc.to_json_pretty(),
-    };
-    (content, report)
-}
-
-/// Reads a stored document. Documents are written by this code, so a failure means the data
-/// was changed behind Muster's back or by an incompatible version.
-pub fn parse_stored(row: &RosterRow) -> Result<RosterDoc, Error> {
-    if row.rule_system != LOTF {
-        return Err(Error::Conflict(format!(
-            "This roster belongs to the rule system '{}', which this version of Muster does not know.",
-            row.rule_system
-        )));
+/// Makes a roster ready to store (its system gives its parts ids and records the catalogue
+/// version), checks it, and makes the columns stored beside it from the system's summary.
+pub fn content_for(rules: &Systems, roster: &mut AnyRoster) -> RosterContent {
+    rules.prepare_for_storing(roster);
+    let (summary, _) = rules.check(roster);
+    let column = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
+    RosterContent {
+        rule_system: roster.system().id().to_string(),
+        name: summary.name,
+        war: summary.war.unwrap_or_default(),
+        nation: summary.nation.unwrap_or_default(),
+        points: summary.points.map_or(0, column),
+        points_limit: summary.limit.map(column),
+        legal: summary.legal,
+        error_count: column(summary.errors),
+        warning_count: column(summary.warnings),
+        catalogue_version: rules.catalogue_version(roster).to_string(),
+        document: roster.to_json(),
     }
-    lotf::parse_roster(&row.document)
+}
+
+/// Reads a stored document through its row's system. Documents are written by this code, so a
+/// failure means the data was changed behind Muster's back or by an incompatible version.
+pub fn parse_stored(rules: &Systems, row: &RosterRow) -> Result<AnyRoster, Error> {
+    let system = SystemId::from_id(&row.rule_system)
+        .filter(|s| s.capabilities().is_some())
+        .ok_or_else(|| {
+            Error::Conflict(format!(
+                "This roster belongs to the rule system '{}', which this version of Muster does \
+                 not know.",
+                row.rule_system
+            ))
+        })?;
+    rules
+        .parse_roster(system, &row.document)
         .map_err(|e| Error::internal(format!("stored roster {} does not parse: {e}", row.id)))
 }
 
+/// Reads a stored document as `R`: a system's own roster type, for code inside that system.
+/// A roster of another system is refused by its system's name.
+pub fn parse_stored_as<R: TryFrom<AnyRoster>>(
+    rules: &Systems,
+    row: &RosterRow,
+) -> Result<R, Error> {
+    let roster = parse_stored(rules, row)?;
+    let system = roster.system();
+    R::try_from(roster).map_err(|_| {
+        Error::Conflict(format!(
+            "This roster plays by {}, which cannot be read here.",
+            system.label()
+        ))
+    })
+}
+
 /// The roster if `user` owns it. Someone else's roster is "not found", so ids leak nothing.
-pub async fn load_owned(ctx: &Context, actor: &Actor, id: i64) -> Result<LoadedRoster, Error> {
+pub async fn load_owned<R: TryFrom<AnyRoster>>(
+    ctx: &Context,
+    actor: &Actor,
+    id: i64,
+) -> Result<LoadedRoster<R>, Error> {
     let row = load_owned_row(ctx, actor, id).await?;
-    let doc = parse_stored(&row)?;
+    let doc = parse_stored_as(&ctx.rules, &row)?;
     Ok(LoadedRoster { row, doc })
 }
 
@@ -74,9 +87,13 @@ pub async fn load_owned_row(ctx: &Context, actor: &Actor, id: i64) -> Result<Ros
     row.filter(|r| r.owner_id == owner).ok_or(Error::NotFound)
 }
 
-pub async fn load_shared(ctx: &Context, token: String) -> Result<LoadedRoster, Error> {
+/// A roster shared by its link, read through its system.
+pub async fn load_shared<R: TryFrom<AnyRoster>>(
+    ctx: &Context,
+    token: String,
+) -> Result<LoadedRoster<R>, Error> {
     let row = load_shared_row(ctx, token).await?;
-    let doc = parse_stored(&row)?;
+    let doc = parse_stored_as(&ctx.rules, &row)?;
     Ok(LoadedRoster { row, doc })
 }
 
@@ -91,9 +108,9 @@ pub async fn load_shared_row(ctx: &Context, token: String) -> Result<RosterRow, 
     row.ok_or(Error::NotFound)
 }
 
-/// Refuses documents too large to be a real force (the rules core sets the limits).
-pub fn check_size(doc: &RosterDoc) -> Result<(), Error> {
-    lotf::check_roster_size(doc).map_err(|e| Error::Validation {
+/// Refuses documents too large to be a real force (the roster's system sets the limits).
+pub fn check_size(roster: &AnyRoster) -> Result<(), Error> {
+    roster.check_size().map_err(|e| Error::Validation {
         message: format!("Muster cannot keep this roster: {}.", e.message),
         details: vec![ErrorDetail {
             field: e.path,
@@ -102,30 +119,17 @@ pub fn check_size(doc: &RosterDoc) -> Result<(), Error> {
     })
 }
 
-pub async fn create(ctx: &Context, owner: i64, mut doc: RosterDoc) -> Result<RosterRow, Error> {
-    check_size(&doc)?;
-    let (content, _) = content_for(&ctx.rules.lotf, &mut doc);
+/// Stores a roster of any system for `owner`.
+pub async fn create(
+    ctx: &Context,
+    owner: i64,
+    roster: impl Into<AnyRoster>,
+) -> Result<RosterRow, Error> {
+    let mut roster = roster.into();
+    check_size(&roster)?;
+    let content = content_for(&ctx.rules, &mut roster);
     ctx.with_conn(move |conn| Ok(rosters::create(conn, owner, &content)?))
         .await
-}
-
-/// Stores a roster of any system for `owner`.
-pub async fn create_any(ctx: &Context, owner: i64, roster: AnyRoster) -> Result<RosterRow, Error> {
-    match roster {
-        AnyRoster::Lotf(doc) => create(ctx, owner, doc).await,
-    }
-}
-
-/// Saves a roster of any system over roster `id` if it is still at version `based_on`.
-pub async fn save_any(
-    ctx: &Context,
-    id: i64,
-    based_on: i32,
-    roster: AnyRoster,
-) -> Result<Saved, Error> {
-    match roster {
-        AnyRoster::Lotf(doc) => save(ctx, id, based_on, doc).await,
-    }
 }
 
 pub enum Saved {
@@ -134,22 +138,23 @@ pub enum Saved {
     Stale(Box<LoadedRoster>),
 }
 
-/// Saves `doc` over roster `id` if it is still at version `based_on`.
+/// Saves a roster of any system over roster `id` if it is still at version `based_on`.
 pub async fn save(
     ctx: &Context,
     id: i64,
     based_on: i32,
-    mut doc: RosterDoc,
+    roster: impl Into<AnyRoster>,
 ) -> Result<Saved, Error> {
-    check_size(&doc)?;
-    let (content, _) = content_for(&ctx.rules.lotf, &mut doc);
+    let mut roster = roster.into();
+    check_size(&roster)?;
+    let content = content_for(&ctx.rules, &mut roster);
     let outcome = ctx
         .with_conn(move |conn| Ok(rosters::update(conn, id, based_on, &content)?))
         .await?;
     match outcome {
         UpdateOutcome::Updated(row) => Ok(Saved::Ok(Box::new(row))),
         UpdateOutcome::Stale(row) => {
-            let doc = parse_stored(&row)?;
+            let doc = parse_stored(&ctx.rules, &row)?;
             Ok(Saved::Stale(Box::new(LoadedRoster { row, doc })))
         }
         UpdateOutcome::NotFound => Err(Error::NotFound),
@@ -158,10 +163,10 @@ pub async fn save(
 
 /// A copy of a roster for the same owner, named "… (copy)", without its share link.
 pub async fn duplicate(ctx: &Context, loaded: &LoadedRoster) -> Result<RosterRow, Error> {
-    let mut doc = loaded.doc.clone();
-    doc.name = format!("{} (copy)", doc.name);
-    doc.id = None;
-    create(ctx, loaded.row.owner_id, doc).await
+    let copy = loaded
+        .doc
+        .renamed_copy(format!("{} (copy)", loaded.doc.name()));
+    create(ctx, loaded.row.owner_id, copy).await
 }
 
 pub async fn delete(ctx: &Context, id: i64) -> Result<(), Error> {
@@ -203,19 +208,27 @@ pub async fn list(
         .await
 }
 
-/// A document that names another rule system is refused by that system's name before it is
-/// read as a Land of the Free roster (whose reader would only say its format is unknown).
-pub fn refuse_other_system(text: &str) -> Result<(), Error> {
-    match crate::rules::SystemId::of_document(text) {
-        None | Some(crate::rules::SystemId::Lotf) => Ok(()),
+/// A document that names another rule system than `expected` is refused by that system's name
+/// before `expected`'s reader sees it (which would only say its format is unknown).
+pub fn refuse_other_system(text: &str, expected: SystemId) -> Result<(), Error> {
+    match SystemId::of_document(text) {
+        None => Ok(()),
+        Some(named) if named == expected => Ok(()),
         Some(other) => Err(Error::invalid(
-            "This is not a Land of the Free roster.",
+            &format!("This is not a {} roster.", expected.label()),
             "format",
-            &format!(
-                "This file is a {0} roster. Muster does not serve {0} yet, so it cannot be \
-                 read here.",
-                other.label()
-            ),
+            &if other.capabilities().is_some() {
+                format!(
+                    "This file is a {0} roster. Import it as a {0} roster.",
+                    other.label()
+                )
+            } else {
+                format!(
+                    "This file is a {0} roster. Muster does not serve {0} yet, so it cannot be \
+                     read here.",
+                    other.label()
+                )
+            },
         )),
     }
 }

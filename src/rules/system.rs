@@ -215,6 +215,18 @@ pub trait RuleSystem: Sized + 'static {
     fn parse_roster(json: &str) -> Result<Self::Roster, DocumentError>;
     /// The system's check of a roster: a summary and every finding at once. Never panics.
     fn check(cat: &Self::Catalogue, roster: &Self::Roster) -> (RosterSummary, Vec<Finding>);
+    /// Refuses a roster larger than any real force (the system's limits on its parts and
+    /// texts), naming the part.
+    fn check_size(roster: &Self::Roster) -> Result<(), DocumentError>;
+    /// Makes a roster ready to store: gives its parts the ids they lack and records the
+    /// catalogue version it is saved with. The same roster always comes out the same.
+    fn prepare_for_storing(cat: &Self::Catalogue, roster: &mut Self::Roster);
+    /// The version of the data rosters are checked against, stored beside each roster.
+    fn catalogue_version(cat: &Self::Catalogue) -> &str;
+    /// The name the player gave the roster.
+    fn roster_name(roster: &Self::Roster) -> &str;
+    /// A copy of a roster as a new document named `name` (without the original's identity).
+    fn renamed_copy(roster: &Self::Roster, name: String) -> Self::Roster;
     /// Rosters a player can start from (army lists' examples, historical forces).
     fn starting_rosters(cat: &Self::Catalogue) -> Vec<Self::Roster>;
     /// A force from the system's historical orders of battle, by its reference; `None` for one

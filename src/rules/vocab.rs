@@ -14,7 +14,7 @@ macro_rules! vocabulary {
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
 
             /// The snake_case id used in documents.
-            pub fn id(self) -> &'static str {
+            pub const fn id(self) -> &'static str {
                 match self { $($name::$variant => $id),+ }
             }
 

@@ -96,10 +96,6 @@ fn may_name_a_system(path: &str) -> bool {
         .contains(&path)
 }
 
-/// Generic files that still name Land of the Free: the seam's migration checklist (issue 13).
-/// A file leaves this list when it stops naming a system; no file may join it.
-const NOT_YET_MIGRATED: &[&str] = &["src/app/rosters.rs"];
-
 fn files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
@@ -143,23 +139,12 @@ fn files_naming_a_system() -> Vec<String> {
 }
 
 #[test]
-fn generic_code_names_no_rule_system_beyond_the_checklist() {
+fn generic_code_names_no_rule_system() {
     let naming = files_naming_a_system();
-    let new: Vec<&String> = naming
-        .iter()
-        .filter(|f| !NOT_YET_MIGRATED.contains(&f.as_str()))
-        .collect();
     assert!(
-        new.is_empty(),
-        "generic files that name a rule system (use the dispatch instead): {new:?}"
-    );
-    let done: Vec<&&str> = NOT_YET_MIGRATED
-        .iter()
-        .filter(|f| !naming.iter().any(|n| n == *f))
-        .collect();
-    assert!(
-        done.is_empty(),
-        "these no longer name a rule system: take them off NOT_YET_MIGRATED: {done:?}"
+        naming.is_empty(),
+        "generic files that name a rule system (ask the dispatch in rules/systems/mod.rs or \
+         web/systems/mod.rs instead): {naming:?}"
     );
 }
 

@@ -153,6 +153,64 @@ fn unserved(id: SystemId) -> String {
     format!("Muster does not serve {} yet.", id.label())
 }
 
+// Rosters: what the roster service asks of a roster's system, without naming it.
+
+impl AnyRoster {
+    /// The name the player gave the roster.
+    pub fn name(&self) -> &str {
+        match self {
+            AnyRoster::Lotf(r) => lotf::Lotf::roster_name(r),
+        }
+    }
+
+    /// A copy as a new document named `name` (without the original's identity).
+    pub fn renamed_copy(&self, name: String) -> AnyRoster {
+        match self {
+            AnyRoster::Lotf(r) => AnyRoster::Lotf(lotf::Lotf::renamed_copy(r, name)),
+        }
+    }
+
+    /// Refuses a roster larger than any real force, naming the part.
+    pub fn check_size(&self) -> Result<(), DocumentError> {
+        match self {
+            AnyRoster::Lotf(r) => lotf::Lotf::check_size(r),
+        }
+    }
+}
+
+impl Systems {
+    /// Makes a roster ready to store: ids for its parts, the catalogue version it is saved with.
+    pub fn prepare_for_storing(&self, roster: &mut AnyRoster) {
+        match roster {
+            AnyRoster::Lotf(r) => lotf::Lotf::prepare_for_storing(&self.lotf, r),
+        }
+    }
+
+    /// The version of the data the roster's system checks it against (stored beside it).
+    pub fn catalogue_version(&self, roster: &AnyRoster) -> &str {
+        match roster {
+            AnyRoster::Lotf(_) => lotf::Lotf::catalogue_version(&self.lotf),
+        }
+    }
+}
+
+impl From<lotf::RosterDoc> for AnyRoster {
+    fn from(r: lotf::RosterDoc) -> Self {
+        AnyRoster::Lotf(r)
+    }
+}
+
+/// A system's own roster out of [`AnyRoster`]; a roster of another system comes back whole.
+impl TryFrom<AnyRoster> for lotf::RosterDoc {
+    type Error = AnyRoster;
+
+    fn try_from(r: AnyRoster) -> Result<Self, AnyRoster> {
+        match r {
+            AnyRoster::Lotf(r) => Ok(r),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -97,9 +97,9 @@ fn with_etag(mut res: HttpResponse, version: i32) -> HttpResponse {
 /// Reads a document for the system new rosters are made in; `prefix` is where it sits in the
 /// body, for the error.
 fn parse_document(text: &str, prefix: &str) -> Result<AnyRoster, AppError> {
-    rosters::refuse_other_system(text)?;
-    pages_for_new("")
-        .map_err(AppError::Conflict)?
+    let pages = pages_for_new("").map_err(AppError::Conflict)?;
+    rosters::refuse_other_system(text, pages.id())?;
+    pages
         .read_roster(text)
         .map_err(|problem| problem.api_error(prefix))
 }
@@ -154,7 +154,7 @@ async fn store_new(
     let text = std::str::from_utf8(&body)
         .map_err(|_| AppError::bad_request("The body is not UTF-8 text."))?;
     let roster = parse_document(text, "")?;
-    let row = rosters::create_any(&state.app, user.id, roster).await?;
+    let row = rosters::create(&state.app, user.id, roster).await?;
     Ok(with_etag(
         HttpResponse::Created().json(full(&state, &req, &row)?),
         row.version,
@@ -254,7 +254,7 @@ pub async fn replace(
     })?;
     let text = update.document.to_string();
     let roster = parse_document(&text, "document.")?;
-    match rosters::save_any(&state.app, row.id, based_on, roster).await? {
+    match rosters::save(&state.app, row.id, based_on, roster).await? {
         Saved::Ok(row) => {
             Ok(with_etag(HttpResponse::Ok().json(full(&state, &req, &row)?), row.version))
         }
@@ -278,8 +278,8 @@ pub async fn remove(
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
-    rosters::delete(&state.app, loaded.row.id).await?;
+    let row = rosters::load_owned_row(&state.app, &user.actor(), id.into_inner()).await?;
+    rosters::delete(&state.app, row.id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 

@@ -352,9 +352,9 @@ pub async fn share(
     id: web::Path<i64>,
     CsrfForm(_): CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
-    rosters::share(&state.app, loaded.row.id).await?;
-    Ok(redirect(&format!("/rosters/{}?done=shared", loaded.row.id)))
+    let row = rosters::load_owned_row(&state.app, &user.actor(), id.into_inner()).await?;
+    rosters::share(&state.app, row.id).await?;
+    Ok(redirect(&format!("/rosters/{}?done=shared", row.id)))
 }
 
 pub async fn unshare(
@@ -363,12 +363,9 @@ pub async fn unshare(
     id: web::Path<i64>,
     CsrfForm(_): CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
-    rosters::unshare(&state.app, loaded.row.id).await?;
-    Ok(redirect(&format!(
-        "/rosters/{}?done=unshared",
-        loaded.row.id
-    )))
+    let row = rosters::load_owned_row(&state.app, &user.actor(), id.into_inner()).await?;
+    rosters::unshare(&state.app, row.id).await?;
+    Ok(redirect(&format!("/rosters/{}?done=unshared", row.id)))
 }
 
 /// A file name made from the roster's name: letters, digits and dashes only.
@@ -469,12 +466,12 @@ pub async fn confirm_delete(
     ctx: PageCtx,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
+    let row = rosters::load_owned_row(&state.app, &user.actor(), id.into_inner()).await?;
     render(&DeletePage {
         ctx,
-        id: loaded.row.id,
-        name: loaded.row.name,
-        points: loaded.row.points,
+        id: row.id,
+        name: row.name,
+        points: row.points,
     })
 }
 
@@ -484,8 +481,8 @@ pub async fn delete(
     id: web::Path<i64>,
     CsrfForm(_): CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
-    let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
-    rosters::delete(&state.app, loaded.row.id).await?;
+    let row = rosters::load_owned_row(&state.app, &user.actor(), id.into_inner()).await?;
+    rosters::delete(&state.app, row.id).await?;
     Ok(redirect("/rosters?done=deleted"))
 }
 
@@ -609,15 +606,17 @@ pub async fn import(
             String::new(),
         );
     }
-    if let Err(app::Error::Validation { details, .. }) = rosters::refuse_other_system(&text) {
+    // Imports go to the first system this build serves until the page lets one choose.
+    let pages = pages_for_new("").map_err(AppError::Conflict)?;
+    if let Err(app::Error::Validation { details, .. }) =
+        rosters::refuse_other_system(&text, pages.id())
+    {
         let message = details.into_iter().map(|d| d.message).collect();
         return refuse(ctx, text, message, "format".into());
     }
-    // Imports go to the first system this build serves until the page lets one choose.
-    let pages = pages_for_new("").map_err(AppError::Conflict)?;
     match pages.read_roster(&text) {
         Ok(roster) => {
-            let row = rosters::create_any(&state.app, user.id, roster).await?;
+            let row = rosters::create(&state.app, user.id, roster).await?;
             Ok(redirect(&format!("/rosters/{}/edit?done=imported", row.id)))
         }
         Err(problem) => {

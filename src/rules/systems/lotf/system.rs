@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use super::battle::ScenarioId;
 use super::record::{assess, prepare_battle, TabletopOutcome, TabletopReport};
 use super::{
-    parse_battle, parse_roster, serialize_battle, simulate, validate, BattleOutcome, BattleSetup,
-    Catalogue, RosterDoc, Side,
+    check_roster_size, parse_battle, parse_roster, serialize_battle, simulate, validate,
+    BattleOutcome, BattleSetup, Catalogue, RosterDoc, Side,
 };
 use crate::rules::system::{
     BattleSide, BattleSummary, Capabilities, DocumentError, Finding, Method, Prepared,
@@ -90,6 +90,34 @@ impl RuleSystem for Lotf {
         }
         .counting(&findings);
         (summary, findings)
+    }
+
+    fn check_size(roster: &RosterDoc) -> Result<(), DocumentError> {
+        check_roster_size(roster).map_err(|e| DocumentError {
+            path: e.path,
+            message: e.message,
+        })
+    }
+
+    fn prepare_for_storing(cat: &Catalogue, roster: &mut RosterDoc) {
+        roster.catalogue_version = Some(cat.version().to_string());
+        roster.assign_missing_ids();
+    }
+
+    fn catalogue_version(cat: &Catalogue) -> &str {
+        cat.version()
+    }
+
+    fn roster_name(roster: &RosterDoc) -> &str {
+        &roster.name
+    }
+
+    fn renamed_copy(roster: &RosterDoc, name: String) -> RosterDoc {
+        RosterDoc {
+            id: None,
+            name,
+            ..roster.clone()
+        }
     }
 
     fn starting_rosters(_: &Catalogue) -> Vec<RosterDoc> {

@@ -31,7 +31,7 @@ pub async fn force_choices(
     let rows = roster_store::list(&state.app, &user.actor(), None).await?;
     let mine = rows
         .iter()
-        .filter(|r| r.rule_system == roster_store::LOTF)
+        .filter(|r| r.rule_system == crate::rules::SystemId::Lotf.id())
         .map(|r| SelectOption {
             value: format!("r:{}", r.id),
             label: format!("{} ({} pts)", r.name, r.points),

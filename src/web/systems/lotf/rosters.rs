@@ -64,8 +64,8 @@ fn read_form<T: serde::de::DeserializeOwned>(form: &[(String, String)]) -> Resul
         .ok_or_else(|| AppError::bad_request("The form could not be read."))
 }
 
-fn parse_stored(row: &RosterRow) -> Result<RosterDoc, AppError> {
-    Ok(rosters::parse_stored(row)?)
+fn parse_stored(state: &AppState, row: &RosterRow) -> Result<RosterDoc, AppError> {
+    Ok(rosters::parse_stored_as(&state.app.rules, row)?)
 }
 
 // ---------- the roster list ----------
@@ -394,7 +394,7 @@ pub fn open_editor(
     let editing = Editing {
         state,
         row,
-        doc: parse_stored(row)?,
+        doc: parse_stored(state, row)?,
     };
     render(&editing.page(
         ctx,
@@ -435,7 +435,7 @@ pub async fn apply_edit(
     let editing = Editing {
         state,
         row,
-        doc: parse_stored(row)?,
+        doc: parse_stored(state, row)?,
     };
     let cat = &state.app.rules.lotf;
     let conflict = |ctx, current_version, current_text, yours_text| ConflictPage {
@@ -474,7 +474,8 @@ pub async fn apply_edit(
                 saved.id, applied.anchor
             ))),
             Saved::Stale(current) => {
-                let page = conflict(ctx, current.row.version, as_text(state, &current.doc), None);
+                let current_doc = parse_stored(state, &current.row)?;
+                let page = conflict(ctx, current.row.version, as_text(state, &current_doc), None);
                 render_with_status(&page, StatusCode::CONFLICT)
             }
         },
@@ -508,7 +509,7 @@ pub fn roster_body(
     updated: &str,
 ) -> Result<RosterBody, AppError> {
     let cat = &state.app.rules.lotf;
-    let doc = parse_stored(row)?;
+    let doc = parse_stored(state, row)?;
     let report = lotf::validate(cat, &doc);
     let view = view::build(cat, &doc, &report);
     Ok(RosterBody {
@@ -524,7 +525,7 @@ pub fn roster_body(
 }
 
 pub fn roster_text(state: &AppState, row: &RosterRow) -> Result<String, AppError> {
-    Ok(as_text(state, &parse_stored(row)?))
+    Ok(as_text(state, &parse_stored(state, row)?))
 }
 
 /// A Land of the Free reader's error, for the import page and the API.
@@ -559,7 +560,7 @@ pub fn roster_json(
     state: &AppState,
     row: &RosterRow,
 ) -> Result<(serde_json::Value, serde_json::Value), AppError> {
-    let doc = parse_stored(row)?;
+    let doc = parse_stored(state, row)?;
     let report = lotf::validate(&state.app.rules.lotf, &doc);
     Ok((
         serde_json::to_value(&doc).unwrap_or_default(),

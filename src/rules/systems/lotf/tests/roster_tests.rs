@@ -178,3 +178,40 @@ fn existing_unique_ids_are_kept_and_duplicates_replaced_with_the_smallest_unused
     again.assign_missing_ids();
     assert_eq!(again, r, "assigning twice changes nothing");
 }
+
+#[test]
+fn through_the_dispatch_a_roster_is_stored_as_before_and_copied_as_a_new_document() {
+    use crate::rules::systems::{AnyRoster, Systems};
+    let systems = Systems { lotf: cat() };
+    let mut doc = plain_force(&[2, 1]);
+    doc.id = Some("f7".into());
+    // What the roster service did itself before the seam: stamp, assign ids, pretty JSON.
+    let mut before = doc.clone();
+    before.catalogue_version = Some(systems.lotf.version().to_string());
+    before.assign_missing_ids();
+    let mut roster = AnyRoster::from(doc);
+    assert!(roster.check_size().is_ok());
+    systems.prepare_for_storing(&mut roster);
+    assert_eq!(roster.to_json(), before.to_json_pretty());
+    assert_eq!(systems.catalogue_version(&roster), systems.lotf.version());
+    let (summary, _) = systems.check(&roster);
+    assert_eq!(summary.name, "test force");
+    assert_eq!(roster.name(), "test force");
+
+    let copy = roster.renamed_copy(format!("{} (copy)", roster.name()));
+    let copy = RosterDoc::try_from(copy).expect("a Land of the Free roster");
+    assert_eq!(copy.name, "test force (copy)");
+    assert_eq!(copy.id, None, "a copy is a new document");
+    assert_eq!(copy.groups, before.groups);
+}
+
+#[test]
+fn the_dispatch_refuses_a_roster_too_large_naming_the_part() {
+    use crate::rules::systems::AnyRoster;
+    let mut doc = plain_force(&[1]);
+    doc.name = "x".repeat(100_000);
+    let e = AnyRoster::from(doc)
+        .check_size()
+        .expect_err("too long a name");
+    assert_eq!(e.path.as_deref(), Some("name"));
+}

@@ -128,6 +128,6 @@ pub fn print_roster(
 ) -> Result<HttpResponse, AppError> {
     let query: PrintQuery = serde_urlencoded::from_str(query)
         .map_err(|e| AppError::bad_request(format!("The print options could not be read: {e}")))?;
-    let doc = rosters::parse_stored(row)?;
+    let doc: RosterDoc = rosters::parse_stored_as(&state.app.rules, row)?;
     print_force(state, ctx, &doc, None, kind, &query, action)
 }

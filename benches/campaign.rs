@@ -101,7 +101,7 @@ fn campaign(cat: &Catalogue) -> Log<'_> {
             user,
             "p",
             u8::from(user >= 4),
-            &RosterJson(serde_json::to_value(force("F", nation)).expect("roster")),
+            &RosterJson::from_value(&serde_json::to_value(force("F", nation)).expect("roster")),
             user as u64,
         )
         .expect("enlists");
@@ -158,8 +158,9 @@ fn campaign(cat: &Catalogue) -> Log<'_> {
                 continue;
             }
             let roster: RosterDoc =
-                serde_json::from_value(log.state.forces[&defender].roster.0.clone())
-                    .expect("roster");
+                muster::rules::systems::lotf::campaign::read(&log.state.forces[&defender].roster)
+                    .expect("roster")
+                    .into_owned();
             let elements = roster
                 .groups
                 .iter()

@@ -291,10 +291,12 @@ fn rosters_of(systems: &Systems, id: SystemId) -> Vec<RosterJson> {
         SystemId::Lotf => {
             let mut all: Vec<RosterJson> = Lotf::starting_rosters(&systems.lotf)
                 .iter()
-                .map(|r| RosterJson(serde_json::to_value(r).expect("a roster serialises")))
+                .map(|r| {
+                    RosterJson::from_value(&serde_json::to_value(r).expect("a roster serialises"))
+                })
                 .collect();
-            all.push(RosterJson(lotf_upgraded()));
-            all.push(RosterJson(lotf_clashing_ids()));
+            all.push(RosterJson::from_value(&lotf_upgraded()));
+            all.push(RosterJson::from_value(&lotf_clashing_ids()));
             all
         }
         other => panic!(
@@ -384,7 +386,7 @@ fn the_land_of_the_free_fixtures_are_legal_forces() {
     let systems = Systems::builtin().expect("the built-in data");
     let rules = systems.forces(SystemId::Lotf).expect("Land of the Free");
     for doc in [lotf_upgraded(), lotf_clashing_ids()] {
-        let force = enlisted(rules, &RosterJson(doc), 400);
+        let force = enlisted(rules, &RosterJson::from_value(&doc), 400);
         assert_eq!(
             rules.problems(&force, 400, false),
             Vec::<String>::new(),
@@ -392,7 +394,7 @@ fn the_land_of_the_free_fixtures_are_legal_forces() {
             force.name()
         );
     }
-    let force = enlisted(rules, &RosterJson(lotf_upgraded()), 400);
+    let force = enlisted(rules, &RosterJson::from_value(&lotf_upgraded()), 400);
     let big = shape(rules, &force)
         .elements()
         .find(|e| e.name == "Big battalion")
@@ -408,7 +410,7 @@ fn the_land_of_the_free_fixtures_are_legal_forces() {
     // The clashing ids are all told apart, and the commanders keep theirs.
     let clashing = shape(
         rules,
-        &enlisted(rules, &RosterJson(lotf_clashing_ids()), 200),
+        &enlisted(rules, &RosterJson::from_value(&lotf_clashing_ids()), 200),
     );
     assert_eq!(clashing.commanders().count(), 3);
     assert_eq!(clashing.elements().count(), 5);
@@ -426,20 +428,28 @@ fn the_land_of_the_free_fixtures_are_legal_forces() {
 /// there are no commanders and no battles.
 struct Counting;
 
-fn elements_of(roster: &RosterJson) -> Result<&Vec<Value>, String> {
+fn elements_of(roster: &RosterJson) -> Result<Vec<Value>, String> {
     roster
-        .0
+        .to_value()
         .get("elements")
         .and_then(Value::as_array)
+        .cloned()
         .ok_or_else(|| "a counting roster lists its elements".to_string())
 }
 
-fn elements_mut(roster: &mut RosterJson) -> Result<&mut Vec<Value>, String> {
-    roster
-        .0
+/// Changes a counting roster's elements and writes the document back.
+fn with_elements<T>(
+    roster: &mut RosterJson,
+    change: impl FnOnce(&mut Vec<Value>) -> Result<T, String>,
+) -> Result<T, String> {
+    let mut doc = roster.to_value();
+    let els = doc
         .get_mut("elements")
         .and_then(Value::as_array_mut)
-        .ok_or_else(|| "a counting roster lists its elements".to_string())
+        .ok_or_else(|| "a counting roster lists its elements".to_string())?;
+    let out = change(els)?;
+    *roster = RosterJson::from_value(&doc);
+    Ok(out)
 }
 
 fn text(v: &Value, key: &str) -> String {
@@ -454,7 +464,7 @@ fn fresh_id(taken: &dyn Fn(&str) -> bool) -> String {
 }
 
 fn counting_roster(name: &str, elements: &[&str]) -> RosterJson {
-    RosterJson(json!({
+    RosterJson::from_value(&json!({
         "name": name,
         "elements": elements
             .iter()
@@ -501,19 +511,21 @@ impl ForceRules for Counting {
             return Err("Counting forces fight one war.".into());
         }
         let mut out = roster.clone();
-        let els = elements_mut(&mut out)?;
-        let mut seen = BTreeSet::new();
-        for e in els.iter_mut() {
-            let id = text(e, "id");
-            if id.is_empty() || !seen.insert(id) {
-                e["id"] = Value::Null;
+        with_elements(&mut out, |els| {
+            let mut seen = BTreeSet::new();
+            for e in els.iter_mut() {
+                let id = text(e, "id");
+                if id.is_empty() || !seen.insert(id) {
+                    e["id"] = Value::Null;
+                }
             }
-        }
-        for e in els.iter_mut().filter(|e| e["id"].is_null()) {
-            let id = fresh_id(&|c| seen.contains(c));
-            seen.insert(id.clone());
-            e["id"] = json!(id);
-        }
+            for e in els.iter_mut().filter(|e| e["id"].is_null()) {
+                let id = fresh_id(&|c| seen.contains(c));
+                seen.insert(id.clone());
+                e["id"] = json!(id);
+            }
+            Ok(())
+        })?;
         Ok(out)
     }
 
@@ -549,7 +561,7 @@ impl ForceRules for Counting {
             commander: None,
             groups: vec![GroupRef {
                 id: "g1".into(),
-                name: roster.name().into(),
+                name: roster.name(),
                 commander: None,
                 elements,
             }],
@@ -608,12 +620,13 @@ impl ForceRules for Counting {
     }
 
     fn remove_element(&self, roster: &mut RosterJson, element: &str) -> Result<String, String> {
-        let els = elements_mut(roster)?;
-        let i = els
-            .iter()
-            .position(|e| text(e, "id") == element)
-            .ok_or_else(|| format!("no element {element}"))?;
-        Ok(text(&els.remove(i), "name"))
+        with_elements(roster, |els| {
+            let i = els
+                .iter()
+                .position(|e| text(e, "id") == element)
+                .ok_or_else(|| format!("no element {element}"))?;
+            Ok(text(&els.remove(i), "name"))
+        })
     }
 
     fn rename_commander(&self, _: &mut RosterJson, c: &str, _: &str) -> Result<(), String> {
@@ -644,10 +657,13 @@ impl ForceRules for Counting {
             ));
         };
         let mut out = roster.clone();
-        let els = elements_mut(&mut out).map_err(|e| FieldProblem::new("roster", e))?;
-        let in_roster: BTreeSet<String> = els.iter().map(|e| text(e, "id")).collect();
-        let id = fresh_id(&|c| id_taken(c) || in_roster.contains(c));
-        els.push(json!({"id": id, "name": name}));
+        let id = with_elements(&mut out, |els| {
+            let in_roster: BTreeSet<String> = els.iter().map(|e| text(e, "id")).collect();
+            let id = fresh_id(&|c| id_taken(c) || in_roster.contains(c));
+            els.push(json!({"id": id, "name": name}));
+            Ok(id)
+        })
+        .map_err(|e| FieldProblem::new("roster", e))?;
         Ok(Bought {
             roster: out,
             what: format!("{name} joins"),
@@ -677,7 +693,7 @@ impl ForceRules for Counting {
 fn the_checks_run_on_a_system_without_points() {
     let rosters = [
         counting_roster("Pickets", &["North picket", "South picket"]),
-        RosterJson(json!({"name": "Unnamed", "elements": [
+        RosterJson::from_value(&json!({"name": "Unnamed", "elements": [
             {"name": "First"}, {"id": "e1", "name": "Second"}, {"id": "e1", "name": "Third"}]})),
     ];
     rosters_survive_enlistment(&Counting, &rosters);
@@ -736,8 +752,8 @@ fn a_system_without_a_size_measure_turns_purchases_off() {
     let mut st = two_force_campaign(
         lotf,
         [
-            RosterJson(lotf_line("Crown", "british")),
-            RosterJson(lotf_line("Congress", "american")),
+            RosterJson::from_value(&lotf_line("Crown", "british")),
+            RosterJson::from_value(&lotf_line("Congress", "american")),
         ],
     );
     let ended = end_of_turn_one(lotf, &mut st);

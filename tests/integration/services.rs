@@ -625,8 +625,9 @@ fn a_campaign_stored_before_the_seam_still_loads_and_plays() {
         serde_json::from_str(include_str!("../fixtures/campaign-lotf-2026-11.json"))
             .expect("the fixture is JSON");
     assert_eq!(fixture["rule_system"], "lotf");
+    // Read from its text, as the service reads the stored column.
     let state: CampaignState =
-        serde_json::from_value(fixture["state"].clone()).expect("the stored state reads");
+        serde_json::from_str(&fixture["state"].to_string()).expect("the stored state reads");
     let entries: Vec<Entry> = fixture["log"]
         .as_array()
         .expect("a log")

@@ -6,23 +6,151 @@
 
 use serde::{Deserialize, Serialize};
 
+use std::any::Any;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::value::RawValue;
 
 use super::aftermath::EndState;
 use super::error::FieldProblem;
 use crate::rules::dice::Dice;
 use crate::rules::system::{BattleSide, SystemId};
 
+/// What a system keeps of a roster it has read: its own typed form, written back as its JSON.
+pub trait SystemRoster: Any + Send + Sync + fmt::Debug {
+    fn to_json(&self) -> String;
+    /// The name the player gave the force.
+    fn name(&self) -> &str;
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+    fn clone_roster(&self) -> Arc<dyn SystemRoster>;
+}
+
+#[derive(Clone)]
+enum Repr {
+    /// The stored text, untouched: reading a campaign's state only copies it.
+    Text(Arc<RawValue>),
+    /// The system's typed form, once it has read or changed the roster.
+    Read(Arc<dyn SystemRoster>),
+}
+
 /// A roster as its system's JSON document. Stored campaign logs hold exactly these bytes, so
-/// rosters saved before the seam read back unchanged.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(transparent)]
-pub struct RosterJson(pub serde_json::Value);
+/// rosters saved before the seam read back unchanged. The text is kept as it was read, and
+/// the system's typed form once the system has read it, so that reading a stored campaign and
+/// replaying its log cost no more than when the engine knew one system's types.
+#[derive(Clone)]
+pub struct RosterJson(Repr);
 
 impl RosterJson {
+    /// A roster from its JSON.
+    pub fn from_value(value: &serde_json::Value) -> Self {
+        Self::from_text(value.to_string()).unwrap_or_else(|_| Self::empty())
+    }
+
+    /// A roster from its JSON text; refused when the text is not JSON.
+    pub fn from_text(text: String) -> Result<Self, String> {
+        RawValue::from_string(text)
+            .map(|raw| RosterJson(Repr::Text(Arc::from(raw))))
+            .map_err(|e| e.to_string())
+    }
+
+    /// A roster its system has read.
+    pub fn read(roster: impl SystemRoster) -> Self {
+        RosterJson(Repr::Read(Arc::new(roster)))
+    }
+
+    fn empty() -> Self {
+        RosterJson(Repr::Text(Arc::from(
+            RawValue::from_string("{}".into()).expect("{} is JSON"),
+        )))
+    }
+
+    /// The document's JSON text.
+    pub fn text(&self) -> Cow<'_, str> {
+        match &self.0 {
+            Repr::Text(raw) => Cow::Borrowed(raw.get()),
+            Repr::Read(r) => Cow::Owned(r.to_json()),
+        }
+    }
+
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::from_str(&self.text()).unwrap_or_default()
+    }
+
     /// The roster's name: every Muster roster document has a top-level `name`.
-    pub fn name(&self) -> &str {
-        self.0.get("name").and_then(|n| n.as_str()).unwrap_or("")
+    pub fn name(&self) -> String {
+        #[derive(Deserialize)]
+        struct Named {
+            #[serde(default)]
+            name: String,
+        }
+        match &self.0 {
+            Repr::Text(raw) => serde_json::from_str::<Named>(raw.get())
+                .map(|n| n.name)
+                .unwrap_or_default(),
+            Repr::Read(r) => r.name().to_string(),
+        }
+    }
+
+    /// The system's typed form, if it has read the roster as a `T`.
+    pub fn typed<T: 'static>(&self) -> Option<&T> {
+        match &self.0 {
+            Repr::Read(r) => r.as_any().downcast_ref(),
+            Repr::Text(_) => None,
+        }
+    }
+
+    /// The typed form to change in place (copied first if another roster shares it).
+    pub fn typed_mut<T: 'static>(&mut self) -> Option<&mut T> {
+        let Repr::Read(r) = &mut self.0 else {
+            return None;
+        };
+        if Arc::get_mut(r).is_none() {
+            *r = r.clone_roster();
+        }
+        Arc::get_mut(r)?.as_any_mut().downcast_mut()
+    }
+}
+
+impl Serialize for RosterJson {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            Repr::Text(raw) => raw.serialize(s),
+            Repr::Read(r) => RawValue::from_string(r.to_json())
+                .map_err(serde::ser::Error::custom)?
+                .serialize(s),
+        }
+    }
+}
+
+/// Reads any JSON value: works through every serde path (log entries are internally tagged, so
+/// serde buffers them first).
+impl<'de> Deserialize<'de> for RosterJson {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        serde_json::Value::deserialize(d).map(|v| RosterJson::from_value(&v))
+    }
+}
+
+/// Reads a roster by copying its text, for documents serde_json parses directly (a stored
+/// campaign's state, read on every request): the text is kept, not parsed into values.
+pub fn roster_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<RosterJson, D::Error> {
+    let raw = Box::<RawValue>::deserialize(d)?;
+    Ok(RosterJson(Repr::Text(Arc::from(raw))))
+}
+
+/// Two rosters are equal when their documents are.
+impl PartialEq for RosterJson {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_value() == other.to_value()
+    }
+}
+
+impl fmt::Debug for RosterJson {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text())
     }
 }
 

@@ -174,6 +174,7 @@ pub struct Force {
     pub side: u8,
     pub place: String,
     /// The force as it stands: casualties and purchases applied.
+    #[serde(deserialize_with = "super::forces_api::roster_text")]
     pub roster: RosterJson,
     /// Each element's size at enlistment or purchase: a restore may not go above it.
     pub full_sizes: BTreeMap<String, String>,
@@ -1009,7 +1010,7 @@ mod tests {
 
     /// These tests never look inside a roster.
     fn roster() -> RosterJson {
-        RosterJson(serde_json::json!({ "name": "Force" }))
+        RosterJson::from_value(&serde_json::json!({ "name": "Force" }))
     }
 
     fn battle() -> CampaignBattle {

@@ -1,7 +1,10 @@
 //! Land of the Free in a campaign: its catalogue answers the campaign engine's questions
 //! ([`ForceRules`]) about a force kept as a `muster.lotf.roster/1` document.
 
+use std::any::Any;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::battle::{CommanderState, ScenarioId};
 use super::record::{scouts, CommanderFate, FinalState};
@@ -14,37 +17,55 @@ use crate::rules::campaign::error::FieldProblem;
 use crate::rules::campaign::forces_api::{
     BattleDoc, BattleReport, BattleResult, Bought, Choice, CommanderRef, ElementEnd, ElementRef,
     ForceRules, ForceShape, GroupRef, Purchase, PurchaseMenu, Reduction, RosterJson, SetupForce,
+    SystemRoster,
 };
 use crate::rules::dice::Dice;
 use crate::rules::system::{BattleSide, SystemId};
 
-fn read(roster: &RosterJson) -> Result<RosterDoc, String> {
-    use serde::Deserialize;
-    RosterDoc::deserialize(&roster.0).map_err(|e| format!("unreadable roster: {e}"))
+impl SystemRoster for RosterDoc {
+    fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
+    fn clone_roster(&self) -> Arc<dyn SystemRoster> {
+        Arc::new(self.clone())
+    }
 }
 
-/// Element `id`'s object in the stored document. Replaying a campaign's log changes single
-/// fields of its rosters, so these edits work on the JSON in place rather than reading and
-/// writing the whole roster for each entry.
-fn element_json<'a>(
-    roster: &'a mut RosterJson,
-    id: &str,
-) -> Option<&'a mut serde_json::Map<String, serde_json::Value>> {
+/// A campaign force's roster as Land of the Free's document.
+pub fn read(roster: &RosterJson) -> Result<Cow<'_, RosterDoc>, String> {
+    match roster.typed::<RosterDoc>() {
+        Some(doc) => Ok(Cow::Borrowed(doc)),
+        None => serde_json::from_str(&roster.text())
+            .map(Cow::Owned)
+            .map_err(|e| format!("unreadable roster: {e}")),
+    }
+}
+
+/// The roster's document to change in place, read once.
+fn read_mut(roster: &mut RosterJson) -> Result<&mut RosterDoc, String> {
+    if roster.typed::<RosterDoc>().is_none() {
+        *roster = RosterJson::read(read(roster)?.into_owned());
+    }
     roster
-        .0
-        .get_mut("groups")?
-        .as_array_mut()?
-        .iter_mut()
-        .filter_map(|g| g.get_mut("elements").and_then(|e| e.as_array_mut()))
-        .flatten()
-        .filter_map(|e| e.as_object_mut())
-        .find(|e| e.get("id").and_then(|i| i.as_str()) == Some(id))
+        .typed_mut::<RosterDoc>()
+        .ok_or_else(|| "unreadable roster".to_string())
 }
 
 fn write(doc: &RosterDoc) -> Result<RosterJson, String> {
-    serde_json::to_value(doc)
-        .map(RosterJson)
-        .map_err(|e| e.to_string())
+    Ok(RosterJson::read(doc.clone()))
 }
 
 fn element_mut<'a>(doc: &'a mut RosterDoc, id: &str) -> Option<&'a mut ElementDoc> {
@@ -311,7 +332,7 @@ impl ForceRules for Catalogue {
         war: &str,
         points: u32,
     ) -> Result<RosterJson, String> {
-        let mut doc = read(roster)?;
+        let mut doc = read(roster)?.into_owned();
         if doc.war.id() != war {
             let war = War::from_id(war).map_or(war.to_string(), |w| w.label().into());
             return Err(format!(
@@ -330,7 +351,7 @@ impl ForceRules for Catalogue {
 
     fn problems(&self, roster: &RosterJson, size: u32, casualties_started: bool) -> Vec<String> {
         let mut doc = match read(roster) {
-            Ok(doc) => doc,
+            Ok(doc) => doc.into_owned(),
             Err(e) => return vec![e],
         };
         doc.points_limit = Some(size);
@@ -422,26 +443,24 @@ impl ForceRules for Catalogue {
         dropped: &[String],
     ) -> Result<String, String> {
         let size = Size::from_id(size).ok_or_else(|| format!("unknown size {size}"))?;
-        let e = element_json(roster, element).ok_or_else(|| format!("no element {element}"))?;
-        e.insert("size".into(), size.id().into());
-        if let Some(upgrades) = e.get_mut("upgrades").and_then(|u| u.as_array_mut()) {
-            upgrades.retain(|u| !u.as_str().is_some_and(|u| dropped.iter().any(|d| d == u)));
-        }
+        let e = element_mut(read_mut(roster)?, element)
+            .ok_or_else(|| format!("no element {element}"))?;
+        e.size = size;
+        e.upgrades.retain(|u| !dropped.iter().any(|d| d == u.id()));
         Ok(size.label().into())
     }
 
     fn remove_element(&self, roster: &mut RosterJson, element: &str) -> Result<String, String> {
-        let name = element_json(roster, element)
-            .ok_or_else(|| format!("no element {element}"))?
-            .get("name")
-            .and_then(|n| n.as_str())
-            .unwrap_or_default()
-            .to_string();
-        let groups = roster.0.get_mut("groups").and_then(|g| g.as_array_mut());
-        for g in groups.into_iter().flatten() {
-            if let Some(elements) = g.get_mut("elements").and_then(|e| e.as_array_mut()) {
-                elements.retain(|e| e.get("id").and_then(|i| i.as_str()) != Some(element));
-            }
+        let doc = read_mut(roster)?;
+        let name = doc
+            .groups
+            .iter()
+            .flat_map(|g| &g.elements)
+            .find(|e| e.id.as_deref() == Some(element))
+            .map(|e| e.name.clone())
+            .ok_or_else(|| format!("no element {element}"))?;
+        for g in &mut doc.groups {
+            g.elements.retain(|e| e.id.as_deref() != Some(element));
         }
         Ok(name)
     }
@@ -452,24 +471,14 @@ impl ForceRules for Catalogue {
         commander: &str,
         name: &str,
     ) -> Result<(), String> {
-        let is_it = |c: &serde_json::Value| c.get("id").and_then(|i| i.as_str()) == Some(commander);
-        let doc = &mut roster.0;
-        let slot = if doc.get("force_commander").is_some_and(is_it) {
-            doc.get_mut("force_commander")
-        } else {
-            doc.get_mut("groups")
-                .and_then(|g| g.as_array_mut())
-                .and_then(|groups| {
-                    groups
-                        .iter_mut()
-                        .filter_map(|g| g.get_mut("commander"))
-                        .find(|c| is_it(c))
-                })
-        };
-        let slot = slot
-            .and_then(|c| c.as_object_mut())
+        let doc = read_mut(roster)?;
+        let slot = doc
+            .force_commander
+            .iter_mut()
+            .chain(doc.groups.iter_mut().filter_map(|g| g.commander.as_mut()))
+            .find(|c| c.id.as_deref() == Some(commander))
             .ok_or_else(|| format!("no commander {commander}"))?;
-        slot.insert("name".into(), name.into());
+        slot.name = name.to_string();
         Ok(())
     }
 
@@ -504,7 +513,9 @@ impl ForceRules for Catalogue {
         full_size: Option<&str>,
         id_taken: &dyn Fn(&str) -> bool,
     ) -> Result<Bought, FieldProblem> {
-        let doc = read(roster).map_err(|e| FieldProblem::new("roster", e))?;
+        let doc = read(roster)
+            .map_err(|e| FieldProblem::new("roster", e))?
+            .into_owned();
         match purchase {
             Purchase::Restore { element } => self.restore(doc, element, full_size),
             Purchase::Upgrade { element, upgrade } => self.add_upgrade(doc, element, upgrade),
@@ -536,8 +547,8 @@ impl ForceRules for Catalogue {
     ) -> Result<BattleDoc, String> {
         let scenario = ScenarioId::from_id(scenario).unwrap_or(ScenarioId::TakeTheField);
         let mut setup = BattleSetup::new(
-            read(attacker.roster)?,
-            read(defender.roster)?,
+            read(attacker.roster)?.into_owned(),
+            read(defender.roster)?.into_owned(),
             scenario,
             seed,
         );

@@ -22,8 +22,9 @@ pub fn print_force(
         .map_err(|_| AppError::bad_request("The print options are not ones Muster knows."))?
         .into_inner();
     let f = c.state.forces.get(force).ok_or(AppError::NotFound)?;
-    let doc: RosterDoc = serde_json::from_value(f.roster.0.clone())
-        .map_err(|e| AppError::internal(format!("campaign force {force}: {e}")))?;
+    let doc: RosterDoc = crate::rules::systems::lotf::campaign::read(&f.roster)
+        .map_err(|e| AppError::internal(format!("campaign force {force}: {e}")))?
+        .into_owned();
     let cat = &state.app.rules.lotf;
     let mut fs = ForceState {
         label: Some(format!("{}, turn {}", c.row.name, c.state.turn)),

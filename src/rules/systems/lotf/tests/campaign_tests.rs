@@ -25,12 +25,14 @@ fn cat() -> Catalogue {
 
 /// A roster as the campaign keeps it.
 fn json(r: &RosterDoc) -> RosterJson {
-    RosterJson(serde_json::to_value(r).expect("a roster serialises"))
+    RosterJson::from_value(&serde_json::to_value(r).expect("a roster serialises"))
 }
 
 /// A campaign force's roster read back as Land of the Free's document.
 fn doc(r: &RosterJson) -> RosterDoc {
-    serde_json::from_value(r.0.clone()).expect("a Land of the Free roster")
+    crate::rules::systems::lotf::campaign::read(r)
+        .expect("a Land of the Free roster")
+        .into_owned()
 }
 
 fn restore(

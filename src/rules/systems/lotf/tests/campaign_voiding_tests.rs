@@ -119,8 +119,8 @@ fn two_battles() -> Log {
             user,
             player: format!("Player {user}"),
             side,
-            roster: crate::rules::campaign::RosterJson(
-                serde_json::to_value(RosterDoc::new(
+            roster: crate::rules::campaign::RosterJson::from_value(
+                &serde_json::to_value(RosterDoc::new(
                     "Force",
                     War::AmericanRevolution,
                     Nation::British,

@@ -353,6 +353,15 @@ pub trait ForceRules: Sync {
     fn shape(&self, roster: &RosterJson) -> Result<ForceShape, String>;
     /// A size as the roster stores it, in words.
     fn size_label(&self, size: &str) -> String;
+    /// Each element's id and size as the roster stores it: what replaying an enlistment needs,
+    /// cheaper than the whole shape.
+    fn element_sizes(&self, roster: &RosterJson) -> Result<Vec<(String, String)>, String> {
+        Ok(self
+            .shape(roster)?
+            .elements()
+            .map(|e| (e.id.clone(), e.size.clone()))
+            .collect())
+    }
     /// Elements with the Scout skill, for the roll for the attack.
     fn scouts(&self, roster: &RosterJson) -> u32;
     /// A commander's rating roll and its band in words.

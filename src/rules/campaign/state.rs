@@ -699,10 +699,9 @@ impl CampaignState {
                     .map(|s| s.home.clone())
                     .ok_or_else(|| bad(seq, "no such side"))?;
                 let full_sizes = rules
-                    .shape(roster)
+                    .element_sizes(roster)
                     .map_err(|e| bad(seq, e))?
-                    .elements()
-                    .map(|e| (e.id.clone(), e.size.clone()))
+                    .into_iter()
                     .collect();
                 self.forces.insert(
                     force.clone(),

@@ -400,6 +400,15 @@ impl ForceRules for Catalogue {
         })
     }
 
+    fn element_sizes(&self, roster: &RosterJson) -> Result<Vec<(String, String)>, String> {
+        Ok(read(roster)?
+            .groups
+            .iter()
+            .flat_map(|g| &g.elements)
+            .filter_map(|e| e.id.clone().map(|id| (id, e.size.id().to_string())))
+            .collect())
+    }
+
     fn size_label(&self, size: &str) -> String {
         Size::from_id(size).map_or(size.to_string(), |s| s.label().into())
     }

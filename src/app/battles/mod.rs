@@ -73,19 +73,11 @@ pub async fn load_force(
         let id: i64 = id
             .parse()
             .map_err(|_| Error::bad_request("Choose a force from the list."))?;
-        let owner = actor.id;
-        let row = ctx
-            .with_conn(move |conn| Ok(crate::store::rosters::find(conn, id)?))
-            .await?
-            .filter(|r| r.owner_id == owner)
-            .ok_or(Error::NotFound)?;
+        let row = crate::app::rosters::load_owned_row(ctx, actor, id).await?;
         if row.rule_system != system.id() {
             return Err(Error::bad_request("Choose a force from the list."));
         }
-        let roster = ctx
-            .rules
-            .parse_roster(system, &row.document)
-            .map_err(|e| Error::internal(format!("roster {id} does not parse: {e}")))?;
+        let roster = crate::app::rosters::parse_stored(&ctx.rules, &row)?;
         return Ok((roster, Some(id)));
     }
     if let Some(h) = value.strip_prefix("h:") {
@@ -106,12 +98,7 @@ pub async fn system_of_force(ctx: &Context, actor: &Actor, value: &str) -> Resul
         let id: i64 = id
             .parse()
             .map_err(|_| Error::bad_request("Choose a force from the list."))?;
-        let owner = actor.id;
-        let row = ctx
-            .with_conn(move |conn| Ok(crate::store::rosters::find(conn, id)?))
-            .await?
-            .filter(|r| r.owner_id == owner)
-            .ok_or(Error::NotFound)?;
+        let row = crate::app::rosters::load_owned_row(ctx, actor, id).await?;
         return SystemId::from_id(&row.rule_system).ok_or_else(|| {
             Error::bad_request(format!(
                 "The roster '{}' belongs to the rule system '{}', which this version of Muster \

@@ -19,7 +19,7 @@ use crate::rules::campaign::state::{CampaignState, Event, HouseRules, Phase, Set
 use crate::rules::campaign::turn::check_order;
 use crate::rules::SystemId;
 use crate::store::campaigns::{self as store, CampaignRow, NewCampaign, NewLogRow};
-use crate::store::{battles, rosters, users};
+use crate::store::{battles, users};
 
 fn invalid(field: &str, message: &str) -> Error {
     Error::Validation {
@@ -136,12 +136,12 @@ pub async fn join(
     roster_id: i64,
 ) -> Result<(i64, String), Error> {
     let (row, _) = by_code(ctx, code).await?;
-    let owner = actor.id;
-    let roster = ctx
-        .with_conn(move |conn| Ok(rosters::find(conn, roster_id)?))
-        .await?
-        .filter(|r| r.owner_id == owner)
-        .ok_or_else(|| invalid("roster", "Choose one of your rosters."))?;
+    let roster = crate::app::rosters::load_owned_row(ctx, actor, roster_id)
+        .await
+        .map_err(|e| match e {
+            Error::NotFound => invalid("roster", "Choose one of your rosters."),
+            other => other,
+        })?;
     // A force of another rule system cannot fight in this campaign.
     if roster.rule_system != row.rule_system {
         let label = |id: &str| SystemId::from_id(id).map_or(id.to_string(), |s| s.label().into());

@@ -321,7 +321,11 @@ async fn every_printed_number_comes_from_the_catalogue() {
         }
     }
     let modified = Catalogue::from_json(&doc.to_string()).expect("still consistent");
-    let app = spawn_app_with_rules(Systems { lotf: modified }).await;
+    let app = spawn_app_with_rules(Systems {
+        lotf: modified,
+        ..Systems::builtin().unwrap()
+    })
+    .await;
     let token = register_and_token(&app).await;
     let id = create(&app, &token, &six_by_six()).await;
 

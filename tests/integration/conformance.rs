@@ -3,6 +3,7 @@
 //! outcome's own verdict. A new system adds one line per test at the bottom.
 
 use muster::rules::system::{BattleSide, RuleSystem};
+use muster::rules::systems::lod::{self, Lod};
 use muster::rules::systems::lotf::{self, Lotf};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -266,6 +267,25 @@ fn lotf_check_never_panics_on_any_json() {
 #[test]
 fn lotf_documents_round_trip() {
     documents_round_trip::<Lotf>(&lotf_catalogue());
+}
+
+fn lod_catalogue() -> lod::Catalogue {
+    lod::Catalogue::builtin().expect("the built-in catalogue")
+}
+
+#[test]
+fn lod_check_never_panics_on_any_json() {
+    check_never_panics::<Lod>(&lod_catalogue(), 400);
+}
+
+#[test]
+fn lod_documents_round_trip() {
+    documents_round_trip::<Lod>(&lod_catalogue());
+}
+
+#[test]
+fn lod_summaries_follow_their_outcome() {
+    summaries_follow_their_outcome::<Lod>(&lod_catalogue(), 12);
 }
 
 #[test]

@@ -212,7 +212,11 @@ async fn a_server_started_with_a_modified_catalogue_prices_with_it() {
     }
     let modified =
         Catalogue::from_json(&doc.to_string()).expect("modified catalogue is consistent");
-    let app = spawn_app_with_rules(Systems { lotf: modified }).await;
+    let app = spawn_app_with_rules(Systems {
+        lotf: modified,
+        ..Systems::builtin().unwrap()
+    })
+    .await;
     let catalogue: Value = app.get("/api/v1/lotf/catalog").await.json().await.unwrap();
     assert_eq!(catalogue["meta"]["version"], "lotf-test");
     let report: Value = post_validate(&app, two_by_two_large_infantry(500).to_string())

@@ -70,7 +70,17 @@ fn the_check_itself_catches_an_offence() {
 
 /// Words that name one rule system's types, id or addresses.
 /// `rules.lotf` is a system's catalogue reached through the shared state.
-const SYSTEM_WORDS: &[&str] = &["lotf::", "RosterDoc", "\"lotf\"", "/lotf/", "rules.lotf"];
+const SYSTEM_WORDS: &[&str] = &[
+    "lotf::",
+    "lod::",
+    "RosterDoc",
+    "\"lotf\"",
+    "\"lod\"",
+    "/lotf/",
+    "/lod/",
+    "rules.lotf",
+    "rules.lod",
+];
 
 /// Where a rule system may be named: its own folders, the dispatch files (with the systems'
 /// identity) and the command line's system switch.

@@ -1,7 +1,8 @@
 //! The rule systems Muster serves, and the one place that dispatches on them. Each system is a
-//! folder here (`lotf/` for *Land of the Free*); adding one adds a folder and one arm per match
+//! folder here (`lotf/` for *Land of the Free*, `lod/` for *Liberty or Death!*); adding one adds a folder and one arm per match
 //! in this file. Generic code names [`SystemId`] and asks [`Systems`], never a system's types.
 
+pub mod lod;
 pub mod lotf;
 
 use crate::rules::campaign::ForceRules;
@@ -16,7 +17,9 @@ impl SystemId {
     pub fn capabilities(self) -> Option<Capabilities> {
         match self {
             SystemId::Lotf => Some(lotf::Lotf::capabilities()),
-            SystemId::Lod | SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
+            // Served once its pages are registered on the web (issue 14).
+            SystemId::Lod => None,
+            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
         }
     }
 
@@ -33,13 +36,24 @@ impl SystemId {
 #[derive(Debug, Clone)]
 pub struct Systems {
     pub lotf: lotf::Catalogue,
+    pub lod: lod::Catalogue,
+}
+
+/// A system's built-in data that does not read or does not agree with itself.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum CatalogueError {
+    #[error(transparent)]
+    Lotf(#[from] lotf::CatalogueError),
+    #[error(transparent)]
+    Lod(#[from] lod::CatalogueError),
 }
 
 impl Systems {
     /// The built-in data of every rule system, parsed and checked for consistency.
-    pub fn builtin() -> Result<Self, lotf::CatalogueError> {
+    pub fn builtin() -> Result<Self, CatalogueError> {
         Ok(Self {
             lotf: lotf::Catalogue::builtin()?,
+            lod: lod::Catalogue::builtin()?,
         })
     }
 }
@@ -48,12 +62,14 @@ impl Systems {
 #[derive(Debug, Clone)]
 pub enum AnyRoster {
     Lotf(lotf::RosterDoc),
+    Lod(lod::RosterDoc),
 }
 
 impl AnyRoster {
     pub fn system(&self) -> SystemId {
         match self {
             AnyRoster::Lotf(_) => SystemId::Lotf,
+            AnyRoster::Lod(_) => SystemId::Lod,
         }
     }
 
@@ -61,6 +77,7 @@ impl AnyRoster {
     pub fn to_json(&self) -> String {
         match self {
             AnyRoster::Lotf(r) => r.to_json_pretty(),
+            AnyRoster::Lod(r) => r.to_json_pretty(),
         }
     }
 }
@@ -71,7 +88,8 @@ impl Systems {
     pub fn parse_roster(&self, id: SystemId, json: &str) -> Result<AnyRoster, DocumentError> {
         match id {
             SystemId::Lotf => lotf::Lotf::parse_roster(json).map(AnyRoster::Lotf),
-            SystemId::Lod | SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(DocumentError {
+            SystemId::Lod => lod::Lod::parse_roster(json).map(AnyRoster::Lod),
+            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(DocumentError {
                 path: None,
                 message: format!("Muster does not serve {} yet.", id.label()),
             }),
@@ -91,6 +109,7 @@ impl Systems {
     pub fn check(&self, roster: &AnyRoster) -> (RosterSummary, Vec<Finding>) {
         match roster {
             AnyRoster::Lotf(r) => lotf::Lotf::check(&self.lotf, r),
+            AnyRoster::Lod(r) => lod::Lod::check(&self.lod, r),
         }
     }
 }
@@ -106,7 +125,8 @@ impl Systems {
     pub fn historical_force(&self, id: SystemId, reference: &str) -> Option<AnyRoster> {
         match id {
             SystemId::Lotf => lotf::Lotf::historical_force(reference).map(AnyRoster::Lotf),
-            SystemId::Lod | SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
+            SystemId::Lod => lod::Lod::historical_force(reference).map(AnyRoster::Lod),
+            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
         }
     }
 
@@ -123,6 +143,14 @@ impl Systems {
             (AnyRoster::Lotf(a), AnyRoster::Lotf(b)) => {
                 lotf::Lotf::prepare_stored(&self.lotf, a, b, scenario, roll_roles, seed)
             }
+            (AnyRoster::Lod(a), AnyRoster::Lod(b)) => {
+                lod::Lod::prepare_stored(&self.lod, a, b, scenario, roll_roles, seed)
+            }
+            (a, b) => Err(format!(
+                "A battle is fought between two forces of one rule system, not {} against {}.",
+                a.system().label(),
+                b.system().label()
+            )),
         }
     }
 
@@ -130,7 +158,8 @@ impl Systems {
     pub fn fight(&self, id: SystemId, setup: &str, seed: u64) -> Result<DecidedBattle, String> {
         match id {
             SystemId::Lotf => lotf::Lotf::fight_stored(&self.lotf, setup, seed),
-            SystemId::Lod | SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+            SystemId::Lod => lod::Lod::fight_stored(&self.lod, setup, seed),
+            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
         }
     }
 
@@ -144,7 +173,8 @@ impl Systems {
     ) -> Result<Result<DecidedBattle, Vec<RecordProblem>>, String> {
         match id {
             SystemId::Lotf => lotf::Lotf::assess_stored(&self.lotf, setup, report),
-            SystemId::Lod | SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+            SystemId::Lod => lod::Lod::assess_stored(&self.lod, setup, report),
+            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
         }
     }
 }
@@ -160,6 +190,7 @@ impl AnyRoster {
     pub fn name(&self) -> &str {
         match self {
             AnyRoster::Lotf(r) => lotf::Lotf::roster_name(r),
+            AnyRoster::Lod(r) => lod::Lod::roster_name(r),
         }
     }
 
@@ -167,6 +198,7 @@ impl AnyRoster {
     pub fn renamed_copy(&self, name: String) -> AnyRoster {
         match self {
             AnyRoster::Lotf(r) => AnyRoster::Lotf(lotf::Lotf::renamed_copy(r, name)),
+            AnyRoster::Lod(r) => AnyRoster::Lod(lod::Lod::renamed_copy(r, name)),
         }
     }
 
@@ -174,6 +206,7 @@ impl AnyRoster {
     pub fn check_size(&self) -> Result<(), DocumentError> {
         match self {
             AnyRoster::Lotf(r) => lotf::Lotf::check_size(r),
+            AnyRoster::Lod(r) => lod::Lod::check_size(r),
         }
     }
 }
@@ -183,6 +216,7 @@ impl Systems {
     pub fn prepare_for_storing(&self, roster: &mut AnyRoster) {
         match roster {
             AnyRoster::Lotf(r) => lotf::Lotf::prepare_for_storing(&self.lotf, r),
+            AnyRoster::Lod(r) => lod::Lod::prepare_for_storing(&self.lod, r),
         }
     }
 
@@ -190,6 +224,7 @@ impl Systems {
     pub fn catalogue_version(&self, roster: &AnyRoster) -> &str {
         match roster {
             AnyRoster::Lotf(_) => lotf::Lotf::catalogue_version(&self.lotf),
+            AnyRoster::Lod(_) => lod::Lod::catalogue_version(&self.lod),
         }
     }
 }
@@ -200,6 +235,12 @@ impl From<lotf::RosterDoc> for AnyRoster {
     }
 }
 
+impl From<lod::RosterDoc> for AnyRoster {
+    fn from(r: lod::RosterDoc) -> Self {
+        AnyRoster::Lod(r)
+    }
+}
+
 /// A system's own roster out of [`AnyRoster`]; a roster of another system comes back whole.
 impl TryFrom<AnyRoster> for lotf::RosterDoc {
     type Error = AnyRoster;
@@ -207,6 +248,19 @@ impl TryFrom<AnyRoster> for lotf::RosterDoc {
     fn try_from(r: AnyRoster) -> Result<Self, AnyRoster> {
         match r {
             AnyRoster::Lotf(r) => Ok(r),
+            other => Err(other),
+        }
+    }
+}
+
+/// A system's own roster out of [`AnyRoster`]; a roster of another system comes back whole.
+impl TryFrom<AnyRoster> for lod::RosterDoc {
+    type Error = AnyRoster;
+
+    fn try_from(r: AnyRoster) -> Result<Self, AnyRoster> {
+        match r {
+            AnyRoster::Lod(r) => Ok(r),
+            other => Err(other),
         }
     }
 }

@@ -182,7 +182,10 @@ fn existing_unique_ids_are_kept_and_duplicates_replaced_with_the_smallest_unused
 #[test]
 fn through_the_dispatch_a_roster_is_stored_as_before_and_copied_as_a_new_document() {
     use crate::rules::systems::{AnyRoster, Systems};
-    let systems = Systems { lotf: cat() };
+    let systems = Systems {
+        lotf: cat(),
+        lod: crate::rules::systems::lod::Catalogue::builtin().unwrap(),
+    };
     let mut doc = plain_force(&[2, 1]);
     doc.id = Some("f7".into());
     // What the roster service did itself before the seam: stamp, assign ids, pretty JSON.

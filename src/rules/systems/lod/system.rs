@@ -1,0 +1,157 @@
+//! *Liberty or Death!* behind the [`RuleSystem`] seam: its roster, set-up and outcome types, and
+//! how its check and its results read to generic code.
+
+use super::battle::{BattleSetup, Outcome, BATTLE_FORMAT};
+use super::record::{assess, prepare, TabletopReport};
+use super::roster::{check_roster_size, parse_roster, RosterDoc};
+use super::validate::{summary, validate, Setting};
+use super::Catalogue;
+use crate::rules::system::{
+    BattleSummary, Capabilities, DocumentError, Finding, Prepared, RecordProblem, RosterSummary,
+    RuleSystem, SetupFacts, SystemId,
+};
+
+/// Liberty or Death!, as the dispatch names it.
+pub struct Lod;
+
+const EXAMPLES: [&str; 3] = [
+    include_str!("data/examples/continental.json"),
+    include_str!("data/examples/british.json"),
+    include_str!("data/examples/hessian.json"),
+];
+
+impl RuleSystem for Lod {
+    const ID: SystemId = SystemId::Lod;
+    type Catalogue = Catalogue;
+    type Roster = RosterDoc;
+    type Setup = BattleSetup;
+    type Outcome = Outcome;
+
+    fn capabilities() -> Capabilities {
+        Capabilities {
+            points: false,
+            lists: true,
+            odds: true,
+            simulator: true,
+            tabletop_record: true,
+            campaigns: true,
+        }
+    }
+
+    fn parse_roster(json: &str) -> Result<RosterDoc, DocumentError> {
+        parse_roster(json)
+    }
+
+    fn check(cat: &Catalogue, roster: &RosterDoc) -> (RosterSummary, Vec<Finding>) {
+        let report = validate(cat, roster, Setting::Standalone);
+        (summary(roster, &report), report.findings)
+    }
+
+    fn check_size(roster: &RosterDoc) -> Result<(), DocumentError> {
+        check_roster_size(roster)
+    }
+
+    fn prepare_for_storing(cat: &Catalogue, roster: &mut RosterDoc) {
+        roster.assign_ids();
+        roster.catalogue_version = Some(cat.version().to_string());
+    }
+
+    fn catalogue_version(cat: &Catalogue) -> &str {
+        cat.version()
+    }
+
+    fn roster_name(roster: &RosterDoc) -> &str {
+        &roster.name
+    }
+
+    fn renamed_copy(roster: &RosterDoc, name: String) -> RosterDoc {
+        RosterDoc {
+            id: None,
+            name,
+            ..roster.clone()
+        }
+    }
+
+    fn starting_rosters(_: &Catalogue) -> Vec<RosterDoc> {
+        EXAMPLES
+            .iter()
+            .filter_map(|text| parse_roster(text).ok())
+            .collect()
+    }
+
+    fn historical_force(_: &str) -> Option<RosterDoc> {
+        None
+    }
+
+    fn prepare_battle(
+        cat: &Catalogue,
+        first: RosterDoc,
+        second: RosterDoc,
+        scenario: Option<&str>,
+        roll_roles: bool,
+        seed: u64,
+    ) -> Result<Prepared<BattleSetup>, String> {
+        let p = prepare(cat, first, second, scenario, roll_roles, seed)?;
+        Ok(Prepared {
+            setup: p.setup,
+            rolls: p.rolls,
+            swapped: p.swapped,
+        })
+    }
+
+    fn setup_facts(_: &Catalogue, setup: &BattleSetup) -> SetupFacts {
+        SetupFacts {
+            attacker: setup.attacker.roster.name.clone(),
+            defender: setup.defender.roster.name.clone(),
+            scenario: setup.scenario.clone(),
+            points: 0,
+        }
+    }
+
+    fn parse_setup(json: &str) -> Result<BattleSetup, String> {
+        let setup: BattleSetup = serde_json::from_str(json)
+            .map_err(|e| format!("This is not a Liberty or Death! battle: {e}"))?;
+        if setup.format != BATTLE_FORMAT {
+            return Err(format!(
+                "This is not a Liberty or Death! battle: its format is '{}', not '{BATTLE_FORMAT}'.",
+                setup.format
+            ));
+        }
+        Ok(setup)
+    }
+
+    fn write_setup(setup: &BattleSetup) -> String {
+        serde_json::to_string_pretty(setup).unwrap_or_default()
+    }
+
+    fn reseed(setup: &mut BattleSetup, seed: u64) {
+        setup.seed = seed;
+    }
+
+    fn fight(_: &Catalogue, _: &BattleSetup) -> Option<Result<Outcome, String>> {
+        None
+    }
+
+    fn assess_record(
+        cat: &Catalogue,
+        setup: &BattleSetup,
+        report: &serde_json::Value,
+    ) -> Result<Outcome, Vec<RecordProblem>> {
+        let report: TabletopReport = serde_json::from_value(report.clone()).map_err(|e| {
+            vec![RecordProblem {
+                field: "report".into(),
+                message: format!("The result could not be read: {e}"),
+            }]
+        })?;
+        assess(cat, setup, &report)
+    }
+
+    fn summary(outcome: &Outcome) -> BattleSummary {
+        BattleSummary {
+            winner: outcome.winner,
+            level: Some(outcome.band.id().to_string()),
+            score: Some((outcome.attacker.vp, outcome.defender.vp)),
+            method: outcome.method,
+        }
+    }
+}

@@ -1,0 +1,2 @@
+mod catalogue_tests;
+mod validate_tests;

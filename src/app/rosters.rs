@@ -208,6 +208,17 @@ pub async fn list(
         .await
 }
 
+/// "a Land of the Free", "an AWI wargames rules": the system's name with its article.
+fn a_roster_of(system: SystemId) -> String {
+    let label = system.label();
+    let article = if label.starts_with(['A', 'E', 'I', 'O', 'U']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {label}")
+}
+
 /// A document that names another rule system than `expected` is refused by that system's name
 /// before `expected`'s reader sees it (which would only say its format is unknown).
 pub fn refuse_other_system(text: &str, expected: SystemId) -> Result<(), Error> {
@@ -215,17 +226,18 @@ pub fn refuse_other_system(text: &str, expected: SystemId) -> Result<(), Error> 
         None => Ok(()),
         Some(named) if named == expected => Ok(()),
         Some(other) => Err(Error::invalid(
-            &format!("This is not a {} roster.", expected.label()),
+            &format!("This is not {} roster.", a_roster_of(expected)),
             "format",
             &if other.capabilities().is_some() {
                 format!(
-                    "This file is a {0} roster. Import it as a {0} roster.",
-                    other.label()
+                    "This file is {0} roster. Import it as {0} roster.",
+                    a_roster_of(other)
                 )
             } else {
                 format!(
-                    "This file is a {0} roster. Muster does not serve {0} yet, so it cannot be \
+                    "This file is {} roster. Muster does not serve {} yet, so it cannot be \
                      read here.",
+                    a_roster_of(other),
                     other.label()
                 )
             },

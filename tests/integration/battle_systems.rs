@@ -118,12 +118,13 @@ async fn forces_of_two_rule_systems_cannot_meet_over_the_api() {
     );
 
     // Two forces of a system this build does not serve: refused in words, not a failure.
-    let other = stored_roster(&app, "mixapi@example.org", "lod", "Militia");
+    let one = stored_roster(&app, "mixapi@example.org", "awi", "Militia");
+    let other = stored_roster(&app, "mixapi@example.org", "awi", "Line");
     let res = api
         .post(app.url("/api/v1/battles"))
         .bearer_auth(&token)
         .json(
-            &json!({"first": format!("r:{theirs}"), "second": format!("r:{other}"),
+            &json!({"first": format!("r:{one}"), "second": format!("r:{other}"),
                       "second_player": "Guest Gus"}),
         )
         .send()
@@ -133,7 +134,7 @@ async fn forces_of_two_rule_systems_cannot_meet_over_the_api() {
     let body: Value = res.json().await.unwrap();
     assert!(
         body.to_string()
-            .contains("Muster does not serve battles of Liberty or Death! yet."),
+            .contains("Muster does not serve battles of AWI wargames rules yet."),
         "{body}"
     );
 }

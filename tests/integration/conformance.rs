@@ -337,10 +337,10 @@ fn lotf_summary_names_the_simulators_winner() {
 fn the_command_line_dispatches_on_the_system() {
     const BIN: &str = env!("CARGO_BIN_EXE_muster");
     let dir = crate::helpers::TempDir::new("systems");
-    let lod = dir.0.join("brigade.json");
+    let awi = dir.0.join("brigade.json");
     std::fs::write(
-        &lod,
-        r#"{"format": "muster.lod.roster/1", "name": "Brigade"}"#,
+        &awi,
+        r#"{"format": "muster.awi.roster/1", "name": "Brigade"}"#,
     )
     .unwrap();
     let run = |args: &[&str]| {
@@ -351,17 +351,17 @@ fn the_command_line_dispatches_on_the_system() {
             .unwrap()
     };
 
-    let out = run(&["validate", lod.to_str().unwrap()]);
+    let out = run(&["validate", awi.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("Liberty or Death! is not served"),
+        String::from_utf8_lossy(&out.stderr).contains("AWI wargames rules is not served"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
 
-    let out = run(&["catalog", "--system", "lod"]);
+    let out = run(&["catalog", "--system", "awi"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("Liberty or Death!"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("AWI wargames rules"));
 
     let out = run(&["catalog", "--system", "chess"]);
     assert_eq!(out.status.code(), Some(2));
@@ -448,10 +448,10 @@ async fn rosters_are_made_for_a_served_system_and_listed_by_it() {
             ("mode", "standard"),
         ]
     };
-    let refused = app.post_form("/rosters", "/rosters", &fields("lod")).await;
+    let refused = app.post_form("/rosters", "/rosters", &fields("awi")).await;
     assert_eq!(refused.status(), 422);
     let page = refused.text().await.unwrap();
-    assert!(page.contains("Muster does not serve Liberty or Death! yet."));
+    assert!(page.contains("Muster does not serve AWI wargames rules yet."));
     assert!(
         page.contains(r#"value="Marsh&#39;s Brigade""#),
         "what was typed is kept"
@@ -466,10 +466,10 @@ async fn rosters_are_made_for_a_served_system_and_listed_by_it() {
     );
     let only_lotf = app.get_html("/rosters?system=lotf").await;
     assert!(only_lotf.contains("Brigade"));
-    let only_lod = app.get_html("/rosters?system=lod").await;
+    let only_awi = app.get_html("/rosters?system=awi").await;
     assert!(
-        !only_lod.contains("<td>Land of the Free</td>")
-            && only_lod.contains("No rosters that match")
+        !only_awi.contains("<td>Land of the Free</td>")
+            && only_awi.contains("No rosters that match")
     );
 }
 
@@ -496,8 +496,8 @@ async fn campaigns_are_created_for_a_served_system() {
     };
     for (system, says) in [
         (
-            "lod",
-            "Muster does not run Liberty or Death! campaigns yet.",
+            "awi",
+            "Muster does not run AWI wargames rules campaigns yet.",
         ),
         ("chess", "Choose a rule system from the list."),
     ] {
@@ -517,7 +517,7 @@ async fn campaigns_are_created_for_a_served_system() {
         page.contains(r#"<option value="lotf" selected>Land of the Free</option>"#),
         "the system select"
     );
-    assert!(!page.contains(r#"<option value="lod""#));
+    assert!(!page.contains(r#"<option value="awi""#));
 }
 
 /// Another rule system's file is refused by that system's name, on the import page and through
@@ -527,12 +527,12 @@ async fn another_systems_file_is_refused_by_its_name() {
     let app = crate::helpers::spawn_app().await;
     app.register("importer@example.org", "Importer", crate::helpers::PASSWORD)
         .await;
-    let lod =
-        r#"{"format": "muster.lod.roster/1", "name": "Marsh's Brigade", "army": "continental"}"#;
-    let says = "This file is a Liberty or Death! roster. Muster does not serve Liberty or Death! \
-                yet, so it cannot be read here.";
+    let awi =
+        r#"{"format": "muster.awi.roster/1", "name": "Marsh's Brigade", "army": "continental"}"#;
+    let says = "This file is an AWI wargames rules roster. Muster does not serve AWI wargames \
+                rules yet, so it cannot be read here.";
     let page = app
-        .post_form("/rosters/import", "/rosters/import", &[("document", lod)])
+        .post_form("/rosters/import", "/rosters/import", &[("document", awi)])
         .await;
     assert_eq!(page.status(), 422);
     assert!(page.text().await.unwrap().contains(says));
@@ -542,7 +542,7 @@ async fn another_systems_file_is_refused_by_its_name() {
         .post(app.url("/api/v1/rosters/import"))
         .bearer_auth(&token)
         .header("content-type", "application/json")
-        .body(lod)
+        .body(awi)
         .send()
         .await
         .unwrap();

@@ -17,8 +17,7 @@ impl SystemId {
     pub fn capabilities(self) -> Option<Capabilities> {
         match self {
             SystemId::Lotf => Some(lotf::Lotf::capabilities()),
-            // Served once its pages are registered on the web (issue 14).
-            SystemId::Lod => None,
+            SystemId::Lod => Some(lod::Lod::capabilities()),
             SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
         }
     }
@@ -278,9 +277,12 @@ mod tests {
     }
 
     #[test]
-    fn this_build_serves_land_of_the_free() {
+    fn this_build_serves_land_of_the_free_and_liberty_or_death() {
         let served: Vec<SystemId> = SystemId::served().collect();
-        assert_eq!(served, vec![SystemId::Lotf]);
+        assert_eq!(served, vec![SystemId::Lotf, SystemId::Lod]);
+        assert!(SystemId::Lod
+            .capabilities()
+            .is_some_and(|c| !c.points && c.campaigns));
         assert!(SystemId::Lotf
             .capabilities()
             .is_some_and(|c| c.points && c.campaigns));

@@ -3,6 +3,7 @@
 //! and one line in [`REGISTRY`].
 
 pub mod battles;
+pub mod lod;
 pub mod lotf;
 pub mod rosters;
 
@@ -148,7 +149,7 @@ pub fn pages_for_new(id: &str) -> Result<&'static dyn SystemPages, String> {
 }
 
 /// Every system this build serves on the web.
-pub static REGISTRY: &[&dyn SystemPages] = &[&lotf::LotfPages];
+pub static REGISTRY: &[&dyn SystemPages] = &[&lotf::LotfPages, &lod::LodPages];
 
 /// The pages of system `id`, if this build serves it on the web.
 pub fn pages_for(id: SystemId) -> Option<&'static dyn SystemPages> {

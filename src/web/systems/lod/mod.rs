@@ -1,0 +1,258 @@
+//! Liberty or Death! in the web layer: its tools under `/lod/` (the odds calculator, fighting
+//! battles, the quick reference), its API under `/api/v1/lod/`, the roster pages and editor in
+//! the game's own words, printouts, battle pages and campaign printouts. Each hook of
+//! [`SystemPages`] hands over to the module that owns it.
+
+pub mod api;
+pub mod battles;
+pub mod campaign;
+pub mod odds;
+pub mod print;
+pub mod rosters;
+
+use actix_web::web::{self, ServiceConfig};
+use actix_web::{HttpRequest, HttpResponse};
+use futures_util::future::LocalBoxFuture;
+
+use super::battles::{
+    BattleChoices, BattleRequest, BattleView, Pending, Players, RecordAnswer, RecordEntry,
+};
+use super::{EditRequest, ReadProblem, RosterBody, RosterLine, RosterPages, SystemPages, Tool};
+use crate::app::{self, Actor};
+use crate::rules::systems::AnyRoster;
+use crate::rules::SystemId;
+use crate::store::battles::BattleRow;
+use crate::store::rosters::RosterRow;
+use crate::web::auth::SignedInUser;
+use crate::web::page::{FormErrors, PageCtx, SelectOption};
+use crate::web::state::AppState;
+use crate::web::AppError;
+
+/// Liberty or Death!'s pages.
+pub struct LodPages;
+
+const TOOLS: &[Tool] = &[
+    Tool {
+        kind: "odds",
+        label: "Odds",
+        href: "/lod/odds",
+        signed_in: false,
+    },
+    Tool {
+        kind: "reference",
+        label: "Quick reference",
+        href: "/lod/reference",
+        signed_in: false,
+    },
+    Tool {
+        kind: "fight",
+        label: "Fight",
+        href: "/lod/fight",
+        signed_in: true,
+    },
+];
+
+impl SystemPages for LodPages {
+    fn id(&self) -> SystemId {
+        SystemId::Lod
+    }
+
+    fn print_campaign_force(
+        &self,
+        state: &crate::web::state::AppState,
+        ctx: crate::web::page::PageCtx,
+        campaign: &crate::app::campaigns::Loaded,
+        force: &str,
+        kind: &str,
+        query: &str,
+    ) -> Result<actix_web::HttpResponse, crate::web::AppError> {
+        campaign::print_force(state, ctx, campaign, force, kind, query)
+    }
+
+    fn configure(&self, cfg: &mut ServiceConfig) {
+        odds::configure(cfg);
+        print::configure(cfg);
+        battles::configure(cfg);
+    }
+
+    fn configure_api(&self, cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+        cfg.service(
+            utoipa_actix_web::scope::scope("/api/v1/lod")
+                .configure(api::configure)
+                .configure(odds::configure_api)
+                .configure(battles::configure_api),
+        );
+    }
+
+    fn tools(&self) -> &'static [Tool] {
+        TOOLS
+    }
+
+    fn secret_prefixes(&self) -> &'static [&'static str] {
+        battles::SECRET_PREFIXES
+    }
+
+    // Battles
+
+    fn battle_choices<'a>(
+        &'a self,
+        state: &'a web::Data<AppState>,
+        user: &'a SignedInUser,
+    ) -> Pending<'a, Result<BattleChoices, AppError>> {
+        Box::pin(battles::choices(state, user))
+    }
+
+    fn set_up_battle<'a>(
+        &'a self,
+        ctx: &'a app::Context,
+        actor: &'a Actor,
+        request: BattleRequest,
+    ) -> Pending<'a, Result<BattleRow, app::Error>> {
+        Box::pin(battles::set_up(ctx, actor, request))
+    }
+
+    fn battle_view(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        players: &Players,
+        printable: bool,
+    ) -> Result<BattleView, AppError> {
+        battles::view(state, row, players, printable)
+    }
+
+    fn record_form(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        fields: &[(String, String)],
+    ) -> Result<String, AppError> {
+        battles::record_form(state, row, fields)
+    }
+
+    fn record<'a>(
+        &'a self,
+        ctx: &'a app::Context,
+        actor: &'a Actor,
+        row: &'a BattleRow,
+        version: i32,
+        entry: RecordEntry<'a>,
+    ) -> Pending<'a, Result<RecordAnswer, app::Error>> {
+        Box::pin(battles::record(ctx, actor, row, version, entry))
+    }
+
+    fn battle_pack(&self, row: &BattleRow) -> Result<String, AppError> {
+        battles::pack(row)
+    }
+
+    fn at_the_table<'a>(
+        &'a self,
+        req: &'a HttpRequest,
+        row: &'a BattleRow,
+        side: &'a str,
+        kind: &'a str,
+    ) -> Pending<'a, Result<HttpResponse, AppError>> {
+        Box::pin(battles::at_the_table(req, row, side, kind))
+    }
+}
+
+// Rosters and print
+impl RosterPages for LodPages {
+    fn roster_line(&self, state: &AppState, row: &RosterRow) -> RosterLine {
+        rosters::roster_line(state, row)
+    }
+
+    fn war_choices(&self, state: &AppState) -> Vec<SelectOption> {
+        rosters::war_choices(state)
+    }
+
+    fn new_roster_fields(
+        &self,
+        state: &AppState,
+        form: &[(String, String)],
+        errors: &FormErrors,
+    ) -> Result<String, AppError> {
+        rosters::new_roster_fields(state, form, errors)
+    }
+
+    fn create_roster<'a>(
+        &'a self,
+        state: &'a AppState,
+        owner: i64,
+        form: &'a [(String, String)],
+    ) -> LocalBoxFuture<'a, Result<Result<RosterRow, FormErrors>, AppError>> {
+        Box::pin(rosters::create_roster(state, owner, form))
+    }
+
+    fn start_page(
+        &self,
+        state: &AppState,
+        ctx: PageCtx,
+        query: &[(String, String)],
+    ) -> Result<HttpResponse, AppError> {
+        rosters::start_page(state, ctx, query)
+    }
+
+    fn start_roster<'a>(
+        &'a self,
+        state: &'a AppState,
+        ctx: PageCtx,
+        owner: i64,
+        how: &'a str,
+        form: &'a [(String, String)],
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, AppError>> {
+        Box::pin(rosters::start_roster(state, ctx, owner, how, form))
+    }
+
+    fn editor<'a>(
+        &'a self,
+        state: &'a AppState,
+        ctx: PageCtx,
+        row: &'a RosterRow,
+        request: EditRequest<'a>,
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, AppError>> {
+        match request {
+            EditRequest::Open { element, notice } => Box::pin(std::future::ready(
+                rosters::open_editor(state, ctx, row, element, notice),
+            )),
+            EditRequest::Apply(form) => Box::pin(rosters::apply_edit(state, ctx, row, form)),
+        }
+    }
+
+    fn roster_body(
+        &self,
+        state: &AppState,
+        row: &RosterRow,
+        updated: &str,
+    ) -> Result<RosterBody, AppError> {
+        rosters::roster_body(state, row, updated)
+    }
+
+    fn roster_text(&self, state: &AppState, row: &RosterRow) -> Result<String, AppError> {
+        rosters::roster_text(state, row)
+    }
+
+    fn read_roster(&self, text: &str) -> Result<AnyRoster, ReadProblem> {
+        rosters::read_roster(text)
+    }
+
+    fn roster_json(
+        &self,
+        state: &AppState,
+        row: &RosterRow,
+    ) -> Result<(serde_json::Value, serde_json::Value), AppError> {
+        rosters::roster_json(state, row)
+    }
+
+    fn print_roster(
+        &self,
+        state: &AppState,
+        ctx: PageCtx,
+        row: &RosterRow,
+        kind: &str,
+        query: &str,
+        action: String,
+    ) -> Result<HttpResponse, AppError> {
+        print::print_roster(state, ctx, row, kind, query, action)
+    }
+}

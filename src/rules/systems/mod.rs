@@ -117,7 +117,9 @@ impl Systems {
 impl Systems {
     /// The system whose historical orders of battle hold force `reference`.
     pub fn historical_system(&self, reference: &str) -> Option<SystemId> {
-        lotf::Lotf::historical_force(reference).map(|_| SystemId::Lotf)
+        lotf::Lotf::historical_force(reference)
+            .map(|_| SystemId::Lotf)
+            .or_else(|| lod::Lod::historical_force(reference).map(|_| SystemId::Lod))
     }
 
     /// A force of system `id`'s historical orders of battle.

@@ -44,8 +44,11 @@ struct ListPage {
     record: (u32, u32, u32),
     mine: Vec<SelectOption>,
     historical: Vec<SelectOption>,
+    historical_label: String,
     scenarios: Vec<SelectOption>,
     roles: Vec<SelectOption>,
+    /// The served systems, and the one whose forces the form offers.
+    systems: Vec<SelectOption>,
     form: SetUpForm,
     errors: FormErrors,
 }
@@ -59,6 +62,8 @@ pub struct SetUpForm {
     pub second_player: String,
     pub scenario: String,
     pub roles: String,
+    /// The rule system whose forces the form offers; empty: the first served.
+    pub system: String,
 }
 
 fn result_text(row: &BattleRow) -> String {
@@ -112,15 +117,26 @@ async fn list_page(
 ) -> Result<HttpResponse, AppError> {
     let uid = user.id;
     let rows = records::list(&state.app, &user.actor()).await?;
-    // Every served system's choices in one form; the forces chosen decide the system.
-    let mut choices = BattleChoices::default();
-    for system in REGISTRY {
-        let mut more = system.battle_choices(state, user).await?;
-        choices.mine.append(&mut more.mine);
-        choices.historical.append(&mut more.historical);
-        choices.scenarios.append(&mut more.scenarios);
-        choices.roles.append(&mut more.roles);
-    }
+    // One system's choices at a time, so a player sees only forces that can meet; the forces
+    // chosen still decide the battle's system.
+    let chosen = REGISTRY
+        .iter()
+        .copied()
+        .find(|s| s.id().id() == form.system)
+        .or_else(|| REGISTRY.first().copied());
+    let choices = match chosen {
+        Some(system) => system.battle_choices(state, user).await?,
+        None => BattleChoices::default(),
+    };
+    let mut form = form;
+    form.system = chosen.map(|s| s.id().id().to_string()).unwrap_or_default();
+    let systems = REGISTRY
+        .iter()
+        .map(|s| SelectOption {
+            value: s.id().id().to_string(),
+            label: s.id().label().to_string(),
+        })
+        .collect();
     let status_code = if errors.is_empty() {
         StatusCode::OK
     } else {
@@ -133,7 +149,13 @@ async fn list_page(
             battles: lines(&rows),
             mine: choices.mine,
             historical: choices.historical,
+            historical_label: if choices.historical_label.is_empty() {
+                "Historical orders of battle".into()
+            } else {
+                choices.historical_label
+            },
             scenarios: choices.scenarios,
+            systems,
             roles: choices.roles,
             form,
             errors,
@@ -142,19 +164,24 @@ async fn list_page(
     )
 }
 
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ListQuery {
+    /// The rule system whose forces the set-up form offers.
+    pub system: String,
+}
+
 pub async fn list(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
+    query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, AppError> {
-    list_page(
-        &state,
-        &user,
-        ctx,
-        SetUpForm::default(),
-        FormErrors::default(),
-    )
-    .await
+    let form = SetUpForm {
+        system: query.into_inner().system,
+        ..SetUpForm::default()
+    };
+    list_page(&state, &user, ctx, form, FormErrors::default()).await
 }
 
 pub async fn create(

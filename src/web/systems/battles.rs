@@ -25,8 +25,10 @@ pub type Pending<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
 pub struct BattleChoices {
     /// The user's own rosters.
     pub mine: Vec<SelectOption>,
-    /// Historical orders of battle.
+    /// Ready-made forces: historical orders of battle, or example armies.
     pub historical: Vec<SelectOption>,
+    /// What the ready-made forces are called on the form; empty: historical orders of battle.
+    pub historical_label: String,
     pub scenarios: Vec<SelectOption>,
     /// How the attacker is chosen.
     pub roles: Vec<SelectOption>,

@@ -20,6 +20,27 @@ const EXAMPLES: [&str; 3] = [
     include_str!("data/examples/hessian.json"),
 ];
 
+/// The example army of one list, as a ready force: `example:continental`.
+pub fn example_force(reference: &str) -> Option<RosterDoc> {
+    let list = reference.strip_prefix(EXAMPLE_PREFIX)?;
+    EXAMPLES
+        .iter()
+        .filter_map(|text| parse_roster(text).ok())
+        .find(|r| r.army_list == list)
+}
+
+/// What names an example army among the ready forces.
+pub const EXAMPLE_PREFIX: &str = "example:";
+
+/// The example armies as ready forces: (reference, name).
+pub fn example_forces() -> Vec<(String, String)> {
+    EXAMPLES
+        .iter()
+        .filter_map(|text| parse_roster(text).ok())
+        .map(|r| (format!("{EXAMPLE_PREFIX}{}", r.army_list), r.name))
+        .collect()
+}
+
 impl RuleSystem for Lod {
     const ID: SystemId = SystemId::Lod;
     type Catalogue = Catalogue;
@@ -79,8 +100,10 @@ impl RuleSystem for Lod {
             .collect()
     }
 
-    fn historical_force(_: &str) -> Option<RosterDoc> {
-        None
+    /// Liberty or Death! has no historical orders of battle; its example armies stand in for
+    /// them as ready forces, named `example:<army list>`.
+    fn historical_force(reference: &str) -> Option<RosterDoc> {
+        example_force(reference)
     }
 
     fn prepare_battle(

@@ -46,6 +46,7 @@ pub async fn choices(
     Ok(BattleChoices {
         mine,
         historical,
+        historical_label: String::new(),
         scenarios,
         roles,
     })

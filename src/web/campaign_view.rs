@@ -198,6 +198,16 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
             force_label(st, force),
             element_name(system, st, force, element)
         ),
+        Event::ElementPromoted {
+            force,
+            element,
+            roll,
+            ..
+        } => format!(
+            "{}: {} rolled {roll} and gains experience.",
+            force_label(st, force),
+            element_name(system, st, force, element)
+        ),
         Event::CommanderReplaced {
             force,
             fallen,

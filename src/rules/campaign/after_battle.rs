@@ -219,15 +219,45 @@ pub fn resolve_battle(
             id,
             &fallen,
             &mut dice,
-            rules.field_promotion,
+            rules.field_promotion && rules_of_system.rated_commanders(),
+            rules_of_system.rated_commanders(),
             &battle_name,
         ) {
             push(&mut work, &mut events, e)?;
         }
     }
 
-    // Experience after a major result.
-    if rules.experience && report.result.level == "major" && !tie {
+    // The system's own experience for elements (ladders), rolled for each side's force.
+    if rules.experience {
+        for side in [Side::Attacker, Side::Defender] {
+            let id = force_of(side);
+            let Some(f) = work.forces.get(&id).filter(|f| f.active()).cloned() else {
+                continue;
+            };
+            for p in rules_of_system.unit_experience(&f.roster, report, side, &mut dice) {
+                if let Some(to) = p.to {
+                    push(
+                        &mut work,
+                        &mut events,
+                        Event::ElementPromoted {
+                            force: id.clone(),
+                            element: p.element,
+                            to,
+                            roll: p.roll,
+                            battle: battle_name.clone(),
+                        },
+                    )?;
+                }
+            }
+        }
+    }
+
+    // Experience of rated commanders after a major result.
+    if rules.experience
+        && rules_of_system.rated_commanders()
+        && report.result.level == "major"
+        && !tie
+    {
         let winner = force_of(winner_side);
         if let Some(f) = work.forces.get(&winner).filter(|f| f.active()).cloned() {
             let killed: Vec<&String> = report
@@ -351,10 +381,13 @@ pub fn replace_commander(
     fallen: &[&str],
     dice: &mut Dice,
     field_promotion: bool,
+    rated: bool,
     battle: &str,
 ) -> Vec<Event> {
     let roll_new = |dice: &mut Dice| -> (u8, String) {
-        if field_promotion {
+        if !rated {
+            (0, "a new man takes the post (no rating to roll)".into())
+        } else if field_promotion {
             let r = promotion_rating(dice);
             (r, format!("field promotion: rating roll {r} (d6 −1, R-12)"))
         } else {

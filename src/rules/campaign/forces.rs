@@ -49,8 +49,9 @@ pub fn enlist(
     let problems = rules.problems(&roster, settings.points, false);
     if !problems.is_empty() {
         return Err(invalid(format!(
-            "The roster is not legal at {} points: {}",
+            "The roster is not legal at {} {}: {}",
             settings.points,
+            rules.battle_size().unit,
             problems.join(" ")
         )));
     }
@@ -64,6 +65,11 @@ pub fn enlist(
         } else {
             "Force Commander"
         };
+        // Every commander is recorded, so a fallen one is replaced; only rated ones roll.
+        if !rules.rated_commanders() {
+            ratings.insert(c.id.clone(), 0);
+            continue;
+        }
         let (roll, band) = rules.rate_commander(&mut dice);
         let name = if c.name.is_empty() { role } else { &c.name };
         rolls.push(format!("{name} ({role}): rolled {roll}, {band}."));

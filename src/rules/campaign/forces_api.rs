@@ -273,6 +273,24 @@ pub struct PurchaseMenu {
     pub sizes: Vec<Choice>,
 }
 
+/// How a system measures a campaign's battles: the size's range and its word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BattleSize {
+    pub min: u32,
+    pub max: u32,
+    /// `points`, or `units` for a system without points.
+    pub unit: &'static str,
+}
+
+/// A unit's roll to gain experience after a battle (a system's own ladders).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Promotion {
+    pub element: String,
+    /// What it becomes, as the system stores it; `None`: the roll failed.
+    pub to: Option<String>,
+    pub roll: u8,
+}
+
 /// How a battle ended, as the campaign needs it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BattleResult {
@@ -337,6 +355,20 @@ pub trait ForceRules: Sync {
     /// Rolls the scenario for a battle: its id and the roll in words.
     fn roll_scenario(&self, dice: &mut Dice) -> (String, String);
 
+    /// How the system measures a battle's size (points unless it says otherwise).
+    fn battle_size(&self) -> BattleSize {
+        BattleSize {
+            min: 50,
+            max: 2000,
+            unit: "points",
+        }
+    }
+    /// Whether the system's commanders carry a rating: rolled on enlisting, rolled again for a
+    /// replacement, moved by experience. A system without ratings only renames a fallen one.
+    fn rated_commanders(&self) -> bool {
+        true
+    }
+
     // A force.
     /// Reads a roster to enlist: refuses one of another war, gives every part an id and sets
     /// the campaign's battle size on it.
@@ -389,6 +421,27 @@ pub trait ForceRules: Sync {
         commander: &str,
         name: &str,
     ) -> Result<(), String>;
+
+    /// The system's own experience for elements after a battle, for the force on `side`:
+    /// each roll, whether it succeeded or not. None by default.
+    fn unit_experience(
+        &self,
+        _roster: &RosterJson,
+        _report: &BattleReport,
+        _side: BattleSide,
+        _dice: &mut Dice,
+    ) -> Vec<Promotion> {
+        Vec::new()
+    }
+    /// Applies a stored promotion; what the element became, in words.
+    fn promote(
+        &self,
+        _roster: &mut RosterJson,
+        element: &str,
+        _to: &str,
+    ) -> Result<String, String> {
+        Err(format!("this rule system promotes no element ({element})"))
+    }
 
     // Purchases.
     /// What the force could buy, for the forms.

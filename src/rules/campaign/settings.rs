@@ -47,10 +47,14 @@ impl Settings {
                 "Give the campaign a name of 1 to 80 characters.",
             ));
         }
-        if !(50..=2000).contains(&input.points) {
+        let size = system.battle_size();
+        if !(size.min..=size.max).contains(&input.points) {
             problems.push(FieldProblem::new(
                 "points",
-                "The battle size is 50 to 2000 points.",
+                format!(
+                    "The battle size is {} to {} {}.",
+                    size.min, size.max, size.unit
+                ),
             ));
         }
         if !(1..=30).contains(&input.turns) {

@@ -371,6 +371,14 @@ pub enum Event {
         roll: u8,
         battle: String,
     },
+    /// An element climbs its system's experience ladder (`to` as the system stores it).
+    ElementPromoted {
+        force: String,
+        element: String,
+        to: String,
+        roll: u8,
+        battle: String,
+    },
     CommanderReplaced {
         force: String,
         commander: String,
@@ -466,6 +474,7 @@ impl Event {
             Event::Destroyed { .. } => "destroyed",
             Event::ElementReduced { .. } => "element_reduced",
             Event::ElementLost { .. } => "element_lost",
+            Event::ElementPromoted { .. } => "element_promoted",
             Event::CommanderReplaced { .. } => "commander_replaced",
             Event::Experience { .. } => "experience",
             Event::PlaceTaken { .. } => "place_taken",
@@ -491,6 +500,7 @@ impl Event {
             | Event::Destroyed { force }
             | Event::ElementReduced { force, .. }
             | Event::ElementLost { force, .. }
+            | Event::ElementPromoted { force, .. }
             | Event::CommanderReplaced { force, .. }
             | Event::Experience { force, .. }
             | Event::Reinforced { force, .. }
@@ -815,6 +825,22 @@ impl CampaignState {
                     .map_err(|e| bad(seq, e))?;
                 f.note(element, format!("{name}: lost after {battle}"));
             }
+            Event::ElementPromoted {
+                force,
+                element,
+                to,
+                battle,
+                ..
+            } => {
+                let f = self.force_mut(seq, force)?;
+                let now = rules
+                    .promote(&mut f.roster, element, to)
+                    .map_err(|e| bad(seq, e))?;
+                f.note(
+                    element,
+                    format!("Gained experience after {battle}: now {now}"),
+                );
+            }
             Event::CommanderReplaced {
                 force,
                 commander,
@@ -1113,6 +1139,13 @@ mod tests {
                 roll: 1,
                 battle: "the battle at Chadds Ford".into(),
             },
+            Event::ElementPromoted {
+                force: f(),
+                element: "e1".into(),
+                to: "veteran".into(),
+                roll: 6,
+                battle: "the battle at Chadds Ford".into(),
+            },
             Event::CommanderReplaced {
                 force: f(),
                 commander: "c1".into(),
@@ -1191,16 +1224,17 @@ mod tests {
             Event::Destroyed { .. } => 12,
             Event::ElementReduced { .. } => 13,
             Event::ElementLost { .. } => 14,
-            Event::CommanderReplaced { .. } => 15,
-            Event::Experience { .. } => 16,
-            Event::PlaceTaken { .. } => 17,
-            Event::Reinforced { .. } => 18,
-            Event::Purchased { .. } => 19,
-            Event::TurnBegan { .. } => 20,
-            Event::Ended { .. } => 21,
-            Event::BattleVoided { .. } => 22,
-            Event::Adjusted { .. } => 23,
-            Event::PlayerReplaced { .. } => 24,
+            Event::ElementPromoted { .. } => 15,
+            Event::CommanderReplaced { .. } => 16,
+            Event::Experience { .. } => 17,
+            Event::PlaceTaken { .. } => 18,
+            Event::Reinforced { .. } => 19,
+            Event::Purchased { .. } => 20,
+            Event::TurnBegan { .. } => 21,
+            Event::Ended { .. } => 22,
+            Event::BattleVoided { .. } => 23,
+            Event::Adjusted { .. } => 24,
+            Event::PlayerReplaced { .. } => 25,
         }
     }
 
@@ -1210,7 +1244,7 @@ mod tests {
         let covered: Vec<usize> = events.iter().map(variant_no).collect();
         assert_eq!(
             covered,
-            (0..25).collect::<Vec<_>>(),
+            (0..26).collect::<Vec<_>>(),
             "one sample per variant"
         );
         for e in &events {

@@ -45,6 +45,7 @@ fn automatic(e: &Event) -> bool {
             | Event::Destroyed { .. }
             | Event::ElementReduced { .. }
             | Event::ElementLost { .. }
+            | Event::ElementPromoted { .. }
             | Event::CommanderReplaced { .. }
             | Event::Experience { .. }
             | Event::PlaceTaken { .. }

@@ -100,7 +100,8 @@ impl Systems {
     pub fn forces(&self, id: SystemId) -> Option<&dyn ForceRules> {
         match id {
             SystemId::Lotf => Some(&self.lotf),
-            SystemId::Lod | SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
+            SystemId::Lod => Some(&self.lod),
+            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
         }
     }
 

@@ -6,6 +6,7 @@
 //! `docs/rulings.md` holds the ones Muster added or amended.
 
 pub mod battle;
+pub mod campaign;
 pub mod catalogue;
 pub mod mechanics;
 pub mod record;

@@ -850,6 +850,7 @@ fn a_group_commander_who_fell_too_is_not_made_force_commander() {
         &["c1", best],
         &mut dice,
         true,
+        true,
         "x",
     );
     let promoted_slot = events.iter().find_map(|e| match e {

@@ -18,6 +18,7 @@ use muster::rules::campaign::turn::{close_turn, end_turn};
 use muster::rules::campaign::{CampaignError, CampaignState, Event, ForceRules, RosterJson};
 use muster::rules::dice::Dice;
 use muster::rules::system::RuleSystem;
+use muster::rules::systems::lod::Lod;
 use muster::rules::systems::lotf::Lotf;
 use muster::rules::{SystemId, Systems};
 use serde_json::{json, Value};
@@ -299,6 +300,17 @@ fn rosters_of(systems: &Systems, id: SystemId) -> Vec<RosterJson> {
             all.push(RosterJson::from_value(&lotf_clashing_ids()));
             all
         }
+        SystemId::Lod => {
+            let mut all: Vec<RosterJson> = Lod::starting_rosters(&systems.lod)
+                .iter()
+                .map(|r| {
+                    RosterJson::from_value(&serde_json::to_value(r).expect("a roster serialises"))
+                })
+                .collect();
+            all.push(RosterJson::from_value(&lod_largest()));
+            all.push(RosterJson::from_value(&lod_continental_largest()));
+            all
+        }
         other => panic!(
             "{} runs campaigns: add its legal rosters to the conformance suite",
             other.label()
@@ -313,6 +325,46 @@ fn served_forces(systems: &Systems) -> Vec<(&dyn ForceRules, Vec<RosterJson>)> {
         .collect();
     assert!(!served.is_empty(), "at least one system fights campaigns");
     served
+}
+
+/// A British Liberty or Death! army with every kind at its largest size, some units unnamed
+/// and some with their grenadiers detached (a reduction keeps them detached).
+fn lod_largest() -> Value {
+    let unit = |entry: &str, bases: u32, detached: bool| {
+        json!({"entry": entry, "bases": bases, "grenadiers_detached": detached})
+    };
+    json!({"format": "muster.lod.roster/1", "name": "Largest", "army_list": "british",
+           "c_in_c": {"name": "Clinton"},
+           "brigades": [
+             {"name": "Foot", "general": {"name": "Grey"}, "units": [
+               unit("regular_infantry_regiment", 5, false), unit("regular_infantry_regiment", 5, true),
+               unit("highland_infantry_regiment", 5, false), unit("guard_infantry", 5, true),
+               unit("grenadier_infantry", 5, false), unit("hessian.musketeer_regiment", 5, false)]},
+             {"name": "Light", "general": {"name": "Tarleton"}, "units": [
+               unit("light_infantry", 5, false), unit("queens_rangers", 4, false),
+               unit("light_dragoon_regiment", 6, false), unit("legion_cavalry", 6, false),
+               unit("hessian.jagers", 5, false)]},
+             {"name": "Guns", "general": {"name": "Phillips"}, "units": [
+               unit("artillery_12pdr", 3, false), unit("artillery_6pdr", 3, false),
+               unit("artillery_3pdr", 3, false)]}]})
+}
+
+/// A Continental army of the list's largest units, one brigade per ladder.
+fn lod_continental_largest() -> Value {
+    let unit = |name: &str, entry: &str, bases: u32| json!({"name": name, "entry": entry, "bases": bases});
+    json!({"format": "muster.lod.roster/1", "name": "Main Army", "army_list": "continental",
+           "c_in_c": {"name": "Washington"},
+           "brigades": [
+             {"name": "Militia", "general": {"name": "Stark"}, "units": [
+               unit("Green", "green_militia_regiment", 5), unit("Line", "militia_regiment", 5),
+               unit("Old hands", "experienced_militia_regiment", 4), unit("Minutemen", "minutemen", 4)]},
+             {"name": "Line", "general": {"name": "Wayne"}, "units": [
+               unit("Recruits", "green_continental_regiment", 5), unit("1st", "continental_regiment", 5),
+               unit("2nd", "continental_regiment", 5), unit("Veterans", "experienced_infantry_regiment", 4),
+               unit("Rifles", "riflemen", 4)]},
+             {"name": "Horse and guns", "general": {"name": "Knox"}, "units": [
+               unit("Lee's Legion", "continental_light_dragoons", 4), unit("Militia horse", "militia_cavalry", 4),
+               unit("Field guns", "artillery_6pdr", 3), unit("Light guns", "artillery_3pdr", 3)]}]})
 }
 
 /// A Land of the Free force with upgrades on most elements, some of which only a large

@@ -343,17 +343,12 @@ impl ForceRules for Catalogue {
 
     fn remove_element(&self, roster: &mut RosterJson, element: &str) -> Result<String, String> {
         let doc = read_mut(roster)?;
+        let army = ArmyList::from_id(&doc.army_list);
         let name = doc
             .units()
             .map(|(_, _, u)| u)
             .find(|u| u.id.as_deref() == Some(element))
-            .map(|u| {
-                if u.name.is_empty() {
-                    u.entry.clone()
-                } else {
-                    u.name.clone()
-                }
-            })
+            .map(|u| self.unit_ref(army, u).name)
             .ok_or_else(|| format!("no unit {element}"))?;
         for b in &mut doc.brigades {
             b.units.retain(|u| u.id.as_deref() != Some(element));

@@ -330,9 +330,7 @@ fn served_forces(systems: &Systems) -> Vec<(&dyn ForceRules, Vec<RosterJson>)> {
 /// A British Liberty or Death! army with every kind at its largest size, some units unnamed
 /// and some with their grenadiers detached (a reduction keeps them detached).
 fn lod_largest() -> Value {
-    let unit = |entry: &str, bases: u32, detached: bool| {
-        json!({"entry": entry, "bases": bases, "grenadiers_detached": detached})
-    };
+    let unit = |entry: &str, bases: u32, detached: bool| json!({"entry": entry, "bases": bases, "grenadiers_detached": detached});
     json!({"format": "muster.lod.roster/1", "name": "Largest", "army_list": "british",
            "c_in_c": {"name": "Clinton"},
            "brigades": [
@@ -351,7 +349,8 @@ fn lod_largest() -> Value {
 
 /// A Continental army of the list's largest units, one brigade per ladder.
 fn lod_continental_largest() -> Value {
-    let unit = |name: &str, entry: &str, bases: u32| json!({"name": name, "entry": entry, "bases": bases});
+    let unit =
+        |name: &str, entry: &str, bases: u32| json!({"name": name, "entry": entry, "bases": bases});
     json!({"format": "muster.lod.roster/1", "name": "Main Army", "army_list": "continental",
            "c_in_c": {"name": "Washington"},
            "brigades": [

@@ -1,2 +1,3 @@
+mod campaign_tests;
 mod catalogue_tests;
 mod validate_tests;

@@ -1274,6 +1274,7 @@ mod tests {
                 "destroyed",
                 "element_reduced",
                 "element_lost",
+                "element_promoted",
                 "commander_replaced",
                 "experience",
                 "place_taken",

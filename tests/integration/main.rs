@@ -18,6 +18,7 @@ mod conformance_forces;
 mod helpers;
 mod layers;
 mod lod_battles;
+mod lod_campaign;
 mod lotf;
 mod migrations;
 mod openapi;

@@ -331,4 +331,15 @@ async fn a_liberty_or_death_campaign_fights_a_battle_and_its_aftermath_changes_t
         }
         other => panic!("unexpected entry {other}"),
     }
+
+    // The pages speak of units, and the battle's report of VPs.
+    app.login("washington@example.com", crate::helpers::PASSWORD)
+        .await;
+    let page = app.get_html(&format!("/campaigns/{id}")).await;
+    assert!(page.contains("8-unit battles"), "{page}");
+    let page = app.get_html(&format!("/campaigns/{id}/forces/f2")).await;
+    assert!(page.contains("3 of 8 units"), "{page}");
+    assert!(!page.contains("Reinforcements"), "nothing to buy: {page}");
+    let page = app.get_html(&format!("/battles/{record}")).await;
+    assert!(page.contains("Main Army wins a major victory"), "{page}");
 }

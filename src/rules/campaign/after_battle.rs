@@ -374,6 +374,7 @@ fn nearest_free_place(
 /// Commander, who keeps his rating, and that group gets a new commander by field promotion.
 /// Commanders who fell in the same battle (`fallen`) are not candidates (M-83).
 /// With the house rule off, the replacement rolls in full.
+#[allow(clippy::too_many_arguments)]
 pub fn replace_commander(
     f: &Force,
     shape: &ForceShape,

@@ -282,6 +282,13 @@ pub struct BattleSize {
     pub unit: &'static str,
 }
 
+impl BattleSize {
+    /// "200-point battles", "8-unit battles".
+    pub fn battles(&self, size: u32) -> String {
+        format!("{size}-{} battles", self.unit.trim_end_matches('s'))
+    }
+}
+
 /// A unit's roll to gain experience after a battle (a system's own ladders).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Promotion {

@@ -58,6 +58,10 @@ struct ForcePage {
     bank: u32,
     points: u32,
     limit: u32,
+    /// "150 of 200 points", or the units against the battle size for a system without points.
+    size_line: String,
+    /// Whether the force can buy anything (a system with points).
+    buys: bool,
     room: u32,
     out: String,
     fc_name: String,
@@ -171,6 +175,16 @@ async fn force_page(
         bank: f.bank,
         points,
         limit: st.points(),
+        size_line: match system.points(&f.roster) {
+            Some(p) => format!("{p} of {} points", st.points()),
+            None => format!(
+                "{} of {} {}",
+                shape.elements().count(),
+                st.points(),
+                system.battle_size().unit
+            ),
+        },
+        buys: system.points(&f.roster).is_some(),
         room: st.points().saturating_sub(points),
         out: f.out.clone().unwrap_or_default(),
         fc_name: fc.map(|c| c.name.clone()).unwrap_or_default(),

@@ -244,6 +244,8 @@ struct JoinPage {
     name: String,
     war: String,
     points: u32,
+    size: String,
+    size_unit: &'static str,
     turns: u32,
     sides: Vec<SelectOption>,
     rosters: Vec<SelectOption>,
@@ -270,7 +272,9 @@ async fn join_page(
             .into_iter()
             .filter(|r| r.rule_system == row.rule_system)
             .collect();
-    let war = crate::app::campaigns::system_of(&state.app.rules, &row)?
+    let forces = crate::app::campaigns::system_of(&state.app.rules, &row)?;
+    let size = forces.battle_size();
+    let war = forces
         .wars()
         .into_iter()
         .find(|w| w.value == settings.war)
@@ -283,6 +287,8 @@ async fn join_page(
             name: row.name.clone(),
             war,
             points: settings.points,
+            size: size.battles(settings.points),
+            size_unit: size.unit,
             turns: settings.turns,
             sides: settings
                 .sides

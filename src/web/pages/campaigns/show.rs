@@ -63,7 +63,8 @@ struct ShowPage {
     phase_id: &'static str,
     legend: (String, String),
     turns: u32,
-    points: u32,
+    /// The battle size in the system's measure, in words.
+    size: String,
     sides: Vec<String>,
     map: SvgMap,
     attention: Vec<String>,
@@ -173,7 +174,7 @@ async fn show_page(
             settings.sides[1].name.clone(),
         ),
         turns: settings.turns,
-        points: settings.points,
+        size: system.battle_size().battles(settings.points),
         sides: settings.sides.iter().map(|s| s.name.clone()).collect(),
         map: svg_map(&c),
         attention: attention(&c, system),

@@ -158,6 +158,11 @@ async fn a_tabletop_battle_set_up_on_the_page_is_recorded_confirmed_and_scored()
         sheet.contains("Crown Forces") && sheet.contains("Royal Artillery"),
         "a side prints for the table: {sheet}"
     );
+    let cards = app
+        .get(&format!("/battles/{id}/print/defender/cards"))
+        .await;
+    assert_eq!(cards.status(), 400, "cards are refused in words");
+    assert!(cards.text().await.unwrap().contains("army sheet"));
 
     // A unit left out and turns beyond the game's length are refused, each named; the form
     // keeps what was entered.

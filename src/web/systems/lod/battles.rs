@@ -649,7 +649,10 @@ pub async fn at_the_table(
         _ => return Err(AppError::NotFound),
     };
     if kind != "sheet" {
-        return Err(AppError::NotFound);
+        return Err(AppError::bad_request(
+            "For a Liberty or Death! battle Muster prints each side's army sheet; print unit \
+             cards from the roster's own page.",
+        ));
     }
     let cat = &state.app.rules.lod;
     let force = setup.force(side);

@@ -78,18 +78,16 @@ fn check_file(catalogue: &Catalogue, path: &Path, forced: Option<SystemId>) -> O
 fn check_lod(text: &str) -> Outcome {
     let catalogue = match lod::Catalogue::builtin() {
         Ok(c) => c,
-        Err(e) => return Outcome::Unusable(format!("the built-in rules data is inconsistent: {e}")),
+        Err(e) => {
+            return Outcome::Unusable(format!("the built-in rules data is inconsistent: {e}"))
+        }
     };
     let doc = lod::parse_roster(text).and_then(|doc| {
         lod::roster::check_roster_size(&doc)?;
         Ok(doc)
     });
     match doc {
-        Ok(doc) => Outcome::CheckedLod(lod::validate(
-            &catalogue,
-            &doc,
-            lod::Setting::Standalone,
-        )),
+        Ok(doc) => Outcome::CheckedLod(lod::validate(&catalogue, &doc, lod::Setting::Standalone)),
         Err(e) => Outcome::Unusable(format!(
             "not a Liberty or Death! roster: {}{}",
             e.path.map(|p| format!("{p}: ")).unwrap_or_default(),
@@ -381,7 +379,8 @@ fn lod_tables(c: &lod::Catalogue) -> String {
             band(w.short),
             band(w.effective),
             band(w.long),
-            w.explodes.map_or_else(|| "1".to_string(), |d| d.label().to_string()),
+            w.explodes
+                .map_or_else(|| "1".to_string(), |d| d.label().to_string()),
         ]);
     }
     table(&mut out, &rows);
@@ -398,7 +397,11 @@ fn lod_tables(c: &lod::Catalogue) -> String {
         .collect();
     table(&mut out, &rows);
     for list in &c.lists {
-        let allies: Vec<&str> = list.allies.iter().map(|a| c.list(*a).name.as_str()).collect();
+        let allies: Vec<&str> = list
+            .allies
+            .iter()
+            .map(|a| c.list(*a).name.as_str())
+            .collect();
         out.push_str(&format!(
             "\n{} army list{}\n",
             list.name,
@@ -422,10 +425,22 @@ fn lod_tables(c: &lod::Catalogue) -> String {
                 e.name.clone(),
                 e.id.clone(),
                 format!("{} {}", e.quality.label(), e.kind.label()),
-                e.bases.iter().map(u32::to_string).collect::<Vec<_>>().join("/"),
+                e.bases
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join("/"),
                 c.weapon(e.weapon).name.clone(),
-                e.rules.iter().map(|r| r.label()).collect::<Vec<_>>().join(", "),
-                e.options.iter().map(|o| o.label()).collect::<Vec<_>>().join(", "),
+                e.rules
+                    .iter()
+                    .map(|r| r.label())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                e.options
+                    .iter()
+                    .map(|o| o.label())
+                    .collect::<Vec<_>>()
+                    .join(", "),
             ]);
         }
         table(&mut out, &rows);

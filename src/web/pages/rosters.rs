@@ -161,11 +161,18 @@ async fn list_page(
     } else {
         StatusCode::UNPROCESSABLE_ENTITY
     };
-    // The fields of the system chosen in the form, or of the first one.
-    let system_fields = match pages_for_new(&form.system).or_else(|_| pages_for_new("")) {
-        Ok(pages) => pages.new_roster_fields(state, &form.fields, &errors)?,
-        Err(_) => String::new(),
-    };
+    // Every served system's own fields, each in its fieldset: without JavaScript all show and
+    // each system reads only its own; the script shows only the chosen system's.
+    let mut system_fields = String::new();
+    for pages in systems::REGISTRY {
+        let id = pages.id();
+        system_fields.push_str(&format!(
+            "<fieldset class=\"system-fields\" data-system=\"{}\"><legend>{}</legend>{}</fieldset>",
+            id.id(),
+            id.label(),
+            pages.new_roster_fields(state, &form.fields, &errors)?
+        ));
+    }
     let page = ListPage {
         ctx,
         rosters: rows

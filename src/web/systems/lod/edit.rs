@@ -81,13 +81,18 @@ impl EditForm {
 fn clean_name(text: &str, field: &str, errors: &mut FormErrors) -> String {
     let text = text.trim();
     if text.chars().count() > MAX_TEXT {
-        errors.add(field, format!("Keep names to {MAX_TEXT} characters or fewer."));
+        errors.add(
+            field,
+            format!("Keep names to {MAX_TEXT} characters or fewer."),
+        );
     }
     text.chars().take(MAX_TEXT).collect()
 }
 
 fn brigade_index(doc: &RosterDoc, id: &str) -> Option<usize> {
-    doc.brigades.iter().position(|b| b.id.as_deref() == Some(id))
+    doc.brigades
+        .iter()
+        .position(|b| b.id.as_deref() == Some(id))
 }
 
 fn unit_index(doc: &RosterDoc, id: &str) -> Option<(usize, usize)> {
@@ -115,9 +120,9 @@ fn unit_choice(
     form: &EditForm,
     errors: &mut FormErrors,
 ) -> Option<(String, u32, bool)> {
-    let Some((list, entry)) = resolve(cat, army, &form.u_entry).filter(|(list, _)| {
-        *list == army || cat.list(army).allies.contains(list)
-    }) else {
+    let Some((list, entry)) = resolve(cat, army, &form.u_entry)
+        .filter(|(list, _)| *list == army || cat.list(army).allies.contains(list))
+    else {
         errors.add("u_entry", "Choose a unit from the army's list.");
         return None;
     };
@@ -195,9 +200,9 @@ pub fn apply(cat: &Catalogue, doc: &mut RosterDoc, form: &EditForm) -> Result<Ap
         }
         "add_brigade" => {
             if doc.brigades.len() >= MAX_BRIGADES {
-                errors
-                    .general
-                    .push(format!("An army holds at most {MAX_BRIGADES} brigades in Muster."));
+                errors.general.push(format!(
+                    "An army holds at most {MAX_BRIGADES} brigades in Muster."
+                ));
                 return Err(errors);
             }
             let name = clean_name(&form.brigade_name, "brigade_name", &mut errors);
@@ -251,9 +256,9 @@ pub fn apply(cat: &Catalogue, doc: &mut RosterDoc, form: &EditForm) -> Result<Ap
         }
         "add_unit" | "update_unit" => {
             let Some(army) = army else {
-                errors.general.push(
-                    "Choose the army's list first: units come from its entries.".into(),
-                );
+                errors
+                    .general
+                    .push("Choose the army's list first: units come from its entries.".into());
                 return Err(errors);
             };
             let name = clean_name(&form.u_name, "u_name", &mut errors);
@@ -264,9 +269,9 @@ pub fn apply(cat: &Catalogue, doc: &mut RosterDoc, form: &EditForm) -> Result<Ap
             if form.action == "add_unit" {
                 let bi = brigade_index(doc, &form.brigade).ok_or_else(gone)?;
                 if doc.unit_count() >= MAX_UNITS {
-                    errors
-                        .general
-                        .push(format!("An army holds at most {MAX_UNITS} units in Muster."));
+                    errors.general.push(format!(
+                        "An army holds at most {MAX_UNITS} units in Muster."
+                    ));
                     return Err(errors);
                 }
                 let mut unit = UnitDoc::new(&entry, bases);
@@ -322,7 +327,12 @@ mod tests {
         doc
     }
 
-    fn add(doc: &mut RosterDoc, entry: &str, bases: &str, grenadiers: &str) -> Result<Applied, FormErrors> {
+    fn add(
+        doc: &mut RosterDoc,
+        entry: &str,
+        bases: &str,
+        grenadiers: &str,
+    ) -> Result<Applied, FormErrors> {
         let form = EditForm {
             action: "add_unit".into(),
             brigade: doc.brigades[0].id.clone().unwrap_or_default(),
@@ -337,11 +347,17 @@ mod tests {
     #[test]
     fn the_form_refuses_what_the_list_does_not_offer() {
         let mut doc = british();
-        let errors = add(&mut doc, "light_infantry", "3", "").err().expect("no 3-base light infantry");
+        let errors = add(&mut doc, "light_infantry", "3", "")
+            .err()
+            .expect("no 3-base light infantry");
         assert!(errors.has("u_bases"));
-        let errors = add(&mut doc, "grenadier_infantry", "4", "detached").err().expect("refused");
+        let errors = add(&mut doc, "grenadier_infantry", "4", "detached")
+            .err()
+            .expect("refused");
         assert!(errors.has("u_grenadiers"));
-        let errors = add(&mut doc, "continental.riflemen", "3", "").err().expect("L-49");
+        let errors = add(&mut doc, "continental.riflemen", "3", "")
+            .err()
+            .expect("L-49");
         assert!(errors.has("u_entry"));
         assert!(doc.brigades[0].units.is_empty(), "nothing was added");
     }
@@ -369,7 +385,11 @@ mod tests {
             ..EditForm::default()
         };
         apply(&cat(), &mut doc, &form).expect("ok");
-        let entries: Vec<&str> = doc.brigades[0].units.iter().map(|u| u.entry.as_str()).collect();
+        let entries: Vec<&str> = doc.brigades[0]
+            .units
+            .iter()
+            .map(|u| u.entry.as_str())
+            .collect();
         assert_eq!(entries, ["british.artillery_6pdr", "jagers"]);
     }
 }

@@ -9,13 +9,13 @@ use askama::Template;
 use super::edit::{self, EditForm};
 use super::view::{self, RosterView};
 use crate::app::rosters::{self, Saved};
+use crate::rules::system::RuleSystem;
 use crate::rules::systems::lod::roster::check_roster_size;
 use crate::rules::systems::lod::{
     self, parse_roster, ArmyList, BrigadeDoc, Catalogue, LeaderDoc, Lod, RosterDoc, Setting,
     UnitDoc,
 };
 use crate::rules::systems::AnyRoster;
-use crate::rules::system::RuleSystem;
 use crate::store::rosters::RosterRow;
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx, SelectOption};
 use crate::web::state::AppState;
@@ -68,7 +68,11 @@ fn list_choices(cat: &Catalogue) -> Vec<Choice> {
             let allies = if l.allies.is_empty() {
                 String::new()
             } else {
-                let names: Vec<&str> = l.allies.iter().map(|a| cat.list(*a).name.as_str()).collect();
+                let names: Vec<&str> = l
+                    .allies
+                    .iter()
+                    .map(|a| cat.list(*a).name.as_str())
+                    .collect();
                 format!(" (with {} allies)", names.join(", "))
             };
             choice(l.id.id(), format!("{}{allies}", l.name))

@@ -186,7 +186,8 @@ pub fn build(cat: &Catalogue, doc: &RosterDoc, report: &Report) -> RosterView {
                         type_label: entry.map_or_else(String::new, |e| {
                             format!("{} {}", e.quality.label(), e.kind.label())
                         }),
-                        weapon: entry.map_or_else(String::new, |e| cat.weapon(e.weapon).name.clone()),
+                        weapon: entry
+                            .map_or_else(String::new, |e| cat.weapon(e.weapon).name.clone()),
                         rules: entry.map_or_else(String::new, |e| {
                             e.rules
                                 .iter()

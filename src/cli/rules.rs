@@ -333,7 +333,11 @@ fn lod_tables(c: &lod::Catalogue) -> String {
         rows.push(vec![
             k.name.clone(),
             format!("{}×{} mm", k.base_mm[0], k.base_mm[1]),
-            format!("{} {}", k.figures_per_base, k.figure_word),
+            if k.figures_per_base == 1 {
+                format!("1 {}", k.figure_word.trim_end_matches('s'))
+            } else {
+                format!("{} {}", k.figures_per_base, k.figure_word)
+            },
             k.sizes
                 .iter()
                 .map(|s| format!("{} = {}/{}/{}", s.bases, s.worn, s.shaken, s.auto_broken))

@@ -234,7 +234,13 @@ pub async fn create_roster(
     if name.is_empty() {
         errors.add("name", "Give the army a name.");
     } else if name.chars().count() > lod::roster::MAX_TEXT {
-        errors.add("name", "Keep the name to 200 characters or fewer.");
+        errors.add(
+            "name",
+            format!(
+                "Keep the name to {} characters or fewer.",
+                lod::roster::MAX_TEXT
+            ),
+        );
     }
     let Some(list) = ArmyList::from_id(field(form, "army_list")) else {
         errors.add("army_list", "Choose an army list.");
@@ -600,8 +606,7 @@ fn shape_path(value: &serde_json::Value, message: &str) -> Option<String> {
     let unit = |v: Value| serde_json::from_value::<UnitDoc>(v).is_ok();
     let brigade = |v: Value| serde_json::from_value::<BrigadeDoc>(v).is_ok();
     let mut place = None;
-    if let Some(c) = value.get("c_in_c").filter(|c| fails(c, leader)) {
-        let _ = c;
+    if value.get("c_in_c").is_some_and(|c| fails(c, leader)) {
         place = Some("c_in_c".to_string());
     }
     if let Some(brigades) = value.get("brigades").and_then(Value::as_array) {
@@ -614,8 +619,7 @@ fn shape_path(value: &serde_json::Value, message: &str) -> Option<String> {
                     }
                 }
             }
-            if let Some(g) = br.get("general").filter(|g| fails(g, leader)) {
-                let _ = g;
+            if br.get("general").is_some_and(|g| fails(g, leader)) {
                 place = Some(format!("brigades[{b}].general"));
                 break;
             }

@@ -104,6 +104,12 @@ async fn build_an_army_in_the_editor_and_see_it_judged() {
         "the army list stands as the nation"
     );
     assert!(!list.contains("0 / —"), "no points for a game without them");
+    assert!(
+        list.contains("name=\"army_list\"") && list.contains("name=\"points_limit\""),
+        "without JavaScript the form shows every system's own fields"
+    );
+    let delete = app.get_html(&format!("/rosters/{id}/delete")).await;
+    assert!(delete.contains("Crown forces") && !delete.contains("points"));
 
     // Name the C-in-C, the first General; add a second brigade.
     let res = edit(

@@ -75,5 +75,16 @@ async fn the_editor_offers_only_what_the_entry_allows() {
         "{summary}"
     );
     b.shoot_both(&shots, "01-editor").await;
+
+    // The roster page names the units the game's way, with their WORN/SHAKEN/AUTO BROKEN.
+    b.click("#editor .page-head a.button-secondary").await;
+    let sheet = b
+        .wait_for_text(".roster-sheet", |t| t.contains("W/S/AB"))
+        .await;
+    assert!(
+        sheet.contains("C-in-C: Lord Cornwallis") && sheet.contains("8/16/24"),
+        "{sheet}"
+    );
+    b.shoot_both(&shots, "02-roster-page").await;
     b.close().await;
 }

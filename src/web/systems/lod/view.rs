@@ -289,12 +289,13 @@ pub fn text(view: &RosterView) -> String {
         }
     }
     out.push_str(&format!(
-        "\n{} unit{} in {} brigade{} · break point {} units broken · Command Points {} + D3\n",
+        "\n{} unit{} in {} brigade{} · break point {} unit{} broken · Command Points {} + D3\n",
         view.units,
         if view.units == 1 { "" } else { "s" },
         view.brigades.len(),
         if view.brigades.len() == 1 { "" } else { "s" },
         view.break_point,
+        if view.break_point == 1 { "" } else { "s" },
         view.command_points
     ));
     if view.legal {

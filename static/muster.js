@@ -99,7 +99,21 @@
     }, { once: false });
   }
 
+  // The new-roster form: show only the chosen rule system's own fields.
+  function wireSystemFields(root) {
+    const system = root.querySelector ? root.querySelector("#new-system") : null;
+    if (!system) return;
+    const sync = () => {
+      for (const fieldset of root.querySelectorAll("fieldset[data-system]")) {
+        fieldset.hidden = fieldset.dataset.system !== system.value;
+      }
+    };
+    system.addEventListener("change", sync);
+    sync();
+  }
+
   function setUp(root) {
+    wireSystemFields(root);
     wireConfirms(root);
     wirePrintButtons(root);
     wireElementForms(root);

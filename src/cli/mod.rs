@@ -96,8 +96,10 @@ pub enum Command {
         #[arg(long, value_name = "SYSTEM", value_parser = system_id, default_value = "lotf")]
         system: SystemId,
     },
-    /// Print the Land of the Free catalogue: element statistics, weapons, upgrades, skills,
-    /// commander ratings and tables. Needs no database.
+    /// Print a rule system's catalogue as tables (or JSON): for Land of the Free element
+    /// statistics, weapons, upgrades, skills, commander ratings and tables; for Liberty or
+    /// Death! unit kinds and sizes, qualities, weapons, special rules and the army lists. Needs
+    /// no database.
     Catalog {
         /// Print the catalogue as JSON instead of tables.
         #[arg(long)]

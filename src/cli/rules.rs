@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
+use crate::rules::systems::lod;
 use crate::rules::systems::lotf::{self, Catalogue, Report, Severity};
 use crate::rules::SystemId;
 
@@ -24,8 +25,18 @@ struct PointsOut<'a> {
     by_group: &'a [lotf::GroupPoints],
 }
 
+/// A Liberty or Death! report line: no points, the derived figures instead.
+#[derive(Serialize)]
+struct LodFileReport<'a> {
+    file: String,
+    system: &'static str,
+    #[serde(flatten)]
+    report: &'a lod::Report,
+}
+
 enum Outcome {
     Checked(Report),
+    CheckedLod(lod::Report),
     /// The file could not be read, or is not a roster; the text says why.
     Unusable(String),
 }
@@ -34,7 +45,7 @@ enum Outcome {
 /// document of a system it does not serve yet is refused with its name.
 fn served(system: SystemId) -> Result<(), String> {
     match system {
-        SystemId::Lotf => Ok(()),
+        SystemId::Lotf | SystemId::Lod => Ok(()),
         other => Err(format!(
             "{} is not served by this version of Muster yet",
             other.label()
@@ -55,9 +66,33 @@ fn check_file(catalogue: &Catalogue, path: &Path, forced: Option<SystemId>) -> O
     if let Err(e) = served(system) {
         return Outcome::Unusable(format!("not a roster Muster can check: {e}"));
     }
+    if system == SystemId::Lod {
+        return check_lod(&text);
+    }
     match lotf::parse_roster(&text) {
         Ok(doc) => Outcome::Checked(lotf::validate(catalogue, &doc)),
         Err(e) => Outcome::Unusable(format!("not a roster: {e}")),
+    }
+}
+
+fn check_lod(text: &str) -> Outcome {
+    let catalogue = match lod::Catalogue::builtin() {
+        Ok(c) => c,
+        Err(e) => {
+            return Outcome::Unusable(format!("the built-in rules data is inconsistent: {e}"))
+        }
+    };
+    let doc = lod::parse_roster(text).and_then(|doc| {
+        lod::roster::check_roster_size(&doc)?;
+        Ok(doc)
+    });
+    match doc {
+        Ok(doc) => Outcome::CheckedLod(lod::validate(&catalogue, &doc, lod::Setting::Standalone)),
+        Err(e) => Outcome::Unusable(format!(
+            "not a Liberty or Death! roster: {}{}",
+            e.path.map(|p| format!("{p}: ")).unwrap_or_default(),
+            e.message
+        )),
     }
 }
 
@@ -110,6 +145,46 @@ pub fn validate_files(
                         csv_field(&name),
                         csv_field(&reason)
                     );
+                }
+            }
+            Outcome::CheckedLod(report) => {
+                any_illegal |= !report.legal;
+                let errors = report
+                    .findings
+                    .iter()
+                    .filter(|f| f.severity == crate::rules::system::Severity::Error)
+                    .count();
+                let warnings = report.findings.len() - errors;
+                eprintln!(
+                    "{name}: {}, {} units in {} brigades (break point {}), {errors} error(s), {warnings} warning(s)",
+                    if report.legal { "legal" } else { "ILLEGAL" },
+                    report.units,
+                    report.brigades,
+                    report.break_point,
+                );
+                if csv {
+                    let first = report
+                        .findings
+                        .iter()
+                        .find(|f| f.severity == crate::rules::system::Severity::Error)
+                        .map(|f| f.message.as_str())
+                        .unwrap_or("");
+                    println!(
+                        "{},checked,{},,,{errors},{warnings},{}",
+                        csv_field(&name),
+                        report.legal,
+                        csv_field(first)
+                    );
+                } else {
+                    let out = LodFileReport {
+                        file: name,
+                        system: "lod",
+                        report: &report,
+                    };
+                    match serde_json::to_string(&out) {
+                        Ok(line) => println!("{line}"),
+                        Err(e) => eprintln!("{}: cannot write the report: {e}", path.display()),
+                    }
                 }
             }
             Outcome::Checked(report) => {
@@ -177,6 +252,9 @@ pub fn print_catalog(json: bool, system: SystemId) -> ExitCode {
         eprintln!("muster catalog: {e}");
         return ExitCode::from(2);
     }
+    if system == SystemId::Lod {
+        return print_lod_catalog(json);
+    }
     match Catalogue::builtin() {
         Ok(c) if json => {
             println!("{}", c.to_json());
@@ -191,6 +269,187 @@ pub fn print_catalog(json: bool, system: SystemId) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn print_lod_catalog(json: bool) -> ExitCode {
+    match lod::Catalogue::builtin() {
+        Ok(c) if json => match serde_json::to_string_pretty(&c) {
+            Ok(text) => {
+                println!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("muster: cannot write the catalogue: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Ok(c) => {
+            print!("{}", lod_tables(&c));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("muster: the built-in rules data is inconsistent: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Rows padded into columns.
+fn table(out: &mut String, rows: &[Vec<String>]) {
+    let widths: Vec<usize> = (0..rows.iter().map(Vec::len).max().unwrap_or(0))
+        .map(|i| {
+            rows.iter()
+                .filter_map(|r| r.get(i))
+                .map(|c| c.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for row in rows {
+        let line: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("{c:<w$}", w = widths[i]))
+            .collect();
+        out.push_str(line.join("  ").trim_end());
+        out.push('\n');
+    }
+}
+
+/// The Liberty or Death! catalogue as readable tables.
+fn lod_tables(c: &lod::Catalogue) -> String {
+    let mut out = format!("Liberty or Death! catalogue {}\n", c.version());
+    out.push_str("\nUnit kinds (sizes: bases = WORN/SHAKEN/AUTO BROKEN hits; dice per base)\n");
+    let mut rows = vec![vec![
+        "kind".into(),
+        "base".into(),
+        "per base".into(),
+        "sizes".into(),
+        "shooting".into(),
+        "melee".into(),
+        "supporting".into(),
+    ]];
+    for k in &c.kinds {
+        rows.push(vec![
+            k.name.clone(),
+            format!("{}×{} mm", k.base_mm[0], k.base_mm[1]),
+            if k.figures_per_base == 1 {
+                format!("1 {}", k.figure_word.trim_end_matches('s'))
+            } else {
+                format!("{} {}", k.figures_per_base, k.figure_word)
+            },
+            k.sizes
+                .iter()
+                .map(|s| format!("{} = {}/{}/{}", s.bases, s.worn, s.shaken, s.auto_broken))
+                .collect::<Vec<_>>()
+                .join(" · "),
+            k.dice.shooting.to_string(),
+            k.dice.melee.to_string(),
+            k.dice.supporting_melee.to_string(),
+        ]);
+    }
+    table(&mut out, &rows);
+    out.push_str("\nQualities (to-hit on a D6; test dice successes)\n");
+    let faces = |f: &[u8]| f.iter().map(u8::to_string).collect::<Vec<_>>().join(", ");
+    let mut rows = vec![vec![
+        "quality".into(),
+        "shooting".into(),
+        "melee".into(),
+        "1 success on".into(),
+        "2 successes on".into(),
+    ]];
+    for q in &c.qualities {
+        rows.push(vec![
+            q.name.clone(),
+            format!("{}+", q.shooting_to_hit),
+            format!("{}+", q.melee_to_hit),
+            faces(&q.one_success),
+            faces(&q.two_successes),
+        ]);
+    }
+    table(&mut out, &rows);
+    out.push_str("\nWeapons (ranges in inches)\n");
+    let band = |b: [u32; 2]| format!("{}–{}", b[0], b[1]);
+    let mut rows = vec![vec![
+        "weapon".into(),
+        "short".into(),
+        "effective".into(),
+        "long".into(),
+        "each hit".into(),
+    ]];
+    for w in &c.weapons {
+        rows.push(vec![
+            w.name.clone(),
+            band(w.short),
+            band(w.effective),
+            band(w.long),
+            w.explodes
+                .map_or_else(|| "1".to_string(), |d| d.label().to_string()),
+        ]);
+    }
+    table(&mut out, &rows);
+    out.push_str(&format!(
+        "Canister at {}: each hit becomes {} instead.\n",
+        band(c.canister.range),
+        c.canister.explodes.label()
+    ));
+    out.push_str("\nSpecial rules\n");
+    let rows: Vec<Vec<String>> = c
+        .special_rules
+        .iter()
+        .map(|r| vec![r.name.clone(), r.summary.clone()])
+        .collect();
+    table(&mut out, &rows);
+    for list in &c.lists {
+        let allies: Vec<&str> = list
+            .allies
+            .iter()
+            .map(|a| c.list(*a).name.as_str())
+            .collect();
+        out.push_str(&format!(
+            "\n{} army list{}\n",
+            list.name,
+            if allies.is_empty() {
+                String::new()
+            } else {
+                format!(" (may field {} entries as allies)", allies.join(", "))
+            }
+        ));
+        let mut rows = vec![vec![
+            "entry".into(),
+            "id".into(),
+            "type".into(),
+            "bases".into(),
+            "weapon".into(),
+            "special rules".into(),
+            "options".into(),
+        ]];
+        for e in &list.entries {
+            rows.push(vec![
+                e.name.clone(),
+                e.id.clone(),
+                format!("{} {}", e.quality.label(), e.kind.label()),
+                e.bases
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join("/"),
+                c.weapon(e.weapon).name.clone(),
+                e.rules
+                    .iter()
+                    .map(|r| r.label())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                e.options
+                    .iter()
+                    .map(|o| o.label())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ]);
+        }
+        table(&mut out, &rows);
+    }
+    out
 }
 
 pub struct SimulateArgs {

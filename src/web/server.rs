@@ -134,8 +134,7 @@ impl Application {
                         .post(rosters::import),
                 )
                 .service(web::resource("/rosters/new").get(rosters::from_book_page))
-                .service(web::resource("/rosters/new/book").post(rosters::from_book))
-                .service(web::resource("/rosters/new/refight").post(rosters::from_refight))
+                .service(web::resource("/rosters/new/{how}").post(rosters::start_with))
                 .service(web::resource("/rosters/{id}").get(rosters::show))
                 .service(
                     web::resource("/rosters/{id}/edit")

@@ -12,7 +12,7 @@ use crate::web::auth::ApiUser;
 use crate::web::error::{ErrorBody, ErrorDetail};
 use crate::web::pages::rosters::{document_of, file_stem};
 use crate::web::state::AppState;
-use crate::web::systems::{pages_for_new, pages_for_stored};
+use crate::web::systems::{pages_for_document, pages_for_stored};
 use crate::web::AppError;
 
 #[derive(Serialize, ToSchema)]
@@ -94,10 +94,10 @@ fn with_etag(mut res: HttpResponse, version: i32) -> HttpResponse {
     res
 }
 
-/// Reads a document for the system new rosters are made in; `prefix` is where it sits in the
-/// body, for the error.
+/// Reads a document for the system its `format` names (or the first served); `prefix` is where
+/// it sits in the body, for the error.
 fn parse_document(text: &str, prefix: &str) -> Result<AnyRoster, AppError> {
-    let pages = pages_for_new("").map_err(AppError::Conflict)?;
+    let pages = pages_for_document(text).map_err(AppError::Conflict)?;
     rosters::refuse_other_system(text, pages.id())?;
     pages
         .read_roster(text)

@@ -30,6 +30,13 @@ fn field<'a>(fields: &'a [(String, String)], name: &str) -> &'a str {
         .unwrap_or("")
 }
 
+/// Whether a stored roster's system prices rosters in points.
+fn priced(rule_system: &str) -> bool {
+    SystemId::from_id(rule_system)
+        .and_then(SystemId::capabilities)
+        .is_some_and(|c| c.points)
+}
+
 fn date(t: chrono::NaiveDateTime) -> String {
     t.format("%Y-%m-%d %H:%M UTC").to_string()
 }
@@ -45,6 +52,8 @@ pub struct RosterSummary {
     pub nation: String,
     pub points: i32,
     pub limit: String,
+    /// The system prices rosters in points (a pointless one shows none).
+    pub priced: bool,
     pub legal: bool,
     pub errors: i32,
     pub warnings: i32,
@@ -67,6 +76,7 @@ impl RosterSummary {
                 .map_or_else(|| row.war.clone(), |l| l.war.clone()),
             nation: line.map_or_else(|| row.nation.clone(), |l| l.nation),
             points: row.points,
+            priced: priced(&row.rule_system),
             limit: row
                 .points_limit
                 .map(|l| l.to_string())
@@ -151,11 +161,18 @@ async fn list_page(
     } else {
         StatusCode::UNPROCESSABLE_ENTITY
     };
-    // The fields of the system chosen in the form, or of the first one.
-    let system_fields = match pages_for_new(&form.system).or_else(|_| pages_for_new("")) {
-        Ok(pages) => pages.new_roster_fields(state, &form.fields, &errors)?,
-        Err(_) => String::new(),
-    };
+    // Every served system's own fields, each in its fieldset: without JavaScript all show and
+    // each system reads only its own; the script shows only the chosen system's.
+    let mut system_fields = String::new();
+    for pages in systems::REGISTRY {
+        let id = pages.id();
+        system_fields.push_str(&format!(
+            "<fieldset class=\"system-fields\" data-system=\"{}\"><legend>{}</legend>{}</fieldset>",
+            id.id(),
+            id.label(),
+            pages.new_roster_fields(state, &form.fields, &errors)?
+        ));
+    }
     let page = ListPage {
         ctx,
         rosters: rows
@@ -244,7 +261,7 @@ pub async fn editor(
     let row = rosters::load_owned_row(&state.app, &user.actor(), id.into_inner()).await?;
     let notice = match query.done.as_deref() {
         Some("imported") => Some("Imported. Muster checked the roster against the current rules; see the findings below.".to_string()),
-        Some("created") => Some("Your roster was created from the book. Adjust it as you like.".to_string()),
+        Some("created") => Some("Your roster was created. Adjust it as you like.".to_string()),
         _ => None,
     };
     let element = query.element.as_deref().unwrap_or("");
@@ -457,7 +474,8 @@ struct DeletePage {
     ctx: PageCtx,
     id: i64,
     name: String,
-    points: i32,
+    /// `None` for a system without points.
+    points: Option<i32>,
 }
 
 pub async fn confirm_delete(
@@ -470,8 +488,8 @@ pub async fn confirm_delete(
     render(&DeletePage {
         ctx,
         id: row.id,
+        points: priced(&row.rule_system).then_some(row.points),
         name: row.name,
-        points: row.points,
     })
 }
 
@@ -606,8 +624,8 @@ pub async fn import(
             String::new(),
         );
     }
-    // Imports go to the first system this build serves until the page lets one choose.
-    let pages = pages_for_new("").map_err(AppError::Conflict)?;
+    // An import goes to the system its `format` names, or the first one this build serves.
+    let pages = systems::pages_for_document(&text).map_err(AppError::Conflict)?;
     if let Err(app::Error::Validation { details, .. }) =
         rosters::refuse_other_system(&text, pages.id())
     {
@@ -640,24 +658,16 @@ pub async fn from_book_page(
         .start_page(&state, ctx, &query)
 }
 
-/// `/rosters/new/book`: elements from a historical list.
-pub async fn from_book(
+/// `/rosters/new/{how}`: starts a roster one of the ways its system offers (the form's `system`
+/// field, or the first served); a way the system does not know is "not found".
+pub async fn start_with(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
+    how: web::Path<String>,
     CsrfForm(fields): CsrfForm<Fields>,
 ) -> Result<HttpResponse, AppError> {
-    start(&state, ctx, user.id, "book", &fields).await
-}
-
-/// `/rosters/new/refight`: one force of a historical order of battle.
-pub async fn from_refight(
-    state: web::Data<AppState>,
-    SignedIn(user): SignedIn,
-    ctx: PageCtx,
-    CsrfForm(fields): CsrfForm<Fields>,
-) -> Result<HttpResponse, AppError> {
-    start(&state, ctx, user.id, "refight", &fields).await
+    start(&state, ctx, user.id, &how, &fields).await
 }
 
 async fn start(

@@ -148,6 +148,16 @@ pub fn pages_for_new(id: &str) -> Result<&'static dyn SystemPages, String> {
     }
 }
 
+/// The system an imported document is for: the one its `format` names when this build serves
+/// it, otherwise the first served (whose reader, or the refusal naming the other system, says
+/// what is wrong with it).
+pub fn pages_for_document(text: &str) -> Result<&'static dyn SystemPages, String> {
+    match SystemId::of_document(text).and_then(pages_for) {
+        Some(pages) => Ok(pages),
+        None => pages_for_new(""),
+    }
+}
+
 /// Every system this build serves on the web.
 pub static REGISTRY: &[&dyn SystemPages] = &[&lotf::LotfPages, &lod::LodPages];
 

@@ -6,9 +6,11 @@
 pub mod api;
 pub mod battles;
 pub mod campaign;
+pub mod edit;
 pub mod odds;
 pub mod print;
 pub mod rosters;
+pub mod view;
 
 use actix_web::web::{self, ServiceConfig};
 use actix_web::{HttpRequest, HttpResponse};

@@ -17,6 +17,8 @@ use crate::web::{assets, AppError};
 
 /// A page of a system's own, for the navigation.
 pub struct Tool {
+    /// The system's name, which the navigation groups its tools under.
+    pub system: &'static str,
     /// What kind of tool it is, the same word in every system: `odds`, `reference`, `fight`.
     pub kind: &'static str,
     pub label: &'static str,
@@ -66,12 +68,20 @@ impl PageCtx {
 
     /// The rule systems' own tools for the navigation: those for everyone, or those for
     /// signed-in users.
-    pub fn tools(&self, signed_in: bool) -> Vec<&'static Tool> {
-        self.nav
-            .iter()
-            .copied()
-            .filter(|t| t.signed_in == signed_in)
-            .collect()
+    /// The tools a visitor sees (the signed-in ones too when signed in), grouped by system in
+    /// navigation order, so that each system's "Odds" reads as its own.
+    pub fn tool_groups(&self) -> Vec<(&'static str, Vec<&'static Tool>)> {
+        let mut groups: Vec<(&'static str, Vec<&'static Tool>)> = Vec::new();
+        for tool in self.nav.iter().copied() {
+            if tool.signed_in && self.user.is_none() {
+                continue;
+            }
+            match groups.iter_mut().find(|(system, _)| *system == tool.system) {
+                Some((_, tools)) => tools.push(tool),
+                None => groups.push((tool.system, vec![tool])),
+            }
+        }
+        groups
     }
 
     /// For error pages: uses only what the request already resolved, never the database.

@@ -26,8 +26,7 @@ use crate::rules::campaign::forces_api::{
 use crate::rules::dice::Dice;
 use crate::rules::system::{BattleSide, Method, RuleSystem, Severity, SystemId};
 
-/// The one war the three army lists fight.
-pub const WAR: &str = "american_revolution";
+pub use super::roster::WAR;
 
 /// The most units a campaign's battles may be fought with.
 pub const MAX_UNITS: u32 = 60;

@@ -15,6 +15,9 @@ pub const ROSTER_FORMAT: &str = "muster.lod.roster/1";
 /// The neutral tag of the specification's examples, read as [`ROSTER_FORMAT`].
 pub const NEUTRAL_FORMAT: &str = "lod.roster/1";
 
+/// The one war the game covers: rosters are stored with it, and campaigns match forces by it.
+pub const WAR: &str = "american_revolution";
+
 /// Most units, brigades and characters of text a roster may hold: far beyond any real army.
 pub const MAX_BRIGADES: usize = 60;
 pub const MAX_UNITS: usize = 400;

@@ -321,7 +321,8 @@ fn duplicate_ids(doc: &RosterDoc, findings: &mut Vec<Finding>) {
 pub fn summary(doc: &RosterDoc, report: &Report) -> RosterSummary {
     RosterSummary {
         name: doc.name.clone(),
-        war: None,
+        // The game covers one war; campaigns match forces to theirs by it.
+        war: Some(super::roster::WAR.to_string()),
         nation: Some(doc.army_list.clone()),
         points: None,
         limit: None,

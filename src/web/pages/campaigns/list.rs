@@ -167,16 +167,37 @@ async fn list_page(
     )
 }
 
+/// `?system=`: the rule system the new-campaign form is for.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct SystemQuery {
+    pub system: String,
+}
+
 pub async fn list(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
+    query: web::Query<SystemQuery>,
 ) -> Result<HttpResponse, AppError> {
+    let mut form = NewForm::default();
+    if let Some(system) = crate::rules::SystemId::from_id(&query.system)
+        .filter(|s| s.capabilities().is_some_and(|c| c.campaigns))
+    {
+        form.system = system.id().to_string();
+        // A size in the system's own measure: the middle of its range, in round numbers.
+        if let Some(rules) = state.app.rules.forces(system) {
+            let size = rules.battle_size();
+            if size.max < 200 {
+                form.points = (size.min.max(8)).to_string();
+            }
+        }
+    }
     list_page(
         &state,
         &user,
         ctx,
-        NewForm::default(),
+        form,
         FormErrors::default(),
         StatusCode::OK,
     )

@@ -35,18 +35,21 @@ pub struct LodPages;
 
 const TOOLS: &[Tool] = &[
     Tool {
+        system: "Liberty or Death!",
         kind: "odds",
         label: "Odds",
         href: "/lod/odds",
         signed_in: false,
     },
     Tool {
+        system: "Liberty or Death!",
         kind: "reference",
         label: "Quick reference",
         href: "/lod/reference",
         signed_in: false,
     },
     Tool {
+        system: "Liberty or Death!",
         kind: "fight",
         label: "Fight",
         href: "/lod/fight",

@@ -200,7 +200,10 @@ pub fn roster_line(state: &AppState, row: &RosterRow) -> RosterLine {
 }
 
 pub fn war_choices(_state: &AppState) -> Vec<SelectOption> {
-    Vec::new()
+    vec![SelectOption {
+        value: crate::rules::systems::lod::campaign::WAR.to_string(),
+        label: "American War of Independence".into(),
+    }]
 }
 
 #[derive(Template)]

@@ -44,18 +44,21 @@ pub struct LotfPages;
 
 const TOOLS: &[Tool] = &[
     Tool {
+        system: "Land of the Free",
         kind: "odds",
         label: "Odds",
         href: "/lotf/odds",
         signed_in: false,
     },
     Tool {
+        system: "Land of the Free",
         kind: "reference",
         label: "Quick reference",
         href: "/lotf/reference",
         signed_in: false,
     },
     Tool {
+        system: "Land of the Free",
         kind: "fight",
         label: "Fight",
         href: "/lotf/fight",

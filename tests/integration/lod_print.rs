@@ -22,40 +22,40 @@ const EMAIL: &str = "quartermaster@example.org";
 /// ELITE rule, Green Militia (UNRELIABLE), Riflemen (MARKSMEN), dragoons and a 6pdr battery.
 fn continental() -> Value {
     json!({"format": "muster.lod.roster/1", "name": "Army of the Hudson", "army_list": "continental",
-      "c_in_c": {"name": "Washington"},
-      "brigades": [
-        {"name": "1st Brigade", "general": {"name": "Greene"}, "units": [
-          {"name": "1st Virginia", "entry": "continental_regiment", "bases": 4},
-          {"name": "2nd Virginia", "entry": "continental_regiment", "bases": 4},
-          {"name": "Old Line", "entry": "experienced_infantry_regiment", "bases": 4},
-          {"name": "Morgan's Rifles", "entry": "riflemen", "bases": 3}]},
-        {"name": "2nd Brigade", "general": {"name": "Sullivan"}, "units": [
-          {"name": "Levies", "entry": "green_militia_regiment", "bases": 5},
-          {"name": "Lee's Legion", "entry": "continental_light_dragoons", "bases": 4},
-          {"name": "Knox's guns", "entry": "artillery_6pdr", "bases": 2}]}
-      ]})
+    "c_in_c": {"name": "Washington"},
+    "brigades": [
+      {"name": "1st Brigade", "general": {"name": "Greene"}, "units": [
+        {"name": "1st Virginia", "entry": "continental_regiment", "bases": 4},
+        {"name": "2nd Virginia", "entry": "continental_regiment", "bases": 4},
+        {"name": "Old Line", "entry": "experienced_infantry_regiment", "bases": 4},
+        {"name": "Morgan's Rifles", "entry": "riflemen", "bases": 3}]},
+      {"name": "2nd Brigade", "general": {"name": "Sullivan"}, "units": [
+        {"name": "Levies", "entry": "green_militia_regiment", "bases": 5},
+        {"name": "Lee's Legion", "entry": "continental_light_dragoons", "bases": 4},
+        {"name": "Knox's guns", "entry": "artillery_6pdr", "bases": 2}]}
+    ]})
 }
 
 /// The most crowded cards: Guard Infantry with six rules, grenadiers detached, the largest
 /// cavalry and batteries, marksmen of both crown lists (Jagers as allies, L-49).
 fn british() -> Value {
     json!({"format": "muster.lod.roster/1", "name": "Crown Forces", "army_list": "british",
-      "c_in_c": {"name": "Cornwallis"},
-      "brigades": [
-        {"name": "Guards Brigade", "general": {"name": "O'Hara"}, "units": [
-          {"name": "Brigade of Guards", "entry": "guard_infantry", "bases": 5},
-          {"name": "23rd Foot", "entry": "regular_infantry_regiment", "bases": 5, "grenadiers_detached": true},
-          {"name": "71st Highlanders", "entry": "highland_infantry_regiment", "bases": 5},
-          {"name": "Grenadier Battalion", "entry": "grenadier_infantry", "bases": 5},
-          {"name": "Queen's Rangers", "entry": "queens_rangers", "bases": 4},
-          {"name": "Jagers", "entry": "hessian.jagers", "bases": 5}]},
-        {"name": "Mounted and guns", "general": {"name": "Tarleton"}, "units": [
-          {"name": "17th Light Dragoons", "entry": "light_dragoon_regiment", "bases": 6},
-          {"name": "British Legion", "entry": "legion_cavalry", "bases": 6},
-          {"name": "Royal Artillery", "entry": "artillery_12pdr", "bases": 3},
-          {"name": "Light guns", "entry": "artillery_3pdr", "bases": 1},
-          {"name": "Indians", "entry": "allied_indians", "bases": 4}]}
-      ]})
+    "c_in_c": {"name": "Cornwallis"},
+    "brigades": [
+      {"name": "Guards Brigade", "general": {"name": "O'Hara"}, "units": [
+        {"name": "Brigade of Guards", "entry": "guard_infantry", "bases": 5},
+        {"name": "23rd Foot", "entry": "regular_infantry_regiment", "bases": 5, "grenadiers_detached": true},
+        {"name": "71st Highlanders", "entry": "highland_infantry_regiment", "bases": 5},
+        {"name": "Grenadier Battalion", "entry": "grenadier_infantry", "bases": 5},
+        {"name": "Queen's Rangers", "entry": "queens_rangers", "bases": 4},
+        {"name": "Jagers", "entry": "hessian.jagers", "bases": 5}]},
+      {"name": "Mounted and guns", "general": {"name": "Tarleton"}, "units": [
+        {"name": "17th Light Dragoons", "entry": "light_dragoon_regiment", "bases": 6},
+        {"name": "British Legion", "entry": "legion_cavalry", "bases": 6},
+        {"name": "Royal Artillery", "entry": "artillery_12pdr", "bases": 3},
+        {"name": "Light guns", "entry": "artillery_3pdr", "bases": 1},
+        {"name": "Indians", "entry": "allied_indians", "bases": 4}]}
+    ]})
 }
 
 /// Stores a roster for `EMAIL` the way Muster stores any roster (ids, catalogue version, check).
@@ -83,7 +83,7 @@ async fn set_up() -> (TestApp, i64, i64) {
 
 /// The page's text with the quotes askama escapes put back, to compare with inches and names.
 fn unescape(html: &str) -> String {
-    html.replace("&quot;", "\"").replace("&#x27;", "'")
+    html.replace("&#34;", "\"").replace("&#39;", "'")
 }
 
 /// The card (an `<article>`) whose title is `names`.
@@ -124,10 +124,18 @@ async fn lod_cards_carry_the_catalogue_numbers_for_each_profile() {
     assert!(regiment.contains("class=\"shoot-effective\">10<"));
     assert!(regiment.contains("class=\"shoot-short\">12<"));
     assert!(regiment.contains("class=\"shoot-long\">8<"));
-    assert!(regiment.contains("class=\"melee-total\">12<"), "3 a base × 4");
-    assert!(regiment.contains("<th>ORDER</th><td>5</td><td>4</td><td>3</td>"), "DRILLED");
+    assert!(
+        regiment.contains("class=\"melee-total\">12<"),
+        "3 a base × 4"
+    );
+    assert!(
+        regiment.contains("<th>ORDER</th><td>5</td><td>4</td><td>3</td>"),
+        "DRILLED"
+    );
     assert!(regiment.contains("<th>MORALE</th><td>4</td><td>3</td><td>2</td>"));
-    assert!(regiment.contains("0–7\"") && regiment.contains("8–14\"") && regiment.contains("15–28\""));
+    assert!(
+        regiment.contains("0–7\"") && regiment.contains("8–14\"") && regiment.contains("15–28\"")
+    );
     assert!(regiment.contains("within 12\" of its brigade"));
     assert!(regiment.contains("1st Brigade (Greene)"));
 
@@ -136,7 +144,10 @@ async fn lod_cards_carry_the_catalogue_numbers_for_each_profile() {
     // ceil(2½ × 4) + 2 for the ELITE rule; melee 3 × 4 + 2.
     assert!(veterans.contains("class=\"shoot-effective\">12<"));
     assert!(veterans.contains("class=\"melee-total\">14<"));
-    assert!(veterans.contains("RELIABLE (L-7)"), "RELIABLE re-rolls ORDER tests only");
+    assert!(
+        veterans.contains("RELIABLE (L-7)"),
+        "RELIABLE re-rolls ORDER tests only"
+    );
 
     let rifles = card(&html, "Morgan's Rifles");
     assert!(rifles.contains("shooting 3+ (MARKSMEN)"));
@@ -149,7 +160,10 @@ async fn lod_cards_carry_the_catalogue_numbers_for_each_profile() {
     assert!(levies.contains("WORN <b>10</b> · SHAKEN <b>20</b> · AUTO BROKEN <b>30</b>"));
 
     let guns = card(&html, "Knox's guns");
-    assert!(guns.contains("each hit becomes D3 hits"), "6pdr hits explode");
+    assert!(
+        guns.contains("each hit becomes D3 hits"),
+        "6pdr hits explode"
+    );
     assert!(guns.contains("canister 0–10\": each hit becomes 2D3"));
     assert!(guns.contains("Limbered") && guns.contains("Unlimbered"));
 
@@ -168,7 +182,10 @@ async fn lod_sheet_has_tracks_command_points_and_the_break_point() {
     let (app, ours, theirs) = set_up().await;
     let html = unescape(&app.get_html(&format!("/rosters/{ours}/print/sheet")).await);
     assert!(html.contains("Continental army · C-in-C Washington"));
-    assert!(html.contains("<b class=\"break-point\">4</b> of 7"), "⌈7/2⌉");
+    assert!(
+        html.contains("<b class=\"break-point\">4</b> of 7"),
+        "⌈7/2⌉"
+    );
     assert!(
         html.contains("(2 for the brigades + D3"),
         "Command Points: a point per brigade and the C-in-C's D3"
@@ -182,7 +199,9 @@ async fn lod_sheet_has_tracks_command_points_and_the_break_point() {
     assert!(html.contains("General Greene"));
     assert_eq!(html.matches("killed <span class=\"box\">").count(), 2);
     assert!(html.contains("Legal"));
-    let crown = app.get_html(&format!("/rosters/{theirs}/print/sheet")).await;
+    let crown = app
+        .get_html(&format!("/rosters/{theirs}/print/sheet"))
+        .await;
     assert!(
         crown.contains("Regular Infantry Regiment, 4 bases (8/16/24)"),
         "grenadiers detached: 5 chosen, 4 fielded (L-50)"
@@ -212,16 +231,18 @@ async fn lod_quick_reference_is_public_and_drawn_from_the_catalogue() {
         assert!(html.contains(&a.name), "{} is listed", a.name);
     }
     for ruling in ["L-6", "L-7", "L-8", "L-20", "L-29", "L-31"] {
-        assert!(html.contains(&format!("<strong>{ruling}</strong>")), "{ruling}");
+        assert!(
+            html.contains(&format!("<strong>{ruling}</strong>")),
+            "{ruling}"
+        );
     }
-    assert!(html.contains("3: 6/12/18 · 4: 8/16/24 · 5: 10/20/30"));
+    assert!(html.contains(
+        "<span class=\"nw\">3: 6/12/18</span><br><span class=\"nw\">4: 8/16/24</span><br><span class=\"nw\">5: 10/20/30</span>"
+    ));
     assert!(html.contains("<td>Elite</td><td>3, 4, 5</td><td>6</td><td>4+</td><td>4+</td>"));
     assert!(html.contains("+2 to the side with more bases"));
     assert!(html.contains("BROKEN 5, SHAKEN 3, WORN 1; +10"));
-    assert_eq!(
-        app.get("/lod/reference?paper=letter").await.status(),
-        200
-    );
+    assert_eq!(app.get("/lod/reference?paper=letter").await.status(), 200);
 }
 
 fn out_dir() -> PathBuf {
@@ -303,7 +324,12 @@ async fn lod_printouts_fit_their_pages_on_a4_and_letter() {
     log_in_browser(&b, &app).await;
     let out = out_dir();
     for (letter, paper) in [(false, "a4"), (true, "letter")] {
-        let reference = pdf(&b, &app.url(&format!("/lod/reference?paper={paper}")), letter).await;
+        let reference = pdf(
+            &b,
+            &app.url(&format!("/lod/reference?paper={paper}")),
+            letter,
+        )
+        .await;
         let path = out.join(format!("reference-{paper}.pdf"));
         assert_eq!(
             page_count(&reference, &path),
@@ -311,7 +337,10 @@ async fn lod_printouts_fit_their_pages_on_a4_and_letter() {
             "the quick reference is two sides of {paper}"
         );
         let spills = spilling(&b, ".ref-block").await;
-        assert!(spills.is_empty(), "reference blocks spill on {paper}: {spills:?}");
+        assert!(
+            spills.is_empty(),
+            "reference blocks spill on {paper}: {spills:?}"
+        );
 
         for (id, cards, name) in [(ours, 6, "continental"), (theirs, 11, "crown")] {
             let printed = pdf(
@@ -336,9 +365,16 @@ async fn lod_printouts_fit_their_pages_on_a4_and_letter() {
             )
             .await;
             let path = out.join(format!("sheet-{name}-{paper}.pdf"));
-            assert_eq!(page_count(&sheet, &path), 1, "the sheet is one {paper} page");
+            assert_eq!(
+                page_count(&sheet, &path),
+                1,
+                "the sheet is one {paper} page"
+            );
             let spills = spilling(&b, ".roster-print").await;
-            assert!(spills.is_empty(), "the sheet overflows on {paper}: {spills:?}");
+            assert!(
+                spills.is_empty(),
+                "the sheet overflows on {paper}: {spills:?}"
+            );
         }
     }
     b.close().await;

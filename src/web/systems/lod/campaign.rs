@@ -35,7 +35,8 @@ pub fn print_force(
 ) -> Result<HttpResponse, AppError> {
     let query = PrintQuery::from_query(query)?;
     let f = c.state.forces.get(force).ok_or(AppError::NotFound)?;
-    let doc = read(&f.roster).map_err(|e| AppError::internal(format!("campaign force {force}: {e}")))?;
+    let doc =
+        read(&f.roster).map_err(|e| AppError::internal(format!("campaign force {force}: {e}")))?;
     let fs = ForceState {
         label: Some(format!("{}, turn {}", c.row.name, c.state.turn)),
         history: f

@@ -169,7 +169,9 @@ pub fn movement_lines(cat: &Catalogue, kind: Kind, scouts: bool) -> Vec<MoveLine
                     ObstacleRule::MinusD3Plus1 => "−(D3+1)\"".to_string(),
                     ObstacleRule::NoMove => "cannot cross".to_string(),
                 },
-                road: m.road.map_or("—".to_string(), |d| format!("+{}\"", d.label())),
+                road: m
+                    .road
+                    .map_or("—".to_string(), |d| format!("+{}\"", d.label())),
                 march_column: m
                     .march_column
                     .map_or("—".to_string(), |d| format!("+{}\"", d.label())),
@@ -283,11 +285,7 @@ pub fn card(cat: &Catalogue, p: &Profile) -> Card {
         "{}: 1 · {}: {}",
         faces(&quality.one_success),
         faces(&quality.two_successes),
-        if unreliable {
-            "1 (UNRELIABLE)"
-        } else {
-            "2"
-        }
+        if unreliable { "1 (UNRELIABLE)" } else { "2" }
     );
     let mut rerolls = vec![if p.has(SpecialRule::Natives) {
         "1 in command; never Supported (NATIVES)".to_string()
@@ -451,10 +449,7 @@ pub fn build(
     let ordered: Vec<Card> = order.iter().filter_map(|k| cards.remove(k)).collect();
     let total_cards = ordered.len();
     CardSet {
-        pages: ordered
-            .chunks(CARDS_PER_PAGE)
-            .map(|c| c.to_vec())
-            .collect(),
+        pages: ordered.chunks(CARDS_PER_PAGE).map(|c| c.to_vec()).collect(),
         total_cards,
     }
 }
@@ -482,7 +477,10 @@ mod tests {
         assert_eq!(c.track[15].mark, "S");
         assert_eq!(c.track[23].mark, "AB");
         // 2.5 a base × 4 = 10 at effective; +0.5 short = 12; −0.5 long = 8 (4.3).
-        assert_eq!((c.shoot_effective, c.shoot_short, c.shoot_long), (10, 12, 8));
+        assert_eq!(
+            (c.shoot_effective, c.shoot_short, c.shoot_long),
+            (10, 12, 8)
+        );
         assert_eq!(c.melee_total, 12);
         assert_eq!(c.order_dice, [5, 4, 3], "DRILLED adds one ORDER die");
         assert_eq!(c.morale_dice, [4, 3, 2]);
@@ -495,7 +493,12 @@ mod tests {
         let cat = Catalogue::builtin().unwrap();
         let vets = card(
             &cat,
-            &profile(&cat, ArmyList::Continental, "experienced_infantry_regiment", 3),
+            &profile(
+                &cat,
+                ArmyList::Continental,
+                "experienced_infantry_regiment",
+                3,
+            ),
         );
         // ceil(2.5 × 3) = 8, +2 ELITE rule.
         assert_eq!(vets.shoot_effective, 10);

@@ -142,7 +142,9 @@ pub fn build(cat: &Catalogue) -> Reference {
             short: inches(w.short),
             effective: inches(w.effective),
             long: inches(w.long),
-            hit: w.explodes.map_or("1".to_string(), |d| d.label().to_string()),
+            hit: w
+                .explodes
+                .map_or("1".to_string(), |d| d.label().to_string()),
         })
         .collect();
     let qualities = cat
@@ -195,20 +197,16 @@ pub fn build(cat: &Catalogue) -> Reference {
         })
         .collect();
     let r = &t.morale_results;
-    let morale = [
-        ("STEADY", r.steady),
-        ("WORN", r.worn),
-        ("SHAKEN", r.shaken),
-    ]
-    .into_iter()
-    .map(|(state, row)| MoraleRow {
-        state,
-        failed_melee: row.failed_melee.label(),
-        failed_other: row.failed_other.label(),
-        passed_melee: row.passed_melee.label(),
-        passed_other: row.passed_other.label(),
-    })
-    .collect();
+    let morale = [("STEADY", r.steady), ("WORN", r.worn), ("SHAKEN", r.shaken)]
+        .into_iter()
+        .map(|(state, row)| MoraleRow {
+            state,
+            failed_melee: row.failed_melee.label(),
+            failed_other: row.failed_other.label(),
+            passed_melee: row.passed_melee.label(),
+            passed_other: row.passed_other.label(),
+        })
+        .collect();
     let s = &t.shooting_modifiers;
     let line = |name: &str, h: HalfDice| Line {
         name: name.to_string(),

@@ -48,3 +48,24 @@ pub fn print_force(
     let action = format!("/campaigns/{}/forces/{force}/print/{kind}", c.id());
     pages::print_force(state, ctx, &doc, Some(&fs), kind, &query, action)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_force_roster_kept_as_text_reads_as_the_document() {
+        let text = serde_json::json!({"format": "muster.lod.roster/1", "name": "Southern Army",
+            "army_list": "continental", "brigades": [{"name": "1st", "general": {"name": "Greene"},
+            "units": [{"id": "unit-1", "entry": "continental_regiment", "bases": 3}]}]});
+        let roster = RosterJson::from_value(&text);
+        let doc = read(&roster).unwrap();
+        assert_eq!(doc.name, "Southern Army");
+        assert_eq!(doc.brigades[0].units[0].bases, 3);
+        let broken = RosterJson::from_value(&serde_json::json!({"format": "muster.lotf.roster/1"}));
+        assert!(
+            read(&broken).is_err(),
+            "another system's document is refused"
+        );
+    }
+}

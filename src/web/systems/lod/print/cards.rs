@@ -539,4 +539,24 @@ mod tests {
         assert_eq!(set.pages[0][1].names_text(), "Riflemen");
         assert_eq!(build(&cat, &doc, None, true).total_cards, 3);
     }
+
+    #[test]
+    fn a_campaign_force_prints_reduced_units_with_their_history() {
+        let cat = Catalogue::builtin().unwrap();
+        let mut doc = RosterDoc::new("Reduced", "british");
+        // Light Infantry is listed at 4 or 5 bases; a campaign may leave it at 3 (3.4).
+        doc.brigades[0]
+            .units
+            .push(UnitDoc::new("light_infantry", 3));
+        doc.assign_ids();
+        let id = doc.brigades[0].units[0].id.clone().unwrap();
+        let mut state = ForceState::default();
+        state
+            .history
+            .insert(id, vec!["reduced to 3 bases after Camden".into()]);
+        let set = build(&cat, &doc, Some(&state), false);
+        let c = &set.pages[0][0];
+        assert_eq!((c.worn, c.shaken, c.auto_broken), (3, 6, 9));
+        assert_eq!(c.history, ["reduced to 3 bases after Camden"]);
+    }
 }

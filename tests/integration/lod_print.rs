@@ -8,13 +8,14 @@ use std::process::Command;
 
 use fantoccini::wd::{PrintConfiguration, PrintMargins, PrintSize};
 use muster::app::rosters::content_for;
-use muster::rules::systems::lod::{parse_roster, Catalogue};
+use muster::rules::systems::lod::types::HalfDice;
+use muster::rules::systems::lod::{parse_roster, Catalogue, Kind, Weapon};
 use muster::rules::systems::{AnyRoster, Systems};
 use muster::store;
 use serde_json::{json, Value};
 
 use crate::browser::Browser;
-use crate::helpers::{spawn_app, TestApp, PASSWORD};
+use crate::helpers::{spawn_app, spawn_app_with_rules, TestApp, PASSWORD};
 
 const EMAIL: &str = "quartermaster@example.org";
 
@@ -74,7 +75,10 @@ fn store_roster(app: &TestApp, doc: &Value) -> i64 {
 }
 
 async fn set_up() -> (TestApp, i64, i64) {
-    let app = spawn_app().await;
+    set_up_with(spawn_app().await).await
+}
+
+async fn set_up_with(app: TestApp) -> (TestApp, i64, i64) {
     app.register(EMAIL, "Quartermaster", PASSWORD).await;
     let ours = store_roster(&app, &continental());
     let theirs = store_roster(&app, &british());
@@ -243,6 +247,53 @@ async fn lod_quick_reference_is_public_and_drawn_from_the_catalogue() {
     assert!(html.contains("+2 to the side with more bases"));
     assert!(html.contains("BROKEN 5, SHAKEN 3, WORN 1; +10"));
     assert_eq!(app.get("/lod/reference?paper=letter").await.status(), 200);
+}
+
+#[tokio::test]
+async fn lod_every_printed_number_comes_from_the_catalogue() {
+    let mut cat = Catalogue::builtin().unwrap();
+    for kind in &mut cat.kinds {
+        if kind.id == Kind::Infantry {
+            kind.dice.shooting = HalfDice(6);
+            for row in &mut kind.sizes {
+                if row.bases == 4 {
+                    (row.worn, row.shaken, row.auto_broken) = (9, 18, 27);
+                }
+            }
+        }
+    }
+    for w in &mut cat.weapons {
+        if w.id == Weapon::SmoothboreMusket {
+            w.long = [15, 29];
+        }
+    }
+    cat.general.command_range = 13;
+    cat.tables.victory.vp.broken = 6;
+    let app = spawn_app_with_rules(Systems {
+        lod: cat,
+        ..Systems::builtin().unwrap()
+    })
+    .await;
+    let (app, ours, _) = set_up_with(app).await;
+    let cards = unescape(&app.get_html(&format!("/rosters/{ours}/print/cards")).await);
+    let regiment = card(&cards, "1st Virginia, 2nd Virginia");
+    assert!(regiment.contains("WORN <b>9</b> · SHAKEN <b>18</b> · AUTO BROKEN <b>27</b>"));
+    assert_eq!(regiment.matches("class=\"cell").count(), 27);
+    assert!(
+        regiment.contains("class=\"shoot-effective\">12<"),
+        "3 dice a base × 4"
+    );
+    assert!(regiment.contains("15–29\""));
+    assert!(regiment.contains("within 13\""));
+    let sheet = unescape(&app.get_html(&format!("/rosters/{ours}/print/sheet")).await);
+    assert!(sheet.contains("Continental Regiment, 4 bases (9/18/27)"));
+    assert!(sheet.contains("BROKEN 6, SHAKEN 3"));
+    let reference = unescape(&app.get_html("/lod/reference").await);
+    assert!(reference
+        .contains("<td>Smoothbore muskets</td><td>0–7\"</td><td>8–14\"</td><td>15–29\"</td>"));
+    assert!(reference.contains("4: 9/18/27"));
+    assert!(reference.contains("within 13\" of its own General"));
+    assert!(reference.contains("BROKEN 6, SHAKEN 3"));
 }
 
 fn out_dir() -> PathBuf {

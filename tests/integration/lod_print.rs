@@ -59,6 +59,19 @@ fn british() -> Value {
     ]})
 }
 
+/// A large army: four brigades of six 5-base regiments, every hit track 30 boxes long.
+fn four_by_six() -> Value {
+    let brigades: Vec<Value> = (1..=4)
+        .map(|b| {
+            json!({"name": format!("Brigade {b}"), "general": {"name": format!("General {b}")},
+            "units": (1..=6).map(|u| json!({"name": format!("Regiment {b}.{u}"),
+                "entry": "regular_infantry_regiment", "bases": 5})).collect::<Vec<_>>()})
+        })
+        .collect();
+    json!({"format": "muster.lod.roster/1", "name": "Four by six", "army_list": "british",
+           "c_in_c": {"name": "Clinton"}, "brigades": brigades})
+}
+
 /// Stores a roster for `EMAIL` the way Muster stores any roster (ids, catalogue version, check).
 fn store_roster(app: &TestApp, doc: &Value) -> i64 {
     let rules = Systems::builtin().expect("built-in rules");
@@ -372,6 +385,7 @@ async fn lod_printouts_fit_their_pages_on_a4_and_letter() {
         return;
     };
     let (app, ours, theirs) = set_up().await;
+    let big = store_roster(&app, &four_by_six());
     log_in_browser(&b, &app).await;
     let out = out_dir();
     for (letter, paper) in [(false, "a4"), (true, "letter")] {

@@ -441,6 +441,18 @@ async fn lod_printouts_fit_their_pages_on_a4_and_letter() {
                 "the sheet overflows on {paper}: {spills:?}"
             );
         }
+        let sheet = pdf(
+            &b,
+            &app.url(&format!("/rosters/{big}/print/sheet?paper={paper}")),
+            letter,
+        )
+        .await;
+        let path = out.join(format!("sheet-4x6-{paper}.pdf"));
+        assert_eq!(
+            page_count(&sheet, &path),
+            1,
+            "24 units with 30-box tracks fit one {paper} page"
+        );
     }
     b.close().await;
 }

@@ -1,6 +1,7 @@
 //! The `muster` command line: the clap definitions, `serve`, `migrate`, and
 //! dispatch to the user and rules commands.
 
+mod lod;
 mod rules;
 mod users;
 
@@ -96,6 +97,20 @@ pub enum Command {
         #[arg(long, value_name = "SYSTEM", value_parser = system_id, default_value = "lotf")]
         system: SystemId,
     },
+    /// Fight many seeded battles of fixed match-ups (mirror matches and two-to-one matches) and
+    /// print a table of how the simulator's results fall against the bounds the rules should
+    /// meet. Exit code 1 when a row is out of bounds. Needs no database.
+    Calibrate {
+        /// The rule system to calibrate (only lod has a calibration table).
+        #[arg(long, value_name = "SYSTEM", value_parser = system_id, default_value = "lod")]
+        system: SystemId,
+        /// Battles per row.
+        #[arg(long, value_name = "N", default_value_t = 2000)]
+        battles: u32,
+        /// Print the rows as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print the Land of the Free catalogue: element statistics, weapons, upgrades, skills,
     /// commander ratings and tables. Needs no database.
     Catalog {
@@ -124,6 +139,17 @@ pub fn main() -> ExitCode {
             return rules::validate_files(&files, csv, system)
         }
         Some(Command::Catalog { json, system }) => return rules::print_catalog(json, system),
+        Some(Command::Calibrate {
+            system,
+            battles,
+            json,
+        }) => {
+            if system != SystemId::Lod {
+                eprintln!("muster calibrate: only --system lod has a calibration table");
+                return ExitCode::from(2);
+            }
+            return lod::calibrate(battles, json);
+        }
         Some(Command::Simulate {
             attacker,
             defender,
@@ -164,7 +190,10 @@ pub fn main() -> ExitCode {
         Command::Serve => serve(&config),
         Command::Migrate => migrate(&config),
         Command::User { command } => users::user(&config, command),
-        Command::Validate { .. } | Command::Catalog { .. } | Command::Simulate { .. } => Ok(()),
+        Command::Validate { .. }
+        | Command::Catalog { .. }
+        | Command::Simulate { .. }
+        | Command::Calibrate { .. } => Ok(()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

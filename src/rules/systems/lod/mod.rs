@@ -8,8 +8,10 @@
 pub mod battle;
 pub mod catalogue;
 pub mod mechanics;
+pub mod montecarlo;
 pub mod record;
 pub mod roster;
+pub mod sim;
 pub mod system;
 pub mod types;
 pub mod validate;

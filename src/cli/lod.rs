@@ -42,7 +42,10 @@ fn build_setup(cat: &Catalogue, args: &SimulateArgs) -> Result<BattleSetup, Stri
         false,
         seed,
     )?;
-    Ok(p.setup)
+    // The battle's own dice use the seed given, so `--seed` replays it.
+    let mut setup = p.setup;
+    setup.seed = seed;
+    Ok(setup)
 }
 
 fn percent(p: f64) -> String {

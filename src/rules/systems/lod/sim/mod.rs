@@ -96,6 +96,7 @@ pub struct Battle<'a> {
     pub generals: [Vec<General>; 2],
     pub cp: [u32; 2],
     pub lists: [ArmyList; 2],
+    names: [String; 2],
     pub turn: u32,
     /// The side whose turn it is.
     pub active: usize,
@@ -262,6 +263,10 @@ impl<'a> Battle<'a> {
             generals,
             cp: [setup.attacker.command_points, setup.defender.command_points],
             lists,
+            names: [
+                setup.attacker.roster.name.clone(),
+                setup.defender.roster.name.clone(),
+            ],
             turn: 0,
             active: 0,
             dice: Dice::from_seed(setup.seed),
@@ -845,6 +850,10 @@ impl<'a> Battle<'a> {
     fn play_turn(&mut self, policy: &dyn Policy) {
         self.used.clear();
         self.phase = "command";
+        if self.narrate {
+            let text = format!("{} begins its turn.", self.names[self.active]);
+            self.say(text);
+        }
         self.command(policy);
         if self.over {
             return;

@@ -804,7 +804,8 @@ impl<'a> Battle<'a> {
                 }
             }
         }
-        let step = left.min(limit.max(0.0)).min(depth_gap.max(0.0) + left);
+        // Never past the target's depth: a target in another sector is reached by the gap.
+        let step = left.min(limit.max(0.0)).min(depth_gap.max(0.0));
         let d = battlefield::on_table(self.units[u].depth + f * step);
         self.units[u].depth = d;
     }
@@ -1637,8 +1638,8 @@ impl<'a> Battle<'a> {
             }
         }
         // General risk (L-34).
-        for s in 0..2 {
-            for &u in &sides[s] {
+        for (s, units) in sides.iter().enumerate() {
+            for &u in units {
                 if let Some(g) = self.general_attached(u) {
                     let r = self.d6();
                     if self.cat.general.killed_on.contains(&(r as u8)) {

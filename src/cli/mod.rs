@@ -174,6 +174,9 @@ pub fn main() -> ExitCode {
                 runs,
                 save_setup,
             };
+            if system == SystemId::Lod {
+                return lod::simulate(args);
+            }
             return rules::simulate(args);
         }
         _ => {}

@@ -247,9 +247,6 @@ fn percent(p: f64) -> String {
 
 /// Fights one battle (or many with --runs) and prints what happened.
 pub fn simulate(args: SimulateArgs) -> ExitCode {
-    if args.system == SystemId::Lod {
-        return super::lod::simulate(args);
-    }
     match run_simulation(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {

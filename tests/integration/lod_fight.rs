@@ -153,3 +153,72 @@ async fn a_battle_replays_from_its_seed_and_its_set_up_and_odds_run_in_the_backg
         "a job is its owner's"
     );
 }
+
+/// `muster simulate --system lod` replays a saved set-up exactly, and `muster calibrate` prints
+/// one judged row per match.
+#[test]
+fn the_command_line_replays_a_saved_set_up_and_calibrates() {
+    use std::process::Command;
+    const BIN: &str = env!("CARGO_BIN_EXE_muster");
+    let examples = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/rules/systems/lod/data/examples"
+    );
+    let dir = tempfile_dir();
+    let setup = dir.join("battle.json");
+    let run = |args: &[&str]| Command::new(BIN).args(args).output().unwrap();
+    let first = run(&[
+        "simulate",
+        "--system",
+        "lod",
+        &format!("{examples}/continental.json"),
+        &format!("{examples}/hessian.json"),
+        "--seed",
+        "42",
+        "--save-setup",
+        setup.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        first.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let text = String::from_utf8_lossy(&first.stdout).to_string();
+    assert!(
+        text.contains("-- Turn 1 --") && text.contains("VPs"),
+        "{text}"
+    );
+    let again = run(&[
+        "simulate",
+        "--system",
+        "lod",
+        "--setup",
+        setup.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout),
+        text,
+        "the set-up replays"
+    );
+
+    let cal = run(&["calibrate", "--system", "lod", "--battles", "40", "--json"]);
+    assert!(matches!(cal.status.code(), Some(0 | 1)));
+    let rows: Value = serde_json::from_slice(&cal.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert!(
+        rows.len() >= 6,
+        "mirror and two-to-one rows for several mixes"
+    );
+    for row in rows {
+        assert_eq!(row["battles"], 40);
+        assert!(row["ok"].is_boolean());
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+fn tempfile_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("muster-lod-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

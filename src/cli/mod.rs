@@ -1,6 +1,7 @@
 //! The `muster` command line: the clap definitions, `serve`, `migrate`, and
 //! dispatch to the user and rules commands.
 
+mod lod;
 mod rules;
 mod users;
 
@@ -96,6 +97,20 @@ pub enum Command {
         #[arg(long, value_name = "SYSTEM", value_parser = system_id, default_value = "lotf")]
         system: SystemId,
     },
+    /// Fight many seeded battles of fixed match-ups (mirror matches and two-to-one matches) and
+    /// print a table of how the simulator's results fall against the bounds the rules should
+    /// meet. Exit code 1 when a row is out of bounds. Needs no database.
+    Calibrate {
+        /// The rule system to calibrate (only lod has a calibration table).
+        #[arg(long, value_name = "SYSTEM", value_parser = system_id, default_value = "lod")]
+        system: SystemId,
+        /// Battles per row.
+        #[arg(long, value_name = "N", default_value_t = 2000)]
+        battles: u32,
+        /// Print the rows as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print a rule system's catalogue as tables (or JSON): for Land of the Free element
     /// statistics, weapons, upgrades, skills, commander ratings and tables; for Liberty or
     /// Death! unit kinds and sizes, qualities, weapons, special rules and the army lists. Needs
@@ -126,6 +141,17 @@ pub fn main() -> ExitCode {
             return rules::validate_files(&files, csv, system)
         }
         Some(Command::Catalog { json, system }) => return rules::print_catalog(json, system),
+        Some(Command::Calibrate {
+            system,
+            battles,
+            json,
+        }) => {
+            if system != SystemId::Lod {
+                eprintln!("muster calibrate: only --system lod has a calibration table");
+                return ExitCode::from(2);
+            }
+            return lod::calibrate(battles, json);
+        }
         Some(Command::Simulate {
             attacker,
             defender,
@@ -150,6 +176,9 @@ pub fn main() -> ExitCode {
                 runs,
                 save_setup,
             };
+            if system == SystemId::Lod {
+                return lod::simulate(args);
+            }
             return rules::simulate(args);
         }
         _ => {}
@@ -166,7 +195,10 @@ pub fn main() -> ExitCode {
         Command::Serve => serve(&config),
         Command::Migrate => migrate(&config),
         Command::User { command } => users::user(&config, command),
-        Command::Validate { .. } | Command::Catalog { .. } | Command::Simulate { .. } => Ok(()),
+        Command::Validate { .. }
+        | Command::Catalog { .. }
+        | Command::Simulate { .. }
+        | Command::Calibrate { .. } => Ok(()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

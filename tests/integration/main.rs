@@ -20,6 +20,7 @@ mod helpers;
 mod layers;
 mod lod_battles;
 mod lod_campaign;
+mod lod_fight;
 mod lod_print;
 mod lod_rosters;
 mod lotf;

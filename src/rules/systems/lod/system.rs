@@ -151,8 +151,8 @@ impl RuleSystem for Lod {
         setup.seed = seed;
     }
 
-    fn fight(_: &Catalogue, _: &BattleSetup) -> Option<Result<Outcome, String>> {
-        None
+    fn fight(cat: &Catalogue, setup: &BattleSetup) -> Option<Result<Outcome, String>> {
+        Some(super::sim::fight(cat, setup, true))
     }
 
     fn assess_record(

@@ -7,6 +7,7 @@ pub mod api;
 pub mod battles;
 pub mod campaign;
 pub mod edit;
+pub mod fight;
 pub mod odds;
 pub mod print;
 pub mod rosters;
@@ -78,6 +79,7 @@ impl SystemPages for LodPages {
         odds::configure(cfg);
         print::configure(cfg);
         battles::configure(cfg);
+        fight::configure(cfg);
     }
 
     fn configure_api(&self, cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -85,7 +87,8 @@ impl SystemPages for LodPages {
             utoipa_actix_web::scope::scope("/api/v1/lod")
                 .configure(api::configure)
                 .configure(odds::configure_api)
-                .configure(battles::configure_api),
+                .configure(battles::configure_api)
+                .configure(fight::configure_api),
         );
     }
 
@@ -94,7 +97,7 @@ impl SystemPages for LodPages {
     }
 
     fn secret_prefixes(&self) -> &'static [&'static str] {
-        battles::SECRET_PREFIXES
+        fight::SECRET_PREFIXES
     }
 
     // Battles

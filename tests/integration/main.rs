@@ -17,6 +17,7 @@ mod conformance;
 mod conformance_forces;
 mod helpers;
 mod layers;
+mod lod_odds;
 mod lotf;
 mod migrations;
 mod openapi;

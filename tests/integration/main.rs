@@ -21,6 +21,7 @@ mod layers;
 mod lod_battles;
 mod lod_campaign;
 mod lod_fight;
+mod lod_odds;
 mod lod_print;
 mod lod_rosters;
 mod lotf;

@@ -10,6 +10,7 @@ pub mod campaign;
 pub mod catalogue;
 pub mod mechanics;
 pub mod montecarlo;
+pub mod odds;
 pub mod record;
 pub mod roster;
 pub mod sim;

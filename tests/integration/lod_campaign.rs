@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use crate::helpers::{spawn_app, TestApp};
 use crate::lod_battles::lod_roster;
 
-fn army(name: &str, list: &str, units: &[(&str, &str, u32)]) -> Value {
+pub(crate) fn army(name: &str, list: &str, units: &[(&str, &str, u32)]) -> Value {
     let units: Vec<Value> = units
         .iter()
         .map(|(id, entry, bases)| json!({"id": id, "name": id, "entry": entry, "bases": bases}))
@@ -18,7 +18,7 @@ fn army(name: &str, list: &str, units: &[(&str, &str, u32)]) -> Value {
                          "units": units}]})
 }
 
-async fn call(
+pub(crate) async fn call(
     app: &TestApp,
     token: &str,
     method: &str,
@@ -45,13 +45,19 @@ async fn call(
     )
 }
 
-async fn ok(app: &TestApp, token: &str, method: &str, path: &str, body: Option<Value>) -> Value {
+pub(crate) async fn ok(
+    app: &TestApp,
+    token: &str,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> Value {
     let (status, v) = call(app, token, method, path, body).await;
     assert!(status < 300, "{method} {path}: {status} {v}");
     v
 }
 
-fn route(map: &Value, a: &str, b: &str) -> String {
+pub(crate) fn route(map: &Value, a: &str, b: &str) -> String {
     map["routes"]
         .as_array()
         .unwrap()

@@ -309,13 +309,13 @@ async fn lod_every_printed_number_comes_from_the_catalogue() {
     assert!(reference.contains("BROKEN 6, SHAKEN 3"));
 }
 
-fn out_dir() -> PathBuf {
+pub(crate) fn out_dir() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/browser-shots/lod-print");
     std::fs::create_dir_all(&dir).expect("print output directory");
     dir
 }
 
-async fn pdf(b: &Browser, url: &str, letter: bool) -> Vec<u8> {
+pub(crate) async fn pdf(b: &Browser, url: &str, letter: bool) -> Vec<u8> {
     b.open(url).await;
     b.find("main").await;
     let config = PrintConfiguration::builder()
@@ -338,7 +338,7 @@ async fn pdf(b: &Browser, url: &str, letter: bool) -> Vec<u8> {
 }
 
 /// Pages of a PDF: `pdfinfo` when poppler is installed, else the page objects counted.
-fn page_count(pdf: &[u8], path: &Path) -> usize {
+pub(crate) fn page_count(pdf: &[u8], path: &Path) -> usize {
     std::fs::write(path, pdf).expect("write PDF");
     if let Ok(out) = Command::new("pdfinfo").arg(path).output() {
         let text = String::from_utf8_lossy(&out.stdout);
@@ -355,7 +355,7 @@ fn page_count(pdf: &[u8], path: &Path) -> usize {
 }
 
 /// Elements matching `css` whose content does not fit their box, as "text…: how much".
-async fn spilling(b: &Browser, css: &str) -> Vec<String> {
+pub(crate) async fn spilling(b: &Browser, css: &str) -> Vec<String> {
     let script = format!(
         "return Array.from(document.querySelectorAll('{css}')).filter(e => \
            e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1 || \

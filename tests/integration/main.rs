@@ -20,6 +20,7 @@ mod helpers;
 mod layers;
 mod lod_battles;
 mod lod_campaign;
+mod lod_end_to_end;
 mod lod_fight;
 mod lod_odds;
 mod lod_print;

@@ -429,36 +429,3 @@ fn the_re_roll_recursion_matches_a_brute_force_over_every_die() {
         }
     }
 }
-
-/// Prints the request and response examples of `docs/systems/lod.md` (run with `--ignored`).
-#[test]
-#[ignore]
-fn print_documentation_examples() {
-    let cat = cat();
-    let shot = json!({"shooter": {"list": "continental", "entry": "riflemen", "bases": 3, "hits": 0},
-        "target": {"list": "continental", "entry": "minutemen", "bases": 3, "hits": 0, "in_cover": true,
-                   "obscured": false, "enfiladed": false, "fortified": false, "in_command": true, "supported": false},
-        "range_inches": 20, "concentrate_fire": false, "defensive_fire": false});
-    let melee = json!({"a": {"list": "continental", "entry": "minutemen", "bases": 3, "hits": 0, "disorder_markers": 0,
-            "direct_bases": 1, "supporting_bases": 0, "charging": false, "against": "front", "enemy_defending_obstacle": false,
-            "enemy_uphill": false, "in_the_open": false, "general_attached": false, "lead_the_fight": false,
-            "in_command": false, "supported": false, "hold_the_line": false},
-        "b": {"list": "continental", "entry": "riflemen", "bases": 3, "hits": 0, "disorder_markers": 0,
-            "direct_bases": 1, "supporting_bases": 0, "charging": false, "against": "front", "enemy_defending_obstacle": false,
-            "enemy_uphill": false, "in_the_open": false, "general_attached": false, "lead_the_fight": false,
-            "in_command": false, "supported": false, "hold_the_line": false}});
-    let test = json!({"kind": "morale", "trigger": "broken_friend", "list": "continental", "entry": "continental_regiment",
-        "bases": 4, "hits": 0, "routing": false, "in_command": true, "supported": false, "fortified": false,
-        "press_the_charge": false, "direct_order": false, "hold_the_line": false, "reinforce": false});
-    let s = shooting_odds(&cat, &read_request(&shot).unwrap()).unwrap();
-    let m = melee_odds(&cat, &read_request(&melee).unwrap()).unwrap();
-    let t = test_odds(&cat, &read_request(&test).unwrap()).unwrap();
-    for (req, res) in [
-        (shot, serde_json::to_value(s).unwrap()),
-        (melee, serde_json::to_value(m).unwrap()),
-        (test, serde_json::to_value(t).unwrap()),
-    ] {
-        println!("=====REQ\n{}", serde_json::to_string_pretty(&req).unwrap());
-        println!("=====RES\n{}", serde_json::to_string_pretty(&res).unwrap());
-    }
-}

@@ -99,7 +99,7 @@ pub fn campaign_end(end: LodEnd) -> EndState {
     }
 }
 
-/// The Continental list's experience ladders (3.4), each entry's next step up.
+/// The Continental list's experience ladders (3.4, L-66), each entry's next step up.
 const LADDERS: &[(&str, &str)] = &[
     ("green_militia_regiment", "militia_regiment"),
     ("militia_regiment", "experienced_militia_regiment"),
@@ -198,6 +198,7 @@ impl ForceRules for Catalogue {
         )
     }
 
+    // Battles are sized in units, with nothing to buy (L-63).
     fn battle_size(&self) -> BattleSize {
         BattleSize {
             min: 2,
@@ -309,7 +310,7 @@ impl ForceRules for Catalogue {
     }
 
     /// One size smaller is the kind's next smaller row of the Unit Sizes table (3.4), whatever
-    /// the entry offers; a unit with its grenadiers detached keeps them detached.
+    /// the entry offers; a unit with its grenadiers detached keeps them detached (L-64).
     fn reduce(&self, roster: &RosterJson, element: &str, rank: u8) -> Option<Reduction> {
         let doc = read(roster).ok()?;
         let army = ArmyList::from_id(&doc.army_list)?;

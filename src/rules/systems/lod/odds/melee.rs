@@ -290,6 +290,7 @@ pub fn melee_odds(cat: &Catalogue, req: &MeleeRequest) -> Result<MeleeOdds, Odds
     let mut fa = Fate::default();
     let mut fb = Fate::default();
     let (mut p_a, mut p_b, mut p_draw) = (0.0, 0.0, 0.0);
+    // A unit broken by the round's hits loses whatever the score (L-57).
     let (mut a_broken, mut b_broken, mut both_broken) = (0.0, 0.0, 0.0);
     let max_diff = a.hits.len() as i32 + 8;
     let min_diff = -(b.hits.len() as i32 + 8);

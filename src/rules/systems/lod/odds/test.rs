@@ -355,6 +355,7 @@ fn order_odds(
         supported: req.supported,
         fortified: req.fortified,
     };
+    // A Direct Order! re-takes a failed test; on a CHARGE only one with no success (L-56).
     let retakes = if req.direct_order {
         cite(&mut rulings, &["L-9"]);
         vec!["A Direct Order!".to_string()]

@@ -22,7 +22,7 @@ use super::types::{
 
 pub use policy::{Moment, Plan, Policy, Response, StandardPolicy};
 
-/// Where the front of each army deploys: the inner edges of the deployment zones (L-48).
+/// Where the front of each army deploys: the inner edges of the deployment zones (L-48, L-60).
 const FRONT: [f64; 2] = [12.0, 36.0];
 
 /// One unit on the battlefield (spec 1.7).

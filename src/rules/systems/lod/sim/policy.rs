@@ -98,7 +98,7 @@ pub struct StandardPolicy {
     /// A charge is made when the charger's expected first-round score exceeds the target's by
     /// this much (in hits).
     pub charge_margin: f64,
-    /// Command Points kept back for Hold The Line! and Reinforce!.
+    /// Command Points kept back for Hold The Line! and Reinforce! (L-62).
     pub reserve: u32,
 }
 

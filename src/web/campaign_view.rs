@@ -72,9 +72,10 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
     let place = |p: &str| st.place_name(p).to_string();
     match e {
         Event::Created { settings, .. } => format!(
-            "Campaign \"{}\" created: {} points, {} turns, {} against {}.",
+            "Campaign \"{}\" created: {} {}, {} turns, {} against {}.",
             settings.name,
             settings.points,
+            system.battle_size().unit,
             settings.turns,
             settings.sides[0].name,
             settings.sides[1].name

@@ -68,7 +68,7 @@ async fn the_editor_offers_only_what_the_entry_allows() {
     b.fill("#new-brigade-general", "Tarleton").await;
     b.click("#brigades-end button[type=submit]").await;
     let summary = b
-        .wait_for_text("#summary", |t| t.contains("Brigade 2 has no units."))
+        .wait_for_text("#summary", |t| t.contains("2nd Brigade has no units."))
         .await;
     assert!(
         summary.contains("1 in 2 brigades") && summary.contains("2 + D3"),

@@ -166,7 +166,7 @@ async fn build_an_army_in_the_editor_and_see_it_judged() {
         .text()
         .await
         .unwrap()
-        .contains("Light Infantry comes with 4, 5 bases."));
+        .contains("Light Infantry comes with 4 or 5 bases."));
     for (entry, bases, grenadiers) in [
         ("guard_infantry", "5", "detached"),
         ("grenadier_infantry", "4", ""),

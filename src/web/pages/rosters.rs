@@ -142,10 +142,13 @@ async fn list_page(
     errors: FormErrors,
     form: CreateForm,
 ) -> Result<HttpResponse, AppError> {
-    let wars: Vec<SelectOption> = systems::REGISTRY
-        .iter()
-        .flat_map(|s| s.war_choices(state))
-        .collect();
+    // Systems of one period share wars: each is offered once, under the first system's name.
+    let mut wars: Vec<SelectOption> = Vec::new();
+    for war in systems::REGISTRY.iter().flat_map(|s| s.war_choices(state)) {
+        if !wars.iter().any(|w| w.value == war.value) {
+            wars.push(war);
+        }
+    }
     let filter = wars
         .iter()
         .any(|w| w.value == war_filter)
@@ -216,7 +219,11 @@ pub async fn list(
         ),
         notice,
         FormErrors::default(),
-        CreateForm::default(),
+        // Listing one system's rosters, a new one is for that system too.
+        CreateForm {
+            system: query.system.clone().unwrap_or_default(),
+            ..CreateForm::default()
+        },
     )
     .await
 }

@@ -353,6 +353,15 @@ impl Entry {
     pub fn offers(&self, option: EntryOption) -> bool {
         self.options.contains(&option)
     }
+
+    /// The base counts it comes in, as a sentence says them: "3, 4 or 5".
+    pub fn sizes_in_words(&self) -> String {
+        let all: Vec<String> = self.bases.iter().map(u32::to_string).collect();
+        match all.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => all.join(""),
+        }
+    }
 }
 
 /// An army list.

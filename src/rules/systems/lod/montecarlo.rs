@@ -275,8 +275,7 @@ fn mix(name: &str, list: &str, brigades: &[&[(&str, u32)]]) -> RosterDoc {
     r
 }
 
-/// The same army with every brigade twice.
-/// The larger army of a 2:1 row: every brigade twice (L-61).
+/// The larger army of a 2:1 row: the same army with every brigade twice (L-61).
 fn doubled(r: &RosterDoc) -> RosterDoc {
     let mut d = r.clone();
     d.name = format!("{} (doubled)", r.name);

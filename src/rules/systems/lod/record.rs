@@ -63,6 +63,22 @@ pub fn prepare(
         if roster.unit_count() == 0 {
             return Err(format!("'{}' has no units to fight with.", roster.name));
         }
+        // A unit the lists cannot field has no numbers to fight or score with.
+        let units = super::validate::units(cat, roster);
+        if let Some((_, _, unit)) = roster
+            .units()
+            .zip(&units)
+            .find(|(_, view)| view.profile.is_none())
+            .map(|(u, _)| u)
+        {
+            return Err(format!(
+                "'{}' cannot fight: its unit '{}' ({} at {} bases) is not one the army lists can field. Correct the roster first.",
+                roster.name,
+                if unit.name.is_empty() { &unit.entry } else { &unit.name },
+                unit.entry,
+                unit.bases
+            ));
+        }
     }
     let mut dice = Dice::from_seed(seed);
     let mut rolls = Vec::new();

@@ -138,23 +138,27 @@ impl RosterDoc {
     }
 
     /// Gives the army, its C-in-C, every brigade, General and unit a stable id where it has
-    /// none (the same document always gets the same ids).
+    /// none, and a new one where an earlier part already uses its id (the first keeps it), so
+    /// that battles and the editor can tell every part apart. The same document always gets the
+    /// same ids.
     pub fn assign_ids(&mut self) {
         let mut taken: BTreeSet<String> = BTreeSet::new();
-        let mut note = |id: &Option<String>| {
-            if let Some(id) = id {
-                taken.insert(id.clone());
+        let mut keep_first = |id: &mut Option<String>| {
+            if let Some(text) = id.as_ref().filter(|s| !s.is_empty()) {
+                if !taken.insert(text.clone()) {
+                    *id = None;
+                }
             }
         };
-        note(&self.id);
-        note(&self.c_in_c.id);
-        for b in &self.brigades {
-            note(&b.id);
-            if let Some(g) = &b.general {
-                note(&g.id);
+        keep_first(&mut self.id);
+        keep_first(&mut self.c_in_c.id);
+        for b in &mut self.brigades {
+            keep_first(&mut b.id);
+            if let Some(g) = &mut b.general {
+                keep_first(&mut g.id);
             }
-            for u in &b.units {
-                note(&u.id);
+            for u in &mut b.units {
+                keep_first(&mut u.id);
             }
         }
         let mut fresh = |prefix: &str, slot: &mut Option<String>| {

@@ -212,12 +212,7 @@ fn check_unit(
             return;
         }
     }
-    let offered = entry
-        .bases
-        .iter()
-        .map(|b| b.to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
+    let offered = entry.sizes_in_words();
     if !entry.bases.contains(&unit.bases) {
         let fielded = unit
             .bases

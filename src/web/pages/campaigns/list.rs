@@ -117,7 +117,12 @@ async fn list_page(
         .chain(crate::rules::SystemId::served())
         .find_map(|s| state.app.rules.forces(s))
         .ok_or_else(|| AppError::internal("no rule system runs campaigns"))?;
-    let mut scenarios = vec![choice("", "Roll on the scenario table for each battle")];
+    // A system with one scenario has nothing to roll for.
+    let mut scenarios = if system.scenarios().len() > 1 {
+        vec![choice("", "Roll on the scenario table for each battle")]
+    } else {
+        Vec::new()
+    };
     scenarios.extend(
         system
             .scenarios()
@@ -332,15 +337,26 @@ async fn join_page(
             rosters: rosters
                 .iter()
                 .map(|r| {
-                    choice(
-                        r.id.to_string(),
-                        format!(
-                            "{} ({} points{})",
-                            r.name,
-                            r.points,
-                            if r.legal { "" } else { ", not legal yet" }
-                        ),
-                    )
+                    choice(r.id.to_string(), {
+                        let priced = crate::rules::SystemId::from_id(&r.rule_system)
+                            .and_then(|s| s.capabilities())
+                            .is_some_and(|c| c.points);
+                        let size = if priced {
+                            format!("{} points", r.points)
+                        } else {
+                            String::new()
+                        };
+                        let legal = if r.legal { "" } else { "not legal yet" };
+                        let said: Vec<&str> = [size.as_str(), legal]
+                            .into_iter()
+                            .filter(|s| !s.is_empty())
+                            .collect();
+                        if said.is_empty() {
+                            r.name.clone()
+                        } else {
+                            format!("{} ({})", r.name, said.join(", "))
+                        }
+                    })
                 })
                 .collect(),
             already: st.force_of_user(user.id).is_some(),

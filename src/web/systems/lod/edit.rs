@@ -128,12 +128,7 @@ fn unit_choice(
     };
     let bases = form.u_bases.trim().parse::<u32>().ok();
     let Some(bases) = bases.filter(|b| entry.bases.contains(b)) else {
-        let offered = entry
-            .bases
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join(", ");
+        let offered = entry.sizes_in_words();
         errors.add(
             "u_bases",
             format!("{} comes with {offered} bases.", entry.name),
@@ -189,7 +184,19 @@ pub fn apply(cat: &Catalogue, doc: &mut RosterDoc, form: &EditForm) -> Result<Ap
             if let Some(old) = army.filter(|old| *old != new_list) {
                 for unit in doc.brigades.iter_mut().flat_map(|b| b.units.iter_mut()) {
                     if let Some((list, entry)) = resolve(cat, old, &unit.entry) {
-                        unit.entry = reference(new_list, list, entry);
+                        // The same unit in the new list (a 6pdr battery is one in every list)
+                        // becomes that list's own entry.
+                        let twin = cat.find_entry(new_list, &entry.id).filter(|(_, e)| {
+                            e.kind == entry.kind
+                                && e.quality == entry.quality
+                                && e.weapon == entry.weapon
+                                && e.rules == entry.rules
+                                && e.bases.contains(&unit.bases)
+                        });
+                        unit.entry = match twin {
+                            Some((_, e)) => e.id.clone(),
+                            None => reference(new_list, list, entry),
+                        };
                     }
                 }
             }
@@ -213,7 +220,7 @@ pub fn apply(cat: &Catalogue, doc: &mut RosterDoc, form: &EditForm) -> Result<Ap
             doc.brigades.push(BrigadeDoc {
                 id: None,
                 name: if name.is_empty() {
-                    format!("Brigade {}", doc.brigades.len() + 1)
+                    format!("{} Brigade", ordinal(doc.brigades.len() + 1))
                 } else {
                     name
                 },
@@ -313,6 +320,18 @@ pub fn apply(cat: &Catalogue, doc: &mut RosterDoc, form: &EditForm) -> Result<Ap
     Ok(Applied { anchor })
 }
 
+/// "1st", "2nd", "3rd", "4th", … "11th", "21st": how brigades are numbered (as the first is).
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -390,6 +409,7 @@ mod tests {
             .iter()
             .map(|u| u.entry.as_str())
             .collect();
-        assert_eq!(entries, ["british.artillery_6pdr", "jagers"]);
+        // A 6pdr battery is the same unit in both lists: it becomes the Hessian list's own.
+        assert_eq!(entries, ["artillery_6pdr", "jagers"]);
     }
 }

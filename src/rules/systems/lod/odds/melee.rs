@@ -280,8 +280,14 @@ pub fn melee_odds(cat: &Catalogue, req: &MeleeRequest) -> Result<MeleeOdds, Odds
     let mut rulings = vec!["L-24", "L-28", "L-29", "L-30", "L-34"];
     let a_kind = lookup_kind(cat, "a", &req.a)?;
     let b_kind = lookup_kind(cat, "b", &req.b)?;
-    let mut a = prepare(cat, "a", &req.a, b_kind, &mut rulings)?;
-    let mut b = prepare(cat, "b", &req.b, a_kind, &mut rulings)?;
+    // A fight across a defended obstacle is not in the open, for either side (L-25).
+    let open = !req.a.enemy_defending_obstacle && !req.b.enemy_defending_obstacle;
+    let side = |s: &MeleeSide| MeleeSide {
+        in_the_open: s.in_the_open && open,
+        ..s.clone()
+    };
+    let mut a = prepare(cat, "a", &side(&req.a), b_kind, &mut rulings)?;
+    let mut b = prepare(cat, "b", &side(&req.b), a_kind, &mut rulings)?;
     let more = cat.tables.melee_score.more_bases;
     let (a_bases, b_bases) = (a.u.profile.bases(), b.u.profile.bases());
     let follow_up = f64::from(7 - u32::from(cat.tables.pursuit_on).min(7)) / 6.0;

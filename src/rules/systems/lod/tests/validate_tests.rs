@@ -148,3 +148,36 @@ fn a_campaign_force_may_field_a_reduced_size_with_a_warning() {
         .iter()
         .any(|f| f.code == "size_below_list_option"));
 }
+
+#[test]
+fn duplicate_ids_are_renewed_when_stored_the_first_keeping_its_own() {
+    let mut doc = parse_roster(&army(
+        "continental",
+        r#"{"id": "x", "entry": "continental_regiment", "bases": 4},
+           {"id": "x", "entry": "militia_regiment", "bases": 3},
+           {"id": "x", "entry": "riflemen", "bases": 3}"#,
+    ))
+    .unwrap();
+    doc.assign_ids();
+    let ids: Vec<String> = doc.units().map(|(_, _, u)| u.id.clone().unwrap()).collect();
+    assert_eq!(ids[0], "x");
+    assert!(
+        ids[1] != "x" && ids[2] != "x" && ids[1] != ids[2],
+        "{ids:?}"
+    );
+}
+
+#[test]
+fn a_roster_with_a_unit_the_lists_cannot_field_is_refused_a_battle() {
+    let cat = Catalogue::builtin().unwrap();
+    let good = parse_roster(&army("continental", THREE)).unwrap();
+    let bad = parse_roster(&army(
+        "continental",
+        r#"{"entry": "continental_regiment", "bases": 4}, {"name": "Odd", "entry": "nope", "bases": 4}"#,
+    ))
+    .unwrap();
+    let refused = crate::rules::systems::lod::record::prepare(&cat, good, bad, None, false, 1)
+        .err()
+        .expect("refused");
+    assert!(refused.contains("'Odd'"), "{refused}");
+}

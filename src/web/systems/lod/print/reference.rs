@@ -119,7 +119,11 @@ pub fn build(cat: &Catalogue) -> Reference {
         .map(|k| KindRow {
             name: k.name.clone(),
             base: format!("{}×{}", k.base_mm[0], k.base_mm[1]),
-            figures: format!("{} {}", k.figures_per_base, k.figure_word),
+            figures: if k.figures_per_base == 1 {
+                format!("1 {}", k.figure_word.trim_end_matches('s'))
+            } else {
+                format!("{} {}", k.figures_per_base, k.figure_word)
+            },
             sizes: k
                 .sizes
                 .iter()

@@ -345,6 +345,21 @@ async fn a_liberty_or_death_campaign_fights_a_battle_and_its_aftermath_changes_t
     assert!(page.contains("8-unit battles"), "{page}");
     let page = app.get_html(&format!("/campaigns/{id}/forces/f2")).await;
     assert!(page.contains("3 of 8 units"), "{page}");
+    assert!(
+        page.contains("<h2>C-in-C</h2>")
+            && page.contains("General:")
+            && !page.contains("Force Commander"),
+        "the force speaks the game's words: {page}"
+    );
+    assert!(
+        page.contains("(8/16/24)"),
+        "units show their values: {page}"
+    );
+    let form = app.get_html("/campaigns?system=lod").await;
+    assert!(
+        !form.contains("reinforcement points") && form.contains("experience ladder"),
+        "only the rules that apply, in the game's words"
+    );
     assert!(!page.contains("Reinforcements"), "nothing to buy: {page}");
     let page = app.get_html(&format!("/battles/{record}")).await;
     assert!(page.contains("Main Army wins a major victory"), "{page}");

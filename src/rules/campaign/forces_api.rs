@@ -181,6 +181,17 @@ pub struct CommanderRef {
     pub group: Option<String>,
 }
 
+/// The words a system uses for the parts of a force ("Force Commander", "C-in-C", …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ForceWords {
+    pub commander_in_chief: &'static str,
+    pub group_commander: &'static str,
+    pub group: &'static str,
+    pub elements: &'static str,
+    pub element: &'static str,
+    pub options: &'static str,
+}
+
 /// A group of a force: its commander and its elements.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GroupRef {
@@ -361,6 +372,25 @@ pub trait ForceRules: Sync {
     fn fort_assault(&self) -> Option<String>;
     /// Rolls the scenario for a battle: its id and the roll in words.
     fn roll_scenario(&self, dice: &mut Dice) -> (String, String);
+
+    /// How a campaign rule switch reads for this system: `label` as it stands, the system's own
+    /// words for it, or `None` for a switch that does nothing here (hidden).
+    fn switch_label(&self, id: &str, label: &'static str) -> Option<&'static str> {
+        let _ = id;
+        Some(label)
+    }
+
+    /// What the system calls the parts of a force, for the campaign's pages.
+    fn words(&self) -> ForceWords {
+        ForceWords {
+            commander_in_chief: "Force Commander",
+            group_commander: "Group Commander",
+            group: "Group",
+            elements: "Elements",
+            element: "Element",
+            options: "Upgrades",
+        }
+    }
 
     /// How the system measures a battle's size (points unless it says otherwise).
     fn battle_size(&self) -> BattleSize {

@@ -20,8 +20,8 @@ use crate::rules::campaign::aftermath::EndState;
 use crate::rules::campaign::error::FieldProblem;
 use crate::rules::campaign::forces_api::{
     BattleDoc, BattleReport, BattleResult, BattleSize, Bought, Choice, CommanderRef, ElementEnd,
-    ElementRef, ForceRules, ForceShape, GroupRef, Promotion, Purchase, PurchaseMenu, Reduction,
-    RosterJson, SetupForce, SystemRoster,
+    ElementRef, ForceRules, ForceShape, ForceWords, GroupRef, Promotion, Purchase, PurchaseMenu,
+    Reduction, RosterJson, SetupForce, SystemRoster,
 };
 use crate::rules::dice::Dice;
 use crate::rules::system::{BattleSide, Method, RuleSystem, Severity, SystemId};
@@ -150,7 +150,17 @@ impl Catalogue {
             },
             kind,
             size: unit.bases.to_string(),
-            size_label: self.bases_label(&unit.bases.to_string()),
+            // The bases it fields (one fewer with its grenadiers detached, L-50) and its values.
+            size_label: match found.and_then(|(_, e)| self.size(e.kind, fielded)) {
+                Some(row) => format!(
+                    "{} ({}/{}/{})",
+                    self.bases_label(&fielded.to_string()),
+                    row.worn,
+                    row.shaken,
+                    row.auto_broken
+                ),
+                None => self.bases_label(&unit.bases.to_string()),
+            },
             rank: u8::try_from(rank).unwrap_or(u8::MAX),
             upgrades: if unit.grenadiers_detached {
                 vec!["Grenadiers Detached".into()]
@@ -299,6 +309,30 @@ impl ForceRules for Catalogue {
                 })
                 .count() as u32
         })
+    }
+
+    fn switch_label(&self, id: &str, label: &'static str) -> Option<&'static str> {
+        match id {
+            "field_promotion" => Some("Killed Generals are replaced by a new General (no rating to roll)"),
+            "experience" => Some(
+                "After a minor or major victory, Continental units may climb their experience ladder (a 6 on a D6)",
+            ),
+            "scout_bonus" => Some("More SCOUTS units give +1 in the roll for the attack"),
+            // No points to earn, and every battle is on the open field.
+            "reinforcements" | "fort_assault" => None,
+            _ => Some(label),
+        }
+    }
+
+    fn words(&self) -> ForceWords {
+        ForceWords {
+            commander_in_chief: "C-in-C",
+            group_commander: "General",
+            group: "Brigade",
+            elements: "Units",
+            element: "Unit",
+            options: "Options",
+        }
     }
 
     fn rate_commander(&self, _: &mut Dice) -> (u8, String) {

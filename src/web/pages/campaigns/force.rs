@@ -64,6 +64,10 @@ struct ForcePage {
     buys: bool,
     room: u32,
     out: String,
+    /// What the system calls a force's parts.
+    words: crate::rules::campaign::forces_api::ForceWords,
+    /// Commanders carry a rating to show.
+    rated: bool,
     fc_name: String,
     fc_rating: String,
     fc_history: Vec<String>,
@@ -111,7 +115,7 @@ async fn force_page(
         .map(|g| GroupView {
             id: g.id.clone(),
             name: if g.name.is_empty() {
-                "Group".into()
+                system.words().group.into()
             } else {
                 g.name.clone()
             },
@@ -187,6 +191,8 @@ async fn force_page(
         buys: system.points(&f.roster).is_some(),
         room: st.points().saturating_sub(points),
         out: f.out.clone().unwrap_or_default(),
+        words: system.words(),
+        rated: system.rated_commanders(),
         fc_name: fc.map(|c| c.name.clone()).unwrap_or_default(),
         fc_rating: fc.map_or_else(|| rating_words(system, None), |c| rating(&c.id)),
         fc_history: fc.map(|c| history(&c.id)).unwrap_or_default(),

@@ -164,7 +164,11 @@ async fn list_page(
                 .map(|w| choice(w.value, w.label))
                 .collect(),
             scenarios,
-            switches: HouseRules::default().switches().to_vec(),
+            switches: HouseRules::default()
+                .switches()
+                .into_iter()
+                .filter_map(|(id, label, on)| system.switch_label(id, label).map(|l| (id, l, on)))
+                .collect(),
             form,
             errors,
         },
@@ -272,6 +276,8 @@ struct JoinPage {
     points: u32,
     size: String,
     size_unit: &'static str,
+    /// Commanders' ratings are rolled on enlisting.
+    rated: bool,
     turns: u32,
     sides: Vec<SelectOption>,
     rosters: Vec<SelectOption>,
@@ -315,6 +321,7 @@ async fn join_page(
             points: settings.points,
             size: size.battles(settings.points),
             size_unit: size.unit,
+            rated: forces.rated_commanders(),
             turns: settings.turns,
             sides: settings
                 .sides

@@ -107,7 +107,16 @@ async fn organiser_page(
             sides: (0..2u8)
                 .map(|s| choice(s.to_string(), st.side_name(s)))
                 .collect(),
-            rules: st.rules().switches().to_vec(),
+            rules: {
+                let system = crate::web::campaign_view::system_of(state, &c)?;
+                st.rules()
+                    .switches()
+                    .into_iter()
+                    .filter_map(|(id, label, on)| {
+                        system.switch_label(id, label).map(|l| (id, l, on))
+                    })
+                    .collect()
+            },
             errors,
             done,
             ctx,

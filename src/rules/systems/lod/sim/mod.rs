@@ -469,6 +469,30 @@ impl<'a> Battle<'a> {
             .map(|_| x.brigade)
     }
 
+    /// The bases of `u` in contact: an enemy's frontage on one arc is split evenly among the
+    /// units fighting it there (4.4; the first named get the odd base), and `u` fights with
+    /// no more bases than it has (L-60); the rest support.
+    fn direct_bases(&self, u: usize) -> u32 {
+        let x = &self.units[u];
+        let frontage: u32 = x
+            .engaged
+            .iter()
+            .map(|&e| {
+                let sharing: Vec<usize> = self.units[e]
+                    .engaged
+                    .iter()
+                    .copied()
+                    .filter(|&o| self.units[o].side == x.side && self.units[o].against == x.against)
+                    .collect();
+                let n = u32::try_from(sharing.len().max(1)).unwrap_or(1);
+                let bases = self.units[e].profile.bases();
+                let place = sharing.iter().position(|&o| o == u).unwrap_or(0);
+                bases / n + u32::from((place as u32) < bases % n)
+            })
+            .sum();
+        x.profile.bases().min(frontage.max(1))
+    }
+
     /// First-round melee dice of `unit` against `enemy`.
     fn melee_dice(&self, unit: usize, enemy: usize, charging: bool, against: Against) -> u32 {
         let (x, e) = (&self.units[unit], &self.units[enemy]);
@@ -1552,14 +1576,7 @@ impl<'a> Battle<'a> {
                     .first()
                     .copied()
                     .unwrap_or(sides[1 - s][0]);
-                let direct = self.units[u].profile.bases().min(
-                    self.units[u]
-                        .engaged
-                        .iter()
-                        .map(|&e| self.units[e].profile.bases())
-                        .sum::<u32>()
-                        .max(1),
-                );
+                let direct = self.direct_bases(u);
                 let lead = self.general_attached(u).is_some()
                     && self.spend(policy, u, CommandAction::LeadTheFight, Moment::Melee);
                 let x = &self.units[u];

@@ -345,6 +345,28 @@ async fn start_from_a_list_or_an_example_and_round_trip_the_document() {
     assert!(page.contains("Continental Regiment, 4 bases (8/16/24)"));
     assert!(page.contains("Riflemen, 3 bases (3/6/9)"));
 
+    // Impossible counts and sizes are refused in words, not quietly replaced.
+    let res = app
+        .post_form(
+            "/rosters/new?system=lod",
+            "/rosters/new/list",
+            &[
+                ("system", "lod"),
+                ("army_list", "continental"),
+                ("count_continental_regiment", "99"),
+                ("count_riflemen", "1"),
+                ("bases_riflemen", "5"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 422);
+    let page = res.text().await.unwrap();
+    assert!(
+        page.contains("Give a whole number from 0 to 12 for Continental Regiment.")
+            && page.contains("Riflemen comes with 3 or 4 bases."),
+        "{page}"
+    );
+
     let res = app
         .post_form(
             "/rosters/new?system=lod",

@@ -321,7 +321,7 @@ pub fn apply(cat: &Catalogue, doc: &mut RosterDoc, form: &EditForm) -> Result<Ap
 }
 
 /// "1st", "2nd", "3rd", "4th", … "11th", "21st": how brigades are numbered (as the first is).
-fn ordinal(n: usize) -> String {
+pub(crate) fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
         (1, _) => "st",

@@ -382,29 +382,53 @@ async fn from_list(
         return Err(AppError::bad_request("Choose an army list first."));
     };
     let mut units = Vec::new();
+    let mut problems = Vec::new();
     for entry in &cat.list(list).entries {
-        let count: usize = field(form, &format!("count_{}", entry.id))
-            .trim()
-            .parse()
-            .unwrap_or(0)
-            .min(12);
-        let bases = field(form, &format!("bases_{}", entry.id))
-            .parse::<u32>()
-            .ok()
-            .filter(|b| entry.bases.contains(b))
-            .or_else(|| entry.bases.first().copied())
-            .unwrap_or(1);
+        let count_text = field(form, &format!("count_{}", entry.id)).trim();
+        let count = match count_text {
+            "" => 0,
+            text => match text.parse::<usize>() {
+                Ok(n) if n <= 12 => n,
+                _ => {
+                    problems.push(format!(
+                        "Give a whole number from 0 to 12 for {}.",
+                        entry.name
+                    ));
+                    continue;
+                }
+            },
+        };
+        if count == 0 {
+            continue;
+        }
+        let bases_text = field(form, &format!("bases_{}", entry.id)).trim();
+        let bases = if bases_text.is_empty() {
+            entry.bases.first().copied()
+        } else {
+            bases_text
+                .parse::<u32>()
+                .ok()
+                .filter(|b| entry.bases.contains(b))
+        };
+        let Some(bases) = bases else {
+            problems.push(format!(
+                "{} comes with {} bases.",
+                entry.name,
+                entry.sizes_in_words()
+            ));
+            continue;
+        };
         for _ in 0..count {
             units.push(UnitDoc::new(&entry.id, bases));
         }
     }
-    if units.is_empty() {
-        let page = start_page_of(
-            state,
-            ctx,
-            list.id(),
-            Some("Give a number for at least one entry.".into()),
-        );
+    if !problems.is_empty() || units.is_empty() {
+        let message = if problems.is_empty() {
+            "Give a number for at least one entry.".to_string()
+        } else {
+            problems.join(" ")
+        };
+        let page = start_page_of(state, ctx, list.id(), Some(message));
         return render_with_status(&page, StatusCode::UNPROCESSABLE_ENTITY);
     }
     let mut doc = RosterDoc::new(&format!("{} army", cat.list(list).name), list.id());
@@ -413,7 +437,7 @@ async fn from_list(
         .enumerate()
         .map(|(i, chunk)| BrigadeDoc {
             id: None,
-            name: format!("Brigade {}", i + 1),
+            name: format!("{} Brigade", super::edit::ordinal(i + 1)),
             general: Some(LeaderDoc::default()),
             units: chunk.to_vec(),
         })

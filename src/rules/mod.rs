@@ -6,6 +6,7 @@
 pub mod battlefield;
 pub mod campaign;
 pub mod dice;
+pub mod montecarlo;
 pub mod system;
 pub mod systems;
 pub mod vocab;

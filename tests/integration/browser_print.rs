@@ -17,7 +17,7 @@ fn out_dir() -> PathBuf {
     dir
 }
 
-async fn pdf(b: &Browser, url: &str, letter: bool) -> Vec<u8> {
+pub(crate) async fn pdf(b: &Browser, url: &str, letter: bool) -> Vec<u8> {
     b.open(url).await;
     b.find("main").await;
     let config = PrintConfiguration::builder()
@@ -40,7 +40,7 @@ async fn pdf(b: &Browser, url: &str, letter: bool) -> Vec<u8> {
 }
 
 /// Pages of a PDF: `pdfinfo` when poppler is installed, else the page objects counted.
-fn page_count(pdf: &[u8], path: &Path) -> usize {
+pub(crate) fn page_count(pdf: &[u8], path: &Path) -> usize {
     std::fs::write(path, pdf).expect("write PDF");
     if let Ok(out) = Command::new("pdfinfo").arg(path).output() {
         let text = String::from_utf8_lossy(&out.stdout);

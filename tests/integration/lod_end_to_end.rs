@@ -7,9 +7,10 @@
 use serde_json::{json, Value};
 
 use crate::browser::Browser;
+use crate::browser_print::{page_count, pdf};
 use crate::helpers::{spawn_app, PASSWORD};
 use crate::lod_campaign::{army, call, ok, route};
-use crate::lod_print::{out_dir, page_count, pdf, spilling};
+use crate::lod_print::{out_dir, spilling};
 use crate::lod_rosters::{edit, id_from, ids, new_army};
 
 const GREENE: &str = "greene-e2e@example.org";

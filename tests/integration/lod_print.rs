@@ -3,10 +3,8 @@
 //! headless Chromium the pages they print to on A4 and Letter with nothing spilling out of a
 //! card or a page. PDFs go to `target/browser-shots/lod-print/`.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 
-use fantoccini::wd::{PrintConfiguration, PrintMargins, PrintSize};
 use muster::app::rosters::content_for;
 use muster::rules::systems::lod::types::HalfDice;
 use muster::rules::systems::lod::{parse_roster, Catalogue, Kind, Weapon};
@@ -15,6 +13,7 @@ use muster::store;
 use serde_json::{json, Value};
 
 use crate::browser::Browser;
+use crate::browser_print::{page_count, pdf};
 use crate::helpers::{spawn_app, spawn_app_with_rules, TestApp, PASSWORD};
 
 const EMAIL: &str = "quartermaster@example.org";
@@ -313,45 +312,6 @@ pub(crate) fn out_dir() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/browser-shots/lod-print");
     std::fs::create_dir_all(&dir).expect("print output directory");
     dir
-}
-
-pub(crate) async fn pdf(b: &Browser, url: &str, letter: bool) -> Vec<u8> {
-    b.open(url).await;
-    b.find("main").await;
-    let config = PrintConfiguration::builder()
-        .size(if letter {
-            PrintSize::US_LETTER
-        } else {
-            PrintSize::A4
-        })
-        .margins(PrintMargins {
-            top: 0.0,
-            bottom: 0.0,
-            left: 0.0,
-            right: 0.0,
-        })
-        .background(true)
-        .shrink_to_fit(false)
-        .build()
-        .expect("print configuration");
-    b.client.print(config).await.expect("print to PDF")
-}
-
-/// Pages of a PDF: `pdfinfo` when poppler is installed, else the page objects counted.
-pub(crate) fn page_count(pdf: &[u8], path: &Path) -> usize {
-    std::fs::write(path, pdf).expect("write PDF");
-    if let Ok(out) = Command::new("pdfinfo").arg(path).output() {
-        let text = String::from_utf8_lossy(&out.stdout);
-        if let Some(line) = text.lines().find(|l| l.starts_with("Pages:")) {
-            return line
-                .trim_start_matches("Pages:")
-                .trim()
-                .parse()
-                .expect("page count");
-        }
-    }
-    let text = String::from_utf8_lossy(pdf);
-    text.matches("/Type /Page").count() - text.matches("/Type /Pages").count()
 }
 
 /// Elements matching `css` whose content does not fit their box, as "text…: how much".

@@ -3,6 +3,7 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Where the data lives. The scheme of `DATABASE_URL` decides the backend at run time.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,6 +83,8 @@ pub struct Config {
     pub public_url: Option<String>,
     pub trusted_proxy: Option<IpAddr>,
     pub log_filter: String,
+    /// `MUSTER_BODY_TIMEOUT_SECS`: how long a client may take to send a whole request body.
+    pub body_timeout: Duration,
 }
 
 impl std::fmt::Debug for Config {
@@ -95,6 +98,7 @@ impl std::fmt::Debug for Config {
             .field("public_url", &self.public_url)
             .field("trusted_proxy", &self.trusted_proxy)
             .field("log_filter", &self.log_filter)
+            .field("body_timeout", &self.body_timeout)
             .finish()
     }
 }
@@ -116,6 +120,9 @@ fn bad(var: &'static str, message: impl Into<String>) -> ConfigError {
 
 pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
 pub const DEFAULT_LOG: &str = "info,muster=info";
+/// Long enough for a 2 MB roster file over a slow mobile link, short enough that a client
+/// trickling bytes cannot hold a connection for long.
+pub const DEFAULT_BODY_TIMEOUT_SECS: u64 = 20;
 
 impl Config {
     pub fn from_env() -> Result<Self, ConfigError> {
@@ -192,6 +199,19 @@ impl Config {
             )
         })?;
 
+        let body_timeout = match non_empty("MUSTER_BODY_TIMEOUT_SECS") {
+            Some(text) => match text.trim().parse::<u64>() {
+                Ok(secs @ 1..=600) => Duration::from_secs(secs),
+                _ => {
+                    return Err(bad(
+                        "MUSTER_BODY_TIMEOUT_SECS",
+                        format!("'{text}' is not a number of seconds from 1 to 600"),
+                    ))
+                }
+            },
+            None => Duration::from_secs(DEFAULT_BODY_TIMEOUT_SECS),
+        };
+
         Ok(Self {
             bind,
             data_dir,
@@ -200,6 +220,7 @@ impl Config {
             public_url,
             trusted_proxy,
             log_filter,
+            body_timeout,
         })
     }
 
@@ -267,6 +288,8 @@ mod tests {
             ("MUSTER_PUBLIC_URL", "example.org"),
             ("MUSTER_TRUSTED_PROXY", "proxy.local"),
             ("MUSTER_LOG", "[[["),
+            ("MUSTER_BODY_TIMEOUT_SECS", "0"),
+            ("MUSTER_BODY_TIMEOUT_SECS", "soon"),
         ];
         for (var, value) in cases {
             let err = config(&[(var, value)]).expect_err(var);

@@ -98,9 +98,25 @@ impl From<diesel::result::Error> for Error {
             diesel::result::Error::NotFound => Self::NotFound,
             // SQLite's busy timeout ran out: a passing overload, not a bug.
             other if other.to_string().contains("database is locked") => Self::busy(),
+            // PostgreSQL cannot store a NUL. The web layer refuses them on the way in; this
+            // catches any way in it missed, as a field error instead of a server error.
+            other if refuses_nul(&other.to_string()) => Self::Validation {
+                message: "Some text holds a NUL character, which cannot be stored.".into(),
+                details: vec![ErrorDetail {
+                    field: None,
+                    message: crate::app::input::CONTROL_MESSAGE.into(),
+                }],
+            },
             other => Self::Internal(format!("database: {other}")),
         }
     }
+}
+
+/// PostgreSQL's refusals of a NUL in text (`invalid byte sequence ... 0x00`) and in JSON
+/// (`unsupported Unicode escape sequence`, for `\u0000`).
+fn refuses_nul(message: &str) -> bool {
+    (message.contains("invalid byte sequence") && message.contains("0x00"))
+        || message.contains("unsupported Unicode escape sequence")
 }
 
 impl From<crate::store::StoreError> for Error {

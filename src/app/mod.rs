@@ -9,6 +9,7 @@ pub mod battles;
 pub mod campaigns;
 pub mod dice;
 pub mod error;
+pub mod input;
 pub mod jobs;
 pub mod rosters;
 pub mod sim;

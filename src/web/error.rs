@@ -38,6 +38,9 @@ pub enum AppError {
     TooManyRequests { retry_after_secs: u64 },
     #[error("The service is unavailable: {0}")]
     Unavailable(String),
+    /// A request body over its limit (413).
+    #[error("{0}")]
+    PayloadTooLarge(String),
     /// The text is logged, never shown.
     #[error("Something went wrong on our side. It has been logged; please try again.")]
     Internal(String),
@@ -69,6 +72,7 @@ impl AppError {
             Self::Conflict(_) => "conflict",
             Self::TooManyRequests { .. } => "too_many_requests",
             Self::Unavailable(_) => "unavailable",
+            Self::PayloadTooLarge(_) => "payload_too_large",
             Self::Internal(_) => "internal",
         }
     }
@@ -89,6 +93,7 @@ impl AppError {
             404 => "Page not found",
             405 => "Not allowed here",
             409 => "Conflict",
+            413 => "Too large",
             429 => "Slow down",
             503 => "Unavailable",
             _ => "Something went wrong",
@@ -133,6 +138,7 @@ impl ResponseError for AppError {
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

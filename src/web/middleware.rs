@@ -1,5 +1,6 @@
-//! Cross-cutting behaviour of every response: the request log, security headers, and the
-//! choice between the HTML error page and the JSON error shape.
+//! Cross-cutting behaviour of every response: the request log, security headers, the limits
+//! and hygiene of every request's input, and the choice between the HTML error page and the
+//! JSON error shape.
 
 use std::time::Instant;
 
@@ -8,8 +9,10 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::middleware::Next;
-use actix_web::{HttpResponse, ResponseError};
+use actix_web::web::{Bytes, BytesMut};
+use actix_web::{HttpMessage, HttpResponse, ResponseError};
 use askama::Template;
+use futures_util::StreamExt;
 
 use crate::web::page::PageCtx;
 use crate::web::AppError;
@@ -95,6 +98,198 @@ pub async fn security_headers(
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     }
     Ok(res)
+}
+
+/// Every request body is at most this large: the largest legitimate one, a campaign map or a
+/// roster sent as JSON, is far smaller.
+pub const MAX_BODY_BYTES: usize = 2 * 1024 * 1024;
+/// The roster import form: a file of up to `MAX_IMPORT_BYTES` plus its multipart framing and the
+/// token field.
+pub const MAX_IMPORT_BODY_BYTES: usize = crate::web::pages::rosters::MAX_IMPORT_BYTES + 64 * 1024;
+/// A body over its limit is still read (and thrown away) up to this much, so that the browser
+/// that sent it sees the friendly 413 page instead of a reset connection; beyond it the
+/// connection is closed.
+const DRAIN_BYTES: usize = 16 * 1024 * 1024;
+
+const IMPORT_PATHS: &[&str] = &["/rosters/import", "/api/v1/rosters/import"];
+
+/// Refuses, before any handler runs, what no handler should see:
+///
+/// - a body larger than its limit (413), or one that does not arrive whole within
+///   `MUSTER_BODY_TIMEOUT_SECS` (408, and the connection is closed): a client that trickles a
+///   body otherwise holds a connection and a file descriptor for ever;
+/// - control characters other than line breaks and tabs in the path, the query string, a form
+///   field, a JSON string or an upload (422 naming the field): PostgreSQL cannot store a NUL,
+///   and no one means to send the others.
+///
+/// The body is read here once and handed on to the handler unchanged.
+pub async fn guard_input(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    if let Some(problem) = path_or_query_problem(&req) {
+        return Ok(req.error_response(problem).map_into_right_body());
+    }
+    let has_body = req.headers().contains_key(header::CONTENT_LENGTH)
+        || req.headers().contains_key(header::TRANSFER_ENCODING);
+    if !has_body {
+        return Ok(next.call(req).await?.map_into_left_body());
+    }
+    let deadline = req
+        .app_data::<actix_web::web::Data<crate::web::state::AppState>>()
+        .map(|s| s.body_timeout)
+        .unwrap_or(std::time::Duration::from_secs(
+            crate::config::DEFAULT_BODY_TIMEOUT_SECS,
+        ));
+    let import = IMPORT_PATHS.contains(&req.path());
+    let limit = if import {
+        MAX_IMPORT_BODY_BYTES
+    } else {
+        MAX_BODY_BYTES
+    };
+    let mut payload = req.take_payload();
+    let read = async move {
+        let mut body = BytesMut::new();
+        let mut seen = 0usize;
+        while let Some(chunk) = payload.next().await {
+            let chunk = chunk.map_err(|_| BodyProblem::Unreadable)?;
+            seen += chunk.len();
+            if seen > DRAIN_BYTES {
+                return Err(BodyProblem::TooLarge { drained: false });
+            }
+            if seen <= limit {
+                body.extend_from_slice(&chunk);
+            }
+        }
+        if seen > limit {
+            return Err(BodyProblem::TooLarge { drained: true });
+        }
+        Ok(body.freeze())
+    };
+    let body = match actix_web::rt::time::timeout(deadline, read).await {
+        Ok(Ok(body)) => body,
+        Err(_) => {
+            tracing::info!(path = %redact(req.path()), "request body too slow; connection closed");
+            let res = HttpResponse::RequestTimeout()
+                .force_close()
+                .content_type("text/plain; charset=utf-8")
+                .body("The request took too long to arrive, so the connection was closed. Please try again.");
+            return Ok(req.into_response(res).map_into_right_body());
+        }
+        Ok(Err(BodyProblem::Unreadable)) => {
+            let error = AppError::bad_request("The request body could not be read.");
+            return Ok(req.error_response(error).map_into_right_body());
+        }
+        Ok(Err(BodyProblem::TooLarge { drained })) => {
+            let message = if import {
+                "The file is larger than 2 MB; a roster is far smaller. Check that you chose the \
+                 roster exported from Muster."
+            } else {
+                "The request is larger than 2 MB, more than any form or API call needs."
+            };
+            let mut res = req.error_response(AppError::PayloadTooLarge(message.into()));
+            if !drained {
+                res.response_mut()
+                    .head_mut()
+                    .set_connection_type(actix_web::http::ConnectionType::Close);
+            }
+            return Ok(res.map_into_right_body());
+        }
+    };
+    if let Some(problem) = body_problem(&req, &body) {
+        return Ok(req.error_response(problem).map_into_right_body());
+    }
+    req.set_payload(actix_web::dev::Payload::from(body));
+    Ok(next.call(req).await?.map_into_left_body())
+}
+
+enum BodyProblem {
+    Unreadable,
+    /// `drained`: the whole body was read, so the connection can stay open.
+    TooLarge {
+        drained: bool,
+    },
+}
+
+fn control_error(field: &str) -> AppError {
+    AppError::Validation {
+        message: "Some fields hold characters Muster does not accept.".into(),
+        details: vec![crate::app::ErrorDetail::field(
+            field,
+            crate::app::input::CONTROL_MESSAGE,
+        )],
+    }
+}
+
+/// Path segments and query values are single-line: every control character is refused.
+fn path_or_query_problem(req: &ServiceRequest) -> Option<AppError> {
+    let decoded = percent_decode(req.path());
+    if String::from_utf8_lossy(&decoded)
+        .chars()
+        .any(char::is_control)
+    {
+        return Some(control_error("path"));
+    }
+    let query = req.query_string();
+    if query.is_empty() {
+        return None;
+    }
+    // A query that does not parse is the handler's to refuse.
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).ok()?;
+    pairs
+        .iter()
+        .find(|(k, v)| k.chars().chain(v.chars()).any(char::is_control))
+        .map(|(k, _)| control_error(k))
+}
+
+/// Form fields, JSON strings and uploads may hold line breaks and tabs, no other control
+/// character. A body that does not parse is the handler's to refuse.
+fn body_problem(req: &ServiceRequest, body: &Bytes) -> Option<AppError> {
+    use crate::app::input::{has_forbidden_control, json_control_path};
+    let content_type = req.content_type().to_ascii_lowercase();
+    if content_type == "application/x-www-form-urlencoded" {
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_bytes(body).ok()?;
+        return pairs
+            .iter()
+            .find(|(k, v)| has_forbidden_control(k) || has_forbidden_control(v))
+            .map(|(k, _)| control_error(k));
+    }
+    if content_type == "multipart/form-data" {
+        // Uploads are roster documents, which are text: the multipart framing itself uses only
+        // CR LF, so any other control byte is in a field. (A JSON document's escaped `\u0000`
+        // is caught where the import reads the document.)
+        let bad_byte = body
+            .iter()
+            .any(|&b| (b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t')) || b == 0x7f);
+        return bad_byte.then(|| control_error("file"));
+    }
+    // JSON (whatever the client called it: the roster import takes a bare body), then text.
+    if let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) {
+        return json_control_path(&value).map(|path| control_error(&path));
+    }
+    match std::str::from_utf8(body) {
+        Ok(text) if has_forbidden_control(text) => Some(control_error("body")),
+        _ => None,
+    }
+}
+
+fn percent_decode(text: &str) -> Vec<u8> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let (Some(hi), Some(lo)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push((hi * 16 + lo) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    out
 }
 
 #[derive(Template)]
@@ -210,6 +405,7 @@ fn clone_for_render(e: &AppError) -> AppError {
             retry_after_secs: *retry_after_secs,
         },
         AppError::Unavailable(m) => AppError::Unavailable(m.clone()),
+        AppError::PayloadTooLarge(m) => AppError::PayloadTooLarge(m.clone()),
         // Already logged when it was first turned into a response.
         AppError::Internal(_) => AppError::Internal(String::new()),
     }
@@ -222,7 +418,7 @@ fn from_framework(status: StatusCode, message: &str) -> AppError {
         401 => AppError::LoginRequired,
         403 => AppError::Forbidden(message.to_string()),
         405 => AppError::MethodNotAllowed,
-        413 => AppError::bad_request("The request is too large."),
+        413 => AppError::PayloadTooLarge("The request is too large.".into()),
         400..=499 => AppError::bad_request(message.to_string()),
         _ => AppError::Internal(message.to_string()),
     }

@@ -1,6 +1,7 @@
 //! Building and running the server.
 
 use std::net::TcpListener;
+use std::time::Duration;
 
 use actix_web::middleware::from_fn;
 use actix_web::{web, App, HttpResponse, HttpServer};
@@ -14,7 +15,7 @@ use crate::store::{self, settings, DbPool};
 use crate::web::api::{self, ApiDoc};
 use crate::web::auth::csrf;
 use crate::web::auth::throttle::LoginThrottle;
-use crate::web::middleware::{log_request, render_errors, security_headers};
+use crate::web::middleware::{guard_input, log_request, render_errors, security_headers};
 use crate::web::pages::{accounts, admin, battles, campaigns, home, print, rosters};
 use crate::web::state::{AppState, Keys};
 use crate::web::{assets, AppError};
@@ -60,6 +61,7 @@ pub fn prepare_state(config: &Config, rules: Systems) -> Result<AppState, Startu
         secure_cookies: config.secure_cookies(),
         public_url: config.public_url.clone(),
         trusted_proxy: config.trusted_proxy,
+        body_timeout: config.body_timeout,
         throttle: LoginThrottle::default(),
     })
 }
@@ -211,11 +213,26 @@ impl Application {
                 .service(web::resource("/static/{name}").get(assets::serve))
                 .default_service(web::to(not_found))
                 // Outermost last: the log sees the final status; headers go on every response.
+                .wrap(from_fn(guard_input))
                 .wrap(from_fn(render_errors))
                 .wrap(from_fn(csrf::ensure_nonce))
                 .wrap(from_fn(security_headers))
                 .wrap(from_fn(log_request))
         })
+        // Limits on connections, each against a way one client could hold the server:
+        // - the request head (line and headers) must arrive within 5 s of connecting, or the
+        //   connection is closed with 408 (the body has its own deadline, `guard_input`);
+        .client_request_timeout(Duration::from_secs(5))
+        // - a client that does not close its side after the response gets 2 s;
+        .client_disconnect_timeout(Duration::from_secs(2))
+        // - an idle kept-alive connection is closed after 15 s (browsers reuse it sooner);
+        .keep_alive(Duration::from_secs(15))
+        // - each worker holds at most 2 048 connections; beyond that new ones wait in the
+        //   kernel's listen queue instead of taking file descriptors the database and the log
+        //   need. (`backlog` would only apply to a socket the server binds itself, and
+        //   `max_connection_rate` only limits TLS handshakes, which Muster leaves to the
+        //   reverse proxy.)
+        .max_connections(2_048)
         .listen(listener)
         .map_err(|source| StartupError::Bind {
             addr: addr.clone(),

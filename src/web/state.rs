@@ -16,20 +16,54 @@ pub struct AppState {
     pub public_url: Option<String>,
     pub trusted_proxy: Option<IpAddr>,
     pub throttle: LoginThrottle,
+    /// How long a client may take to send a whole request body.
+    pub body_timeout: std::time::Duration,
 }
 
 impl AppState {
-    /// An absolute link to `path` for sharing: under `MUSTER_PUBLIC_URL` when it is set,
-    /// otherwise under the address the request came in on.
+    /// An absolute link to `path` for sharing (share, public-battle and invite links).
+    ///
+    /// Under `MUSTER_PUBLIC_URL` when it is set. Otherwise `X-Forwarded-Host`/`-Proto` count
+    /// only when the request came from `MUSTER_TRUSTED_PROXY`; anyone else could forge them and,
+    /// say through a poisoned cache, hand out links to their own site. Without a trusted proxy
+    /// the request's own `Host` header is used: a client can set that too, but the link goes
+    /// back only to the one who asked (and pages are never cached, `Cache-Control: no-store`).
     pub fn absolute_url(&self, req: &actix_web::HttpRequest, path: &str) -> String {
-        match &self.public_url {
-            Some(base) => format!("{base}{path}"),
-            None => {
-                let info = req.connection_info();
-                format!("{}://{}{path}", info.scheme(), info.host())
-            }
+        if let Some(base) = &self.public_url {
+            return format!("{base}{path}");
         }
+        let from_proxy = match (req.peer_addr(), self.trusted_proxy) {
+            (Some(peer), Some(proxy)) => peer.ip() == proxy,
+            _ => false,
+        };
+        let (scheme, host) = if from_proxy {
+            let info = req.connection_info();
+            (info.scheme().to_string(), info.host().to_string())
+        } else {
+            let host = req
+                .headers()
+                .get(actix_web::http::header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .filter(|h| is_plain_host(h))
+                .map(str::to_string)
+                .unwrap_or_else(|| req.app_config().host().to_string());
+            let scheme = if req.app_config().secure() {
+                "https"
+            } else {
+                "http"
+            };
+            (scheme.to_string(), host)
+        };
+        format!("{scheme}://{host}{path}")
     }
+}
+
+/// A host and optional port, nothing that could change the link's meaning (no `/`, `@`, spaces).
+fn is_plain_host(host: &str) -> bool {
+    !host.is_empty()
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'))
 }
 
 /// Keys derived from the one server secret, each for one purpose.

@@ -558,8 +558,8 @@ async fn read_import_form(req: &HttpRequest, payload: web::Payload) -> Result<St
                     AppError::bad_request(format!("The upload could not be read: {e}"))
                 })?;
                 if bytes.len() + chunk.len() > MAX_IMPORT_BYTES {
-                    return Err(AppError::bad_request(
-                        "The file is larger than 2 MB; a roster is far smaller.",
+                    return Err(AppError::PayloadTooLarge(
+                        "The file is larger than 2 MB; a roster is far smaller.".into(),
                     ));
                 }
                 bytes.extend_from_slice(&chunk);
@@ -578,8 +578,8 @@ async fn read_import_form(req: &HttpRequest, payload: web::Payload) -> Result<St
             let chunk = chunk
                 .map_err(|e| AppError::bad_request(format!("The form could not be read: {e}")))?;
             if body.len() + chunk.len() > MAX_IMPORT_BYTES + 4096 {
-                return Err(AppError::bad_request(
-                    "The pasted text is larger than 2 MB; a roster is far smaller.",
+                return Err(AppError::PayloadTooLarge(
+                    "The pasted text is larger than 2 MB; a roster is far smaller.".into(),
                 ));
             }
             body.extend_from_slice(&chunk);
@@ -629,6 +629,15 @@ pub async fn import(
             text,
             "Choose a file or paste a roster document.".into(),
             String::new(),
+        );
+    }
+    // A JSON document can carry a NUL as `\u0000`, which no database column takes.
+    if let Some(location) = app::input::document_control_location(&text) {
+        return refuse(
+            ctx,
+            String::new(),
+            app::input::CONTROL_MESSAGE.into(),
+            location,
         );
     }
     // An import goes to the system its `format` names, or the first one this build serves.

@@ -1,0 +1,344 @@
+//! Input limits and hygiene (issue 15, item 4): control characters refused with a field error,
+//! body size and read deadlines, display names, links that a forged header cannot redirect,
+//! and battle set-up that does not tell who has an account.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::helpers::{
+    client, csrf_from, location, test_config, TempDir, TestDb, Visitor, PASSWORD,
+};
+use muster::config::Config;
+use muster::rules::Systems;
+use muster::web::Application;
+
+/// A server with a changed configuration (the body deadline, the public URL, the proxy).
+struct CustomApp {
+    visitor: Visitor,
+    port: u16,
+    _db: TestDb,
+    _data: TempDir,
+}
+
+impl std::ops::Deref for CustomApp {
+    type Target = Visitor;
+    fn deref(&self) -> &Visitor {
+        &self.visitor
+    }
+}
+
+async fn spawn_with(change: impl FnOnce(&mut Config)) -> CustomApp {
+    let db = TestDb::create();
+    let data = TempDir::new("data");
+    let mut config = test_config(db.url(), &data.0);
+    change(&mut config);
+    let app = Application::build_with_rules(&config, Systems::builtin().expect("rules"))
+        .expect("the application starts");
+    let port = app.port();
+    tokio::spawn(app.run_until_stopped());
+    CustomApp {
+        visitor: Visitor {
+            address: format!("http://127.0.0.1:{port}"),
+            client: client(),
+        },
+        port,
+        _db: db,
+        _data: data,
+    }
+}
+
+async fn spawn() -> CustomApp {
+    spawn_with(|_| {}).await
+}
+
+/// Creates an empty roster through the page and returns its id.
+async fn new_roster(v: &Visitor, name: &str) -> i64 {
+    let res = v
+        .post_form(
+            "/rosters",
+            "/rosters",
+            &[
+                ("name", name),
+                ("war", "american_revolution"),
+                ("nation", "american"),
+                ("points_limit", "150"),
+                ("mode", "standard"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 303, "create roster");
+    location(&res)
+        .trim_start_matches("/rosters/")
+        .trim_end_matches("/edit")
+        .parse()
+        .expect("roster id in the redirect")
+}
+
+async fn json_of(res: reqwest::Response) -> Value {
+    res.json().await.expect("a JSON body")
+}
+
+// ---------- control characters ----------
+
+#[tokio::test]
+async fn nul_in_a_form_field_is_a_field_error_even_at_login_with_no_account() {
+    let app = spawn().await;
+    let res = app
+        .login("nobody\0@example.org", "some password here")
+        .await;
+    assert_eq!(res.status(), 422, "the login e-mail with a NUL");
+    let page = res.text().await.unwrap();
+    assert!(page.contains("email:"), "the field is named: {page}");
+    assert!(page.contains("control character"), "{page}");
+
+    let res = app.register("nul@example.org", "Ne\0y", PASSWORD).await;
+    assert_eq!(res.status(), 422, "a display name with a NUL");
+    // Nothing was stored: the address can still register.
+    let res = app.register("nul@example.org", "Ney", PASSWORD).await;
+    assert_eq!(
+        res.status(),
+        303,
+        "the same address registers without the NUL"
+    );
+
+    // Other control characters too; line breaks and tabs pass the check (a tab in a name is
+    // then made a space).
+    let stranger = Visitor {
+        address: app.address.clone(),
+        client: client(),
+    };
+    let res = stranger
+        .register("bell@example.org", "Ring\u{7}", PASSWORD)
+        .await;
+    assert_eq!(res.status(), 422, "a BEL character");
+}
+
+#[tokio::test]
+async fn nul_in_json_the_query_or_the_path_is_refused() {
+    let app = spawn().await;
+    let res = app
+        .client
+        .post(app.url("/api/v1/auth/token"))
+        .json(&json!({"email": "ghost\u{0}@example.org", "password": "whatever-password"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 422, "token request with a NUL e-mail");
+    let body = json_of(res).await;
+    assert_eq!(body["error"]["code"], "validation_failed");
+    assert_eq!(body["error"]["details"][0]["field"], "$.email");
+
+    let res = app
+        .client
+        .post(app.url("/api/v1/users"))
+        .json(&json!({"email": "x@example.org", "display_name": "a\u{0}b", "password": PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 422, "API registration");
+
+    let res = app.get("/rosters?system=%00").await;
+    assert_eq!(res.status(), 422, "a NUL in the query string");
+    let res = app.get("/shared/abc%00def").await;
+    assert_eq!(res.status(), 422, "a NUL in a path parameter");
+    let res = app.get("/api/v1/rosters/1%00").await;
+    assert_eq!(res.status(), 422, "a NUL in an API path");
+    assert_eq!(json_of(res).await["error"]["details"][0]["field"], "path");
+}
+
+#[tokio::test]
+async fn nul_inside_an_imported_roster_document_is_refused_but_line_breaks_pass() {
+    let app = spawn().await;
+    app.register("importer@example.org", "Importer", PASSWORD)
+        .await;
+    let id = new_roster(&app, "Original").await;
+    let exported = app.get_html(&format!("/rosters/{id}/export.json")).await;
+    let mut document: Value = serde_json::from_str(&exported).expect("exported JSON");
+    let pretty = serde_json::to_string_pretty(&document).unwrap();
+    assert!(pretty.contains('\n'));
+    let res = app
+        .post_form(
+            "/rosters/import",
+            "/rosters/import",
+            &[("document", &pretty)],
+        )
+        .await;
+    assert_eq!(res.status(), 303, "a multi-line document imports");
+
+    document["name"] = json!("Poisoned\u{0}name");
+    let poisoned = serde_json::to_string(&document).unwrap();
+    assert!(
+        poisoned.contains("\\u0000"),
+        "the NUL travels as a JSON escape"
+    );
+    let res = app
+        .post_form(
+            "/rosters/import",
+            "/rosters/import",
+            &[("document", &poisoned)],
+        )
+        .await;
+    assert_eq!(res.status(), 422, "the import page refuses it");
+    let page = res.text().await.unwrap();
+    assert!(page.contains("control character"), "{page}");
+
+    let token = app.api_token("importer@example.org", PASSWORD).await;
+    let res = app
+        .client
+        .post(app.url("/api/v1/rosters/import"))
+        .bearer_auth(&token)
+        .header("content-type", "application/json")
+        .body(poisoned)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 422, "the API refuses it");
+    assert_eq!(json_of(res).await["error"]["details"][0]["field"], "$.name");
+}
+
+// ---------- body size and read deadline ----------
+
+#[tokio::test]
+async fn a_body_that_stalls_is_answered_408_and_the_connection_closed() {
+    let app = spawn_with(|c| c.body_timeout = Duration::from_secs(1)).await;
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", app.port))
+        .await
+        .expect("connect");
+    let head = "POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\n\
+                Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n\
+                email=slow";
+    stream.write_all(head.as_bytes()).await.unwrap();
+    // The rest of the body never comes. The server must answer and close on its own; the outer
+    // limit only keeps a broken server from hanging the test suite.
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(60), stream.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "the server closed the connection");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+
+    // The server still serves everyone else.
+    assert_eq!(app.get("/healthz").await.status(), 200);
+}
+
+fn multipart(boundary: &str, token: &str, file: &[u8]) -> Vec<u8> {
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"csrf_token\"\r\n\r\n{token}\r\n\
+         --{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"r.json\"\r\n\
+         Content-Type: application/json\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(file);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    body
+}
+
+#[tokio::test]
+async fn an_oversized_upload_gets_413_with_a_friendly_page() {
+    let app = spawn().await;
+    app.register("big@example.org", "Big", PASSWORD).await;
+    let token = csrf_from(&app.get_html("/rosters/import").await);
+    let boundary = "muster-test-boundary";
+    let big = vec![b' '; 3 * 1024 * 1024];
+    let res = app
+        .client
+        .post(app.url("/rosters/import"))
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .body(multipart(boundary, &token, &big))
+        .send()
+        .await
+        .expect("the server answers instead of dropping the connection");
+    assert_eq!(res.status(), 413);
+    let page = res.text().await.unwrap();
+    assert!(page.contains("larger than 2 MB"), "{page}");
+
+    // A NUL byte in an uploaded file is refused like one in a form field.
+    let res = app
+        .client
+        .post(app.url("/rosters/import"))
+        .header(
+            "content-type",
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .body(multipart(boundary, &token, b"{\"name\": \"a\0b\"}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 422);
+
+    // Any other body over the global limit: the JSON shape under /api/.
+    let res = app
+        .client
+        .post(app.url("/api/v1/auth/token"))
+        .header("content-type", "application/json")
+        .body(vec![b' '; 3 * 1024 * 1024])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 413);
+    assert_eq!(json_of(res).await["error"]["code"], "payload_too_large");
+}
+
+// ---------- links ----------
+
+/// The share link shown on a shared roster's page, asked for with extra headers.
+async fn share_link(app: &CustomApp, headers: &[(&str, &str)]) -> String {
+    app.register("linker@example.org", "Linker", PASSWORD).await;
+    let id = new_roster(app, "Linked").await;
+    let res = app
+        .post_form(
+            &format!("/rosters/{id}"),
+            &format!("/rosters/{id}/share"),
+            &[],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let mut request = app.client.get(app.url(&format!("/rosters/{id}")));
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let page = request.send().await.unwrap().text().await.unwrap();
+    let end = page.find("/shared/").expect("a share link");
+    let start = page[..end].rfind('"').expect("link in an attribute") + 1;
+    page[start..end].to_string()
+}
+
+const FORGED: [(&str, &str); 3] = [
+    ("x-forwarded-host", "evil.example"),
+    ("x-forwarded-proto", "https"),
+    ("forwarded", "host=evil.example;proto=https"),
+];
+
+#[tokio::test]
+async fn a_forged_forwarded_host_never_reaches_a_share_link() {
+    let app = spawn().await;
+    let base = share_link(&app, &FORGED).await;
+    assert_eq!(base, format!("http://127.0.0.1:{}", app.port));
+}
+
+#[tokio::test]
+async fn forwarded_headers_count_only_from_the_trusted_proxy_or_not_at_all_with_a_public_url() {
+    let app = spawn_with(|c| c.trusted_proxy = Some("127.0.0.1".parse().unwrap())).await;
+    let base = share_link(&app, &FORGED[..2]).await;
+    assert_eq!(base, "https://evil.example", "the proxy is believed");
+
+    let app = spawn_with(|c| c.trusted_proxy = Some("10.9.8.7".parse().unwrap())).await;
+    let base = share_link(&app, &FORGED[..2]).await;
+    assert_eq!(
+        base,
+        format!("http://127.0.0.1:{}", app.port),
+        "another peer is not"
+    );
+
+    let app = spawn_with(|c| {
+        c.public_url = Some("http://muster.example.org".into());
+        c.trusted_proxy = Some("127.0.0.1".parse().unwrap());
+    })
+    .await;
+    let base = share_link(&app, &FORGED).await;
+    assert_eq!(base, "http://muster.example.org");
+}

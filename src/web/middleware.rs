@@ -221,7 +221,8 @@ fn control_error(field: &str) -> AppError {
     }
 }
 
-/// Path segments and query values are single-line: every control character is refused.
+/// Path segments may hold no control character at all; query values are checked like form
+/// fields (a tab in `next=` is the login page's to make harmless).
 fn path_or_query_problem(req: &ServiceRequest) -> Option<AppError> {
     let decoded = percent_decode(req.path());
     if String::from_utf8_lossy(&decoded)
@@ -238,7 +239,10 @@ fn path_or_query_problem(req: &ServiceRequest) -> Option<AppError> {
     let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query).ok()?;
     pairs
         .iter()
-        .find(|(k, v)| k.chars().chain(v.chars()).any(char::is_control))
+        .find(|(k, v)| {
+            crate::app::input::has_forbidden_control(k)
+                || crate::app::input::has_forbidden_control(v)
+        })
         .map(|(k, _)| control_error(k))
 }
 

@@ -13,7 +13,7 @@ use diesel::Connection;
 use serde::Deserialize;
 use validator::Validate;
 
-use crate::app::{blocking, Actor, Context, Error, ErrorDetail};
+use crate::app::{blocking, input, Actor, Context, Error, ErrorDetail};
 use crate::store::sessions::{self, Session};
 use crate::store::users::{self, User};
 use crate::store::DbConnection;
@@ -178,7 +178,7 @@ pub struct RegisterForm {
 impl RegisterForm {
     pub fn normalised(mut self) -> Self {
         self.email = self.email.trim().to_string();
-        self.display_name = self.display_name.trim().to_string();
+        self.display_name = input::normalise_display_name(&self.display_name);
         if self.display_name.is_empty() {
             self.display_name = default_display_name(&self.email);
         }
@@ -188,29 +188,75 @@ impl RegisterForm {
 
 /// The part of an email before `@`, the default display name.
 pub fn default_display_name(email: &str) -> String {
-    email
-        .split('@')
-        .next()
-        .unwrap_or("")
-        .trim()
+    let local = email.split('@').next().unwrap_or("");
+    input::normalise_display_name(local)
         .chars()
-        .take(60)
+        .take(input::MAX_DISPLAY_NAME_CHARS)
         .collect()
 }
 
-/// Creates an account. Field problems (the email taken among them) are a validation error with
-/// one detail per field.
+pub const NAME_TAKEN: &str = "That name is taken by another player.";
+
+/// Every way an account gets or changes its display name goes through here: the name as it
+/// is stored (normalised), or why it cannot be used.
+pub fn checked_display_name(raw: &str) -> Result<String, String> {
+    let name = input::normalise_display_name(raw);
+    match input::display_name_problem(&name) {
+        Some(problem) => Err(problem.to_string()),
+        None => Ok(name),
+    }
+}
+
+/// A default name (from the email) that no one has yet: the name itself, or with a number.
+fn free_default_name(conn: &mut DbConnection, name: &str) -> Result<String, Error> {
+    let base: String = name
+        .chars()
+        .take(input::MAX_DISPLAY_NAME_CHARS - 4)
+        .collect();
+    for n in 1..=99 {
+        let candidate = if n == 1 {
+            name.to_string()
+        } else {
+            format!("{base} {n}")
+        };
+        if !users::display_name_taken(conn, &candidate, None)? {
+            return Ok(candidate);
+        }
+    }
+    Ok(format!(
+        "{base} {}",
+        crate::app::dice::random_token(3).to_lowercase()
+    ))
+}
+
+/// Creates an account. Field problems (the email or the name taken among them) are a
+/// validation error with one detail per field.
 pub async fn register(ctx: &Context, form: RegisterForm) -> Result<User, Error> {
     const FIELDS: [&str; 3] = ["email", "display_name", "password"];
+    let named = !input::normalise_display_name(&form.display_name).is_empty();
     let form = form.normalised();
-    if let Err(e) = form.validate() {
-        return Err(field_problems(&FIELDS, validation_problems(&e)));
+    let mut problems = match form.validate() {
+        Ok(()) => Vec::new(),
+        Err(e) => validation_problems(&e),
+    };
+    if let Err(problem) = checked_display_name(&form.display_name) {
+        if !problems.iter().any(|(f, _)| f == "display_name") {
+            problems.push(("display_name".into(), problem));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(field_problems(&FIELDS, problems));
     }
     let (form, hash) = blocking(move || hash_password(&form.password).map(|h| (form, h))).await??;
     ctx.with_conn(move |conn| {
+        let display_name = if named {
+            form.display_name.clone()
+        } else {
+            free_default_name(conn, &form.display_name)?
+        };
         let new = users::NewUser {
             email: &form.email,
-            display_name: &form.display_name,
+            display_name: &display_name,
             password_hash: &hash,
             is_admin: false,
         };
@@ -224,6 +270,10 @@ pub async fn register(ctx: &Context, form: RegisterForm) -> Result<User, Error> 
                      administrator to reset its password."
                         .into(),
                 )],
+            )),
+            Err(users::CreateUserError::NameTaken) => Err(field_problems(
+                &FIELDS,
+                vec![("display_name".into(), NAME_TAKEN.into())],
             )),
             Err(users::CreateUserError::Db(e)) => Err(e.into()),
         }
@@ -330,14 +380,23 @@ pub struct ProfileForm {
 
 /// Renames the user as other players see them; answers the account as it now is.
 pub async fn update_profile(ctx: &Context, user_id: i64, form: ProfileForm) -> Result<User, Error> {
-    let form = ProfileForm {
-        display_name: form.display_name.trim().to_string(),
-    };
-    if let Err(e) = form.validate() {
-        return Err(field_problems(&["display_name"], validation_problems(&e)));
-    }
+    let display_name = checked_display_name(&form.display_name).map_err(|problem| {
+        field_problems(&["display_name"], vec![("display_name".into(), problem)])
+    })?;
     ctx.with_conn(move |conn| {
-        users::set_display_name(conn, user_id, &form.display_name)?;
+        match users::set_display_name(conn, user_id, &display_name) {
+            Ok(_) => {}
+            Err(users::CreateUserError::NameTaken) => {
+                return Err(field_problems(
+                    &["display_name"],
+                    vec![("display_name".into(), NAME_TAKEN.into())],
+                ))
+            }
+            Err(users::CreateUserError::EmailTaken) => {
+                return Err(Error::internal("renaming touched the email"))
+            }
+            Err(users::CreateUserError::Db(e)) => return Err(e.into()),
+        }
         users::find_by_id(conn, user_id)?.ok_or(Error::NotFound)
     })
     .await
@@ -473,15 +532,18 @@ pub fn create_by_administrator(
     password: &str,
     admin: bool,
 ) -> Result<User, Error> {
+    let display_name = checked_display_name(display_name)
+        .map_err(|problem| Error::invalid(&problem, "display_name", &problem))?;
     let hash = hash_password(password)?;
     let new = users::NewUser {
         email,
-        display_name,
+        display_name: &display_name,
         password_hash: &hash,
         is_admin: admin,
     };
     users::create(conn, new).map_err(|e| match e {
         users::CreateUserError::EmailTaken => Error::Conflict(e.to_string()),
+        users::CreateUserError::NameTaken => Error::Conflict(NAME_TAKEN.into()),
         users::CreateUserError::Db(db) => db.into(),
     })
 }

@@ -11,6 +11,7 @@ diesel::table! {
         disabled -> Bool,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        display_key -> Text,
     }
 }
 

@@ -30,8 +30,11 @@ struct NewUserRow<'a> {
     disabled: bool,
     created_at: NaiveDateTime,
     updated_at: NaiveDateTime,
+    display_key: &'a str,
 }
 
+/// The caller normalises the display name (`app::input::normalise_display_name`); the store
+/// keeps its key (`app::input::display_name_key`) unique.
 pub struct NewUser<'a> {
     pub email: &'a str,
     pub display_name: &'a str,
@@ -43,6 +46,8 @@ pub struct NewUser<'a> {
 pub enum CreateUserError {
     #[error("an account with this email already exists")]
     EmailTaken,
+    #[error("another account has this display name")]
+    NameTaken,
     #[error(transparent)]
     Db(#[from] DieselError),
 }
@@ -59,6 +64,7 @@ fn now() -> NaiveDateTime {
 pub fn create(conn: &mut DbConnection, new: NewUser<'_>) -> Result<User, CreateUserError> {
     let email = normalize_email(new.email);
     let at = now();
+    let key = crate::app::input::display_name_key(new.display_name);
     let row = NewUserRow {
         email: &email,
         display_name: new.display_name.trim(),
@@ -67,14 +73,12 @@ pub fn create(conn: &mut DbConnection, new: NewUser<'_>) -> Result<User, CreateU
         disabled: false,
         created_at: at,
         updated_at: at,
+        display_key: &key,
     };
-    match diesel::insert_into(users::table).values(&row).execute(conn) {
-        Ok(_) => {}
-        Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {
-            return Err(CreateUserError::EmailTaken)
-        }
-        Err(e) => return Err(e.into()),
-    }
+    diesel::insert_into(users::table)
+        .values(&row)
+        .execute(conn)
+        .map_err(which_taken)?;
     Ok(users::table
         .filter(users::email.eq(&email))
         .select(User::as_select())
@@ -108,13 +112,85 @@ pub fn count(conn: &mut DbConnection) -> QueryResult<i64> {
     users::table.count().get_result(conn)
 }
 
-pub fn set_display_name(conn: &mut DbConnection, id: i64, name: &str) -> QueryResult<usize> {
+/// Which unique value an insert or update ran into, from the index's name (both backends name
+/// it in the error).
+fn which_taken(e: DieselError) -> CreateUserError {
+    match e {
+        DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
+            let about_name = info.constraint_name() == Some("users_display_key")
+                || info.message().contains("display_key");
+            if about_name {
+                CreateUserError::NameTaken
+            } else {
+                CreateUserError::EmailTaken
+            }
+        }
+        other => other.into(),
+    }
+}
+
+/// `NameTaken` when another account has the name (without case).
+pub fn set_display_name(
+    conn: &mut DbConnection,
+    id: i64,
+    name: &str,
+) -> Result<usize, CreateUserError> {
+    let name = name.trim();
     diesel::update(users::table.find(id))
         .set((
-            users::display_name.eq(name.trim()),
+            users::display_name.eq(name),
+            users::display_key.eq(crate::app::input::display_name_key(name)),
             users::updated_at.eq(now()),
         ))
         .execute(conn)
+        .map_err(which_taken)
+}
+
+/// Whether an account other than `except` has this name (without case).
+pub fn display_name_taken(
+    conn: &mut DbConnection,
+    name: &str,
+    except: Option<i64>,
+) -> QueryResult<bool> {
+    let key = crate::app::input::display_name_key(name);
+    let found: Option<i64> = users::table
+        .filter(users::display_key.eq(&key))
+        .select(users::id)
+        .first(conn)
+        .optional()?;
+    Ok(found.is_some_and(|id| Some(id) != except))
+}
+
+/// Brings every stored name and key up to the current rules (the migration could only apply
+/// ASCII lower case): a name that now clashes with an earlier account's gets the account's
+/// number appended. Answers how many accounts changed.
+pub fn tidy_display_names(conn: &mut DbConnection) -> QueryResult<usize> {
+    use crate::app::input::{display_name_key, normalise_display_name};
+    let rows: Vec<(i64, String, String)> = users::table
+        .order(users::id.asc())
+        .select((users::id, users::display_name, users::display_key))
+        .load(conn)?;
+    let mut changed = 0;
+    for (id, name, key) in rows {
+        let normal = normalise_display_name(&name);
+        if normal == name && display_name_key(&normal) == key {
+            continue;
+        }
+        let candidates = [normal.clone(), format!("{normal} ({id})")];
+        for candidate in candidates {
+            if !display_name_taken(conn, &candidate, Some(id))? {
+                diesel::update(users::table.find(id))
+                    .set((
+                        users::display_name.eq(&candidate),
+                        users::display_key.eq(display_name_key(&candidate)),
+                    ))
+                    .execute(conn)?;
+                changed += 1;
+                break;
+            }
+        }
+    }
+    Ok(changed)
 }
 
 /// Only the account row: the caller ends the sessions

@@ -46,6 +46,12 @@ pub fn prepare_state(config: &Config, rules: Systems) -> Result<AppState, Startu
     if !applied.is_empty() {
         tracing::info!(count = applied.len(), "applied database migrations");
     }
+    // Display names stored before the current rules (or by the migration's ASCII-only
+    // lower case) are brought up to them.
+    let renamed = store::users::tidy_display_names(&mut conn).map_err(store::StoreError::from)?;
+    if renamed > 0 {
+        tracing::info!(count = renamed, "normalised stored display names");
+    }
     let backend = conn.backend();
     let secret = match &config.jwt_secret {
         Some(s) => s.clone(),

@@ -342,3 +342,98 @@ async fn forwarded_headers_count_only_from_the_trusted_proxy_or_not_at_all_with_
     let base = share_link(&app, &FORGED).await;
     assert_eq!(base, "http://muster.example.org");
 }
+
+// ---------- display names ----------
+
+async fn api_register(app: &CustomApp, email: &str, name: &str) -> reqwest::Response {
+    app.client
+        .post(app.url("/api/v1/users"))
+        .json(&json!({"email": email, "display_name": name, "password": PASSWORD}))
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn my_name(app: &CustomApp, token: &str) -> String {
+    let me = json_of(
+        app.client
+            .get(app.url("/api/v1/me"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    me["display_name"].as_str().expect("a name").to_string()
+}
+
+#[tokio::test]
+async fn display_names_are_normalised_and_unique_without_case() {
+    let app = spawn().await;
+    // "e" + combining accent, a zero-width space, a right-to-left override, odd spacing.
+    let res = api_register(
+        &app,
+        "jose@example.org",
+        "  Jose\u{301}\u{200B}   da\tSil\u{202E}va ",
+    )
+    .await;
+    assert_eq!(res.status(), 201);
+    let token = app.api_token("jose@example.org", PASSWORD).await;
+    assert_eq!(my_name(&app, &token).await, "Jos\u{e9} da Silva");
+
+    // The same name in other case (and decomposed again) is taken, on the API and the page.
+    let res = api_register(&app, "copy@example.org", "JOSE\u{301} DA SILVA").await;
+    assert_eq!(res.status(), 422);
+    let body = json_of(res).await;
+    assert_eq!(body["error"]["details"][0]["field"], "display_name");
+    assert_eq!(
+        body["error"]["details"][0]["message"],
+        "That name is taken by another player."
+    );
+    let res = app
+        .register("copy@example.org", "jos\u{e9} da silva", PASSWORD)
+        .await;
+    assert_eq!(res.status(), 422);
+    assert!(res
+        .text()
+        .await
+        .unwrap()
+        .contains("That name is taken by another player."));
+
+    // Renaming to someone else's name is refused; changing the case of one's own is not.
+    let res = api_register(&app, "ney@example.org", "Ney").await;
+    assert_eq!(res.status(), 201);
+    let ney = app.api_token("ney@example.org", PASSWORD).await;
+    let rename = |name: &'static str| {
+        app.client
+            .patch(app.url("/api/v1/me"))
+            .bearer_auth(&ney)
+            .json(&json!({ "display_name": name }))
+            .send()
+    };
+    assert_eq!(rename("JOSÉ DA SILVA").await.unwrap().status(), 422);
+    assert_eq!(
+        rename("\u{200B}\u{2066}").await.unwrap().status(),
+        422,
+        "nothing left"
+    );
+    assert_eq!(rename("NEY").await.unwrap().status(), 200);
+    assert_eq!(my_name(&app, &ney).await, "NEY");
+
+    // Without a name, the default from the e-mail finds a free one.
+    for email in ["ney@elsewhere.org", "NEY@third.org"] {
+        let res = app
+            .client
+            .post(app.url("/api/v1/users"))
+            .json(&json!({"email": email, "password": PASSWORD}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 201, "{email}");
+    }
+    let second = app.api_token("ney@elsewhere.org", PASSWORD).await;
+    let third = app.api_token("ney@third.org", PASSWORD).await;
+    let (second, third) = (my_name(&app, &second).await, my_name(&app, &third).await);
+    assert_ne!(second.to_lowercase(), "ney");
+    assert_ne!(second.to_lowercase(), third.to_lowercase());
+}

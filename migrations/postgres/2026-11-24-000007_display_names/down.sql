@@ -1,0 +1,2 @@
+DROP INDEX users_display_key;
+ALTER TABLE users DROP COLUMN display_key;

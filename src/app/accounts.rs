@@ -219,7 +219,7 @@ fn free_default_name(conn: &mut DbConnection, name: &str) -> Result<String, Erro
         } else {
             format!("{base} {n}")
         };
-        if !users::display_name_taken(conn, &candidate, None)? {
+        if !users::display_key_taken(conn, &input::display_name_key(&candidate), None)? {
             return Ok(candidate);
         }
     }
@@ -227,6 +227,32 @@ fn free_default_name(conn: &mut DbConnection, name: &str) -> Result<String, Erro
         "{base} {}",
         crate::app::dice::random_token(3).to_lowercase()
     ))
+}
+
+/// Brings every stored name and key up to the current rules (the migration could only apply
+/// ASCII lower case): a name that now clashes with an earlier account's gets the account's
+/// number appended. Answers how many accounts changed. Blocking; run at start-up.
+pub fn tidy_display_names(conn: &mut DbConnection) -> Result<usize, Error> {
+    let mut changed = 0;
+    for (id, name, key) in users::display_names(conn)? {
+        let normal = input::normalise_display_name(&name);
+        if normal == name && input::display_name_key(&normal) == key {
+            continue;
+        }
+        for candidate in [normal.clone(), format!("{normal} ({id})")] {
+            let candidate_key = input::display_name_key(&candidate);
+            if !users::display_key_taken(conn, &candidate_key, Some(id))? {
+                match users::set_display_name(conn, id, &candidate, &candidate_key) {
+                    Ok(_) => {}
+                    Err(users::CreateUserError::Db(e)) => return Err(e.into()),
+                    Err(other) => return Err(Error::internal(other)),
+                }
+                changed += 1;
+                break;
+            }
+        }
+    }
+    Ok(changed)
 }
 
 /// Creates an account. Field problems (the email or the name taken among them) are a
@@ -257,6 +283,7 @@ pub async fn register(ctx: &Context, form: RegisterForm) -> Result<User, Error> 
         let new = users::NewUser {
             email: &form.email,
             display_name: &display_name,
+            display_key: &input::display_name_key(&display_name),
             password_hash: &hash,
             is_admin: false,
         };
@@ -384,7 +411,8 @@ pub async fn update_profile(ctx: &Context, user_id: i64, form: ProfileForm) -> R
         field_problems(&["display_name"], vec![("display_name".into(), problem)])
     })?;
     ctx.with_conn(move |conn| {
-        match users::set_display_name(conn, user_id, &display_name) {
+        let key = input::display_name_key(&display_name);
+        match users::set_display_name(conn, user_id, &display_name, &key) {
             Ok(_) => {}
             Err(users::CreateUserError::NameTaken) => {
                 return Err(field_problems(
@@ -538,6 +566,7 @@ pub fn create_by_administrator(
     let new = users::NewUser {
         email,
         display_name: &display_name,
+        display_key: &input::display_name_key(&display_name),
         password_hash: &hash,
         is_admin: admin,
     };

@@ -33,11 +33,12 @@ struct NewUserRow<'a> {
     display_key: &'a str,
 }
 
-/// The caller normalises the display name (`app::input::normalise_display_name`); the store
-/// keeps its key (`app::input::display_name_key`) unique.
+/// The caller normalises the display name and gives the key it is compared by (without case);
+/// the store keeps the key unique.
 pub struct NewUser<'a> {
     pub email: &'a str,
     pub display_name: &'a str,
+    pub display_key: &'a str,
     pub password_hash: &'a str,
     pub is_admin: bool,
 }
@@ -64,7 +65,6 @@ fn now() -> NaiveDateTime {
 pub fn create(conn: &mut DbConnection, new: NewUser<'_>) -> Result<User, CreateUserError> {
     let email = normalize_email(new.email);
     let at = now();
-    let key = crate::app::input::display_name_key(new.display_name);
     let row = NewUserRow {
         email: &email,
         display_name: new.display_name.trim(),
@@ -73,7 +73,7 @@ pub fn create(conn: &mut DbConnection, new: NewUser<'_>) -> Result<User, CreateU
         disabled: false,
         created_at: at,
         updated_at: at,
-        display_key: &key,
+        display_key: new.display_key,
     };
     diesel::insert_into(users::table)
         .values(&row)
@@ -129,68 +129,43 @@ fn which_taken(e: DieselError) -> CreateUserError {
     }
 }
 
-/// `NameTaken` when another account has the name (without case).
+/// `NameTaken` when another account has the key (the name without case).
 pub fn set_display_name(
     conn: &mut DbConnection,
     id: i64,
     name: &str,
+    key: &str,
 ) -> Result<usize, CreateUserError> {
-    let name = name.trim();
     diesel::update(users::table.find(id))
         .set((
             users::display_name.eq(name),
-            users::display_key.eq(crate::app::input::display_name_key(name)),
+            users::display_key.eq(key),
             users::updated_at.eq(now()),
         ))
         .execute(conn)
         .map_err(which_taken)
 }
 
-/// Whether an account other than `except` has this name (without case).
-pub fn display_name_taken(
+/// Whether an account other than `except` has this display key.
+pub fn display_key_taken(
     conn: &mut DbConnection,
-    name: &str,
+    key: &str,
     except: Option<i64>,
 ) -> QueryResult<bool> {
-    let key = crate::app::input::display_name_key(name);
     let found: Option<i64> = users::table
-        .filter(users::display_key.eq(&key))
+        .filter(users::display_key.eq(key))
         .select(users::id)
         .first(conn)
         .optional()?;
     Ok(found.is_some_and(|id| Some(id) != except))
 }
 
-/// Brings every stored name and key up to the current rules (the migration could only apply
-/// ASCII lower case): a name that now clashes with an earlier account's gets the account's
-/// number appended. Answers how many accounts changed.
-pub fn tidy_display_names(conn: &mut DbConnection) -> QueryResult<usize> {
-    use crate::app::input::{display_name_key, normalise_display_name};
-    let rows: Vec<(i64, String, String)> = users::table
+/// Every account's id, display name and key, oldest first.
+pub fn display_names(conn: &mut DbConnection) -> QueryResult<Vec<(i64, String, String)>> {
+    users::table
         .order(users::id.asc())
         .select((users::id, users::display_name, users::display_key))
-        .load(conn)?;
-    let mut changed = 0;
-    for (id, name, key) in rows {
-        let normal = normalise_display_name(&name);
-        if normal == name && display_name_key(&normal) == key {
-            continue;
-        }
-        let candidates = [normal.clone(), format!("{normal} ({id})")];
-        for candidate in candidates {
-            if !display_name_taken(conn, &candidate, Some(id))? {
-                diesel::update(users::table.find(id))
-                    .set((
-                        users::display_name.eq(&candidate),
-                        users::display_key.eq(display_name_key(&candidate)),
-                    ))
-                    .execute(conn)?;
-                changed += 1;
-                break;
-            }
-        }
-    }
-    Ok(changed)
+        .load(conn)
 }
 
 /// Only the account row: the caller ends the sessions

@@ -26,6 +26,8 @@ pub enum StartupError {
     Catalogue(String),
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    #[error("cannot bring the stored display names up to date: {0}")]
+    DisplayNames(String),
     #[error("cannot listen on {addr}: {source}")]
     Bind {
         addr: String,
@@ -48,7 +50,8 @@ pub fn prepare_state(config: &Config, rules: Systems) -> Result<AppState, Startu
     }
     // Display names stored before the current rules (or by the migration's ASCII-only
     // lower case) are brought up to them.
-    let renamed = store::users::tidy_display_names(&mut conn).map_err(store::StoreError::from)?;
+    let renamed = crate::app::accounts::tidy_display_names(&mut conn)
+        .map_err(|e| StartupError::DisplayNames(format!("{e:?}")))?;
     if renamed > 0 {
         tracing::info!(count = renamed, "normalised stored display names");
     }

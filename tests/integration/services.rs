@@ -38,6 +38,7 @@ fn user(ctx: &Context, email: &str, name: &str) -> Actor {
         users::NewUser {
             email,
             display_name: name,
+            display_key: &muster::app::input::display_name_key(name),
             password_hash: "not-a-real-hash",
             is_admin: false,
         },

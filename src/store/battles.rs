@@ -129,6 +129,38 @@ pub fn find_by_public_token(
         .optional()
 }
 
+/// When the user set up each of their battles since `since` (outside campaigns), oldest first:
+/// the throttle on setting battles up.
+pub fn created_times_since(
+    conn: &mut DbConnection,
+    user: i64,
+    since: chrono::NaiveDateTime,
+) -> QueryResult<Vec<chrono::NaiveDateTime>> {
+    battles::table
+        .filter(battles::created_by.eq(user))
+        .filter(battles::campaign_id.is_null())
+        .filter(battles::created_at.ge(since))
+        .order(battles::created_at.asc())
+        .select(battles::created_at)
+        .load(conn)
+}
+
+/// How many battles the user set up against another registered player that are still in
+/// `status` (not fought yet): the cap on battles pushed onto other players.
+pub fn open_against_others(conn: &mut DbConnection, user: i64, status: &str) -> QueryResult<i64> {
+    battles::table
+        .filter(battles::created_by.eq(user))
+        .filter(battles::campaign_id.is_null())
+        .filter(battles::status.eq(status))
+        .filter(
+            battles::attacker_user_id
+                .ne(user)
+                .or(battles::defender_user_id.ne(user)),
+        )
+        .count()
+        .get_result(conn)
+}
+
 /// Battles the user set up or plays in, newest first.
 pub fn list_for_user(conn: &mut DbConnection, user: i64) -> QueryResult<Vec<BattleRow>> {
     battles::table

@@ -437,3 +437,134 @@ async fn display_names_are_normalised_and_unique_without_case() {
     assert_ne!(second.to_lowercase(), "ney");
     assert_ne!(second.to_lowercase(), third.to_lowercase());
 }
+
+// ---------- battle set-up: no probing of accounts, no flood of battles ----------
+
+fn roster_document(name: &str) -> Value {
+    json!({"format": "muster.lotf.roster/1", "name": name, "war": "american_revolution", "nation": "british",
+           "points_limit": 150, "force_commander": {"name": format!("{name} general")},
+           "groups": [
+             {"commander": {"name": "Left"}, "elements": [
+               {"name": format!("{name} 1st"), "type": "infantry", "size": "medium"},
+               {"name": format!("{name} 2nd"), "type": "infantry", "size": "medium"},
+               {"name": format!("{name} 3rd"), "type": "infantry", "size": "medium"}]},
+             {"commander": {"name": "Right"}, "elements": [
+               {"name": format!("{name} 4th"), "type": "infantry", "size": "medium"},
+               {"name": format!("{name} 5th"), "type": "infantry", "size": "medium"},
+               {"name": format!("{name} 6th"), "type": "infantry", "size": "medium"}]}]})
+}
+
+async fn api_roster(app: &CustomApp, token: &str, name: &str) -> i64 {
+    let res = app
+        .client
+        .post(app.url("/api/v1/rosters"))
+        .bearer_auth(token)
+        .json(&roster_document(name))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201, "roster created");
+    json_of(res).await["id"].as_i64().expect("an id")
+}
+
+async fn api_battle(
+    app: &CustomApp,
+    token: &str,
+    rosters: (i64, i64),
+    opponent: &str,
+) -> reqwest::Response {
+    app.client
+        .post(app.url("/api/v1/battles"))
+        .bearer_auth(token)
+        .json(
+            &json!({"first": format!("r:{}", rosters.0), "second": format!("r:{}", rosters.1),
+                      "second_player": opponent, "scenario": "take_the_field"}),
+        )
+        .send()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn an_unknown_email_gets_the_same_answer_as_a_known_one() {
+    let app = spawn().await;
+    let token = app.api_user("setter@example.org").await;
+    app.api_user("known@example.org").await;
+    let rosters = (
+        api_roster(&app, &token, "Red").await,
+        api_roster(&app, &token, "Blue").await,
+    );
+    let known = api_battle(&app, &token, rosters, "known@example.org").await;
+    let unknown = api_battle(&app, &token, rosters, "nobody-here@example.org").await;
+    assert_eq!(known.status(), 201);
+    assert_eq!(unknown.status(), 201, "no 'no account has that email'");
+    let unknown_id = json_of(unknown).await["id"].as_i64().expect("an id");
+
+    // The same through the page, which shows the invitation without the address.
+    let page_user = Visitor {
+        address: app.address.clone(),
+        client: client(),
+    };
+    page_user.login("setter@example.org", PASSWORD).await;
+    let shown = page_user.get_html(&format!("/battles/{unknown_id}")).await;
+    assert!(shown.contains("invited: n…@example.org"), "{shown}");
+    assert!(!shown.contains("nobody-here"), "the address is not shown");
+    for opponent in ["known@example.org", "nobody-here@example.org"] {
+        let res = page_user
+            .post_form(
+                "/battles",
+                "/battles",
+                &[
+                    ("first", &format!("r:{}", rosters.0)),
+                    ("second", &format!("r:{}", rosters.1)),
+                    ("first_player", ""),
+                    ("second_player", opponent),
+                    ("scenario", "take_the_field"),
+                ],
+            )
+            .await;
+        assert_eq!(res.status(), 303, "{opponent}");
+        assert!(location(&res).starts_with("/battles/"), "{opponent}");
+    }
+}
+
+#[tokio::test]
+async fn battles_pushed_on_other_players_are_capped_and_setting_up_is_throttled() {
+    let app = spawn().await;
+    let token = app.api_user("pusher@example.org").await;
+    app.api_user("victim@example.org").await;
+    let rosters = (
+        api_roster(&app, &token, "Red").await,
+        api_roster(&app, &token, "Blue").await,
+    );
+    for n in 0..20 {
+        let res = api_battle(&app, &token, rosters, "victim@example.org").await;
+        assert_eq!(res.status(), 201, "battle {n} against another player");
+    }
+    let res = api_battle(&app, &token, rosters, "victim@example.org").await;
+    assert_eq!(
+        res.status(),
+        422,
+        "the 21st open battle against other players"
+    );
+    let body = json_of(res).await;
+    assert!(
+        body["error"]["details"][0]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("20 battles"),
+        "{body}"
+    );
+    // Battles with guests are not capped like that, but the hourly throttle holds.
+    let mut created = 20;
+    let answer = loop {
+        let res = api_battle(&app, &token, rosters, "Uncle Bob").await;
+        if res.status() != 201 || created > 100 {
+            break res;
+        }
+        created += 1;
+    };
+    assert_eq!(answer.status(), 429);
+    assert!(answer.headers().contains_key("retry-after"));
+    assert_eq!(created, 60, "sixty battles an hour");
+}

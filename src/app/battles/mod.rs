@@ -25,6 +25,10 @@ pub enum Player {
 
 /// Reads a player field: empty is the actor themselves, an email a registered player, anything
 /// else a guest's name.
+///
+/// An email that has no (active) account is not refused: the side becomes an invited guest
+/// shown as "invited: a…@example.org". So the answer to setting a battle up is the same
+/// whether or not the address has an account, and no one can probe addresses through it.
 pub async fn read_player(
     ctx: &Context,
     me: &Actor,
@@ -36,24 +40,85 @@ pub async fn read_player(
         return Ok(Player::User(me.id));
     }
     if text.contains('@') {
+        let Some(label) = invitation_label(text) else {
+            return Err(invalid(
+                field,
+                "Enter an email address like name@example.org, or leave the @ out to enter a \
+                 guest by name.",
+            ));
+        };
         let email = text.to_string();
         let found = ctx
             .with_conn(move |conn| Ok(users::find_by_email(conn, &email)?))
             .await?;
-        return found
-            .filter(|u| !u.disabled)
-            .map(|u| Player::User(u.id))
-            .ok_or_else(|| {
-                invalid(
-                    field,
-                    "No Muster account has that email. Leave the @ out to enter a guest by name.",
-                )
-            });
+        return Ok(match found.filter(|u| !u.disabled) {
+            Some(user) => Player::User(user.id),
+            None => Player::Guest(label),
+        });
     }
     if text.chars().count() > 60 {
         return Err(invalid(field, "Keep a guest's name to 60 characters."));
     }
     Ok(Player::Guest(text.to_string()))
+}
+
+/// "invited: a…@example.org" for a plausible address (one `@`, something either side, no
+/// spaces); the rest of the name before `@` is hidden from everyone who sees the battle.
+fn invitation_label(email: &str) -> Option<String> {
+    let (local, domain) = email.split_once('@')?;
+    let plausible = !local.is_empty()
+        && domain.contains('.')
+        && !domain.contains('@')
+        && email.len() <= 254
+        && !email.chars().any(char::is_whitespace);
+    if !plausible {
+        return None;
+    }
+    let first: String = local.chars().take(1).collect();
+    let domain: String = domain.to_lowercase().chars().take(40).collect();
+    Some(format!("invited: {first}…@{domain}"))
+}
+
+/// At most this many battles set up per hour by one player (outside campaigns).
+pub const BATTLES_PER_HOUR: usize = 60;
+/// At most this many battles against other registered players not fought yet.
+pub const OPEN_BATTLES_WITH_OTHERS: i64 = 20;
+
+/// The throttle and the cap on setting battles up, checked before anything is rolled.
+async fn check_set_up_limits(
+    ctx: &Context,
+    me: &Actor,
+    with_another_player: bool,
+) -> Result<(), Error> {
+    let user = me.id;
+    let now = chrono::Utc::now().naive_utc();
+    let hour = chrono::Duration::hours(1);
+    let (times, open) = ctx
+        .with_conn(move |conn| {
+            let times = battles::created_times_since(conn, user, now - hour)?;
+            let open = if with_another_player {
+                battles::open_against_others(conn, user, RecordStatus::SetUp.id())?
+            } else {
+                0
+            };
+            Ok((times, open))
+        })
+        .await?;
+    if times.len() >= BATTLES_PER_HOUR {
+        let oldest = times.first().copied().unwrap_or(now);
+        let wait = (oldest + hour - now).num_seconds().max(1);
+        return Err(Error::TooManyRequests {
+            retry_after_secs: u64::try_from(wait).unwrap_or(60),
+        });
+    }
+    if open >= OPEN_BATTLES_WITH_OTHERS {
+        return Err(invalid(
+            "players",
+            "You have 20 battles with other players that are not fought yet. Fight, record or \
+             finish some of them before setting up more.",
+        ));
+    }
+    Ok(())
 }
 
 pub fn invalid(field: &str, message: &str) -> Error {
@@ -169,6 +234,10 @@ pub async fn create(ctx: &Context, me: &Actor, req: NewBattleRequest) -> Result<
             "Both forces must play by the battle's rule system.",
         ));
     }
+    let with_another_player = [&req.first_player, &req.second_player]
+        .iter()
+        .any(|p| matches!(p, Player::User(id) if *id != me.id));
+    check_set_up_limits(ctx, me, with_another_player).await?;
     let seed = crate::app::dice::fresh_seed();
     let prepared = ctx
         .rules

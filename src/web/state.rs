@@ -36,9 +36,14 @@ impl AppState {
             (Some(peer), Some(proxy)) => peer.ip() == proxy,
             _ => false,
         };
-        let (scheme, host) = if from_proxy {
-            let info = req.connection_info();
-            (info.scheme().to_string(), info.host().to_string())
+        let forwarded = from_proxy
+            .then(|| {
+                let info = req.connection_info();
+                (info.scheme().to_string(), info.host().to_string())
+            })
+            .filter(|(_, host)| is_plain_host(host));
+        let (scheme, host) = if let Some(forwarded) = forwarded {
+            forwarded
         } else {
             let host = req
                 .headers()

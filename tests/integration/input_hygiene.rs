@@ -568,3 +568,38 @@ async fn battles_pushed_on_other_players_are_capped_and_setting_up_is_throttled(
     assert!(answer.headers().contains_key("retry-after"));
     assert_eq!(created, 60, "sixty battles an hour");
 }
+
+// ---------- the last line of defence ----------
+
+#[test]
+fn a_nul_that_reaches_the_database_is_a_field_error_not_a_server_error() {
+    use muster::store::{self, users};
+    let db = TestDb::create();
+    let data = TempDir::new("data");
+    let config = test_config(db.url(), &data.0);
+    let pool = store::connect(&config.database, 1).expect("pool");
+    let mut conn = pool.get().expect("connection");
+    store::run_migrations(&mut conn).expect("migrations");
+    let stored = users::create(
+        &mut conn,
+        users::NewUser {
+            email: "raw@example.org",
+            display_name: "Ne\0y",
+            display_key: "ne\0y",
+            password_hash: "not-a-real-hash",
+            is_admin: false,
+        },
+    );
+    match stored {
+        // SQLite stores it; only PostgreSQL refuses.
+        Ok(_) => assert!(!db.is_postgres(), "PostgreSQL took a NUL"),
+        Err(users::CreateUserError::Db(e)) => {
+            let error = muster::app::Error::from(e);
+            assert!(
+                matches!(error, muster::app::Error::Validation { .. }),
+                "{error:?}"
+            );
+        }
+        Err(other) => panic!("{other:?}"),
+    }
+}

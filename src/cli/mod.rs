@@ -23,8 +23,8 @@ pub use users::UserCommand;
     about = "Muster: rosters, printouts, odds and battles for horse-and-musket wargames.",
     long_about = "Muster: rosters, printouts, odds and simulated battles for horse-and-musket wargames \
 in North America, 1754-1815.\n\nConfiguration comes from environment variables: MUSTER_BIND, \
-DATABASE_URL, MUSTER_DATA_DIR, MUSTER_JWT_SECRET, MUSTER_PUBLIC_URL, MUSTER_TRUSTED_PROXY and \
-MUSTER_LOG (see the README). With no command, `muster` serves the web application."
+DATABASE_URL, MUSTER_DATA_DIR, MUSTER_JWT_SECRET, MUSTER_PUBLIC_URL, MUSTER_TRUSTED_PROXY, \
+MUSTER_BODY_TIMEOUT_SECS and MUSTER_LOG (see the README). With no command, `muster` serves the web application."
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -3,7 +3,7 @@
 //! never returned before the turn closes.
 
 use actix_web::{get, post, put, web, HttpResponse};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::app::campaigns::actions::{
@@ -127,6 +127,7 @@ pub struct MapJson {
     #[schema(value_type = Object)]
     map: Map,
     /// The two sides' home place ids.
+    #[schema(min_items = 2, max_items = 2)]
     homes: [String; 2],
 }
 
@@ -159,6 +160,7 @@ pub struct JoinJson {
     /// The invite code from the organiser.
     code: String,
     /// 0 or 1.
+    #[schema(minimum = 0, maximum = 1)]
     side: u8,
     /// One of your rosters, legal at the campaign's battle size.
     roster_id: i64,
@@ -239,8 +241,19 @@ pub struct OrderJson {
     /// Your force's id.
     force: String,
     /// `{"order": "hold"}` or `{"order": "move", "route": "r3"}`.
-    #[schema(value_type = Object)]
+    #[schema(value_type = OrderSchema)]
     order: Order,
+}
+
+/// An order's shape (documents `rules::campaign::movement::Order`).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(tag = "order", rename_all = "snake_case")]
+#[allow(dead_code)] // only describes the JSON in the OpenAPI document
+pub enum OrderSchema {
+    /// Stay where the force stands.
+    Hold,
+    /// March along one route from where the force stands.
+    Move { route: String },
 }
 
 /// Give an order
@@ -306,6 +319,8 @@ pub async fn battles(
 
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct ReasonJson {
+    /// Why, for the log: 1 to 500 characters.
+    #[schema(min_length = 1, max_length = 500)]
     reason: String,
 }
 

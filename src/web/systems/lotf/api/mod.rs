@@ -22,6 +22,15 @@ pub struct ReportSchema {
     findings: Vec<FindingSchema>,
 }
 
+/// One report for one document, an array of reports for an array of documents.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum ReportsSchema {
+    One(ReportSchema),
+    Many(Vec<ReportSchema>),
+}
+
 #[derive(Serialize, ToSchema)]
 #[allow(dead_code)]
 pub struct PointsSchema {
@@ -60,7 +69,7 @@ pub fn parse_error(e: lotf::RosterParseError, prefix: &str) -> AppError {
 /// in the same order). Broken JSON is refused with its line and column; a document that is not
 /// a roster is refused naming the field.
 #[utoipa::path(tag = "land-of-the-free", request_body(content = serde_json::Value, description = "A roster document or an array of them"), responses(
-    (status = 200, description = "The report (or an array of reports)", body = ReportSchema),
+    (status = 200, description = "The report (or an array of reports)", body = ReportsSchema),
     (status = 400, description = "The body is not JSON", body = ErrorBody),
     (status = 422, description = "A document is not a roster", body = ErrorBody)
 ))]

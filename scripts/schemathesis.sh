@@ -47,6 +47,30 @@ token=$(curl -sf -X POST "$base/api/v1/auth/token" -H 'content-type: application
     -d "{\"email\": \"$email\", \"password\": \"$password\"}" |
     python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
 
+# Something for `{id}` to find (scripts/schemathesis.toml sends id 1): two rosters, a battle
+# between them against a guest, and a campaign.
+post() {
+    curl -sf -X POST "$base$1" -H "Authorization: Bearer $token" -H 'content-type: application/json' -d "$2" >/dev/null
+}
+roster() {
+    cat <<JSON
+{"format": "muster.lotf.roster/1", "name": "$1", "war": "american_revolution", "nation": "british",
+ "points_limit": 150, "force_commander": {"name": "$1 general"},
+ "groups": [{"commander": {"name": "Left"}, "elements": [
+   {"name": "$1 1st", "type": "infantry", "size": "medium"},
+   {"name": "$1 2nd", "type": "infantry", "size": "medium"},
+   {"name": "$1 3rd", "type": "infantry", "size": "medium"}]},
+  {"commander": {"name": "Right"}, "elements": [
+   {"name": "$1 4th", "type": "infantry", "size": "medium"},
+   {"name": "$1 5th", "type": "infantry", "size": "medium"},
+   {"name": "$1 6th", "type": "infantry", "size": "medium"}]}]}
+JSON
+}
+post /api/v1/rosters "$(roster Red)"
+post /api/v1/rosters "$(roster Green)"
+post /api/v1/battles '{"first": "r:1", "second": "r:2", "second_player": "Guest Gus"}'
+post /api/v1/campaigns '{"name": "Schemathesis", "map": "philadelphia-1777", "points": 150}'
+
 # Revoking the token would log the rest of the run out; that operation is covered by the
 # integration tests instead.
 set +e

@@ -42,9 +42,8 @@ pub struct BattleJson {
     replaces_id: Option<i64>,
     /// The campaign the battle belongs to.
     campaign_id: Option<i64>,
-    /// The rolls made at set-up (commanders' ratings, scenario, roles) with their seed.
-    #[schema(value_type = Object)]
-    rolls: Value,
+    /// The rolls made at set-up (commanders' ratings, scenario, roles), each with its seed.
+    rolls: Vec<Value>,
     /// The simulator's outcome with its log, or the recorded report with the victory
     /// arithmetic, in the rule system's own shape; `null` until decided.
     #[schema(value_type = Option<Object>)]
@@ -95,7 +94,7 @@ fn battle_json(row: &BattleRow, link: Option<(&AppState, &HttpRequest)>) -> Batt
         dispute: row.dispute.clone(),
         replaces_id: row.replaces_id,
         campaign_id: row.campaign_id,
-        rolls: serde_json::from_str::<Value>(&row.rolls).unwrap_or(Value::Null),
+        rolls: serde_json::from_str(&row.rolls).unwrap_or_default(),
         result: row
             .result
             .as_deref()
@@ -108,10 +107,11 @@ fn battle_json(row: &BattleRow, link: Option<(&AppState, &HttpRequest)>) -> Batt
     }
 }
 
-/// The API's answer to a set-up it cannot use. The shared set-up answers 400 for a force it
-/// cannot find, as the page's form does; over the API the body was read, so that is 422.
-fn unusable(e: AppError) -> AppError {
-    match e {
+/// The API's answer to a set-up or report it cannot use. The shared code answers 400 for a force
+/// it cannot find or a report it cannot read, as the page's form does; over the API the body
+/// was read as JSON, so that is 422.
+fn unusable(e: impl Into<AppError>) -> AppError {
+    match e.into() {
         AppError::BadRequest { message, details } => AppError::Validation { message, details },
         other => other,
     }
@@ -180,6 +180,7 @@ pub struct NewBattleJson {
 /// the commanders' ratings (and the scenario and roles when asked) with a recorded seed.
 #[utoipa::path(tag = "battles", security(("bearer" = [])), request_body = NewBattleJson, responses(
     (status = 201, description = "The battle", body = BattleJson),
+    (status = 404, description = "A roster named is not one of yours", body = ErrorBody),
     (status = 422, description = "Not a valid set-up", body = ErrorBody)
 ))]
 #[post("/battles")]
@@ -318,7 +319,8 @@ pub async fn record(
             body.version,
             RecordEntry::Json(body.report),
         )
-        .await?;
+        .await
+        .map_err(unusable)?;
     match answer {
         RecordAnswer::Saved(row) => {
             Ok(HttpResponse::Ok().json(battle_json(&row, Some((&state, &req)))))

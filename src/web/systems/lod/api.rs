@@ -61,7 +61,8 @@ pub struct LodFindingSchema {
 #[utoipa::path(tag = "liberty-or-death", request_body(content = serde_json::Value, description = "An army document or an array of them"), responses(
     (status = 200, description = "The report (or an array of reports)", body = LodReportsSchema),
     (status = 400, description = "The body is not JSON", body = ErrorBody),
-    (status = 422, description = "A document is not an army", body = ErrorBody)
+    (status = 422, description = "A document is not an army", body = ErrorBody),
+    (status = 429, description = "Too much work is waiting; try again after Retry-After seconds", body = ErrorBody)
 ))]
 #[post("/validate")]
 pub async fn validate(

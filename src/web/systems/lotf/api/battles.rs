@@ -100,6 +100,7 @@ struct SimulateResponse {
 #[utoipa::path(tag = "battles", security(("bearer" = [])), request_body(content = Object, description = "A set-up document or the short form"), responses(
     (status = 200, description = "`{\"setup\", \"outcome\"}`", body = Object),
     (status = 401, description = "Not logged in", body = ErrorBody),
+    (status = 429, description = "Too much work is waiting; try again after Retry-After seconds", body = ErrorBody),
     (status = 422, description = "Not a valid set-up", body = ErrorBody)
 ))]
 #[post("/battles/simulate")]
@@ -132,6 +133,7 @@ pub async fn simulate(
     (status = 200, description = "The odds", body = Object),
     (status = 202, description = "Started as a background job", body = JobStatus),
     (status = 401, description = "Not logged in", body = ErrorBody),
+    (status = 429, description = "Too much work is waiting; try again after Retry-After seconds", body = ErrorBody),
     (status = 409, description = "A job of yours is still running", body = ErrorBody),
     (status = 422, description = "Not a valid request", body = ErrorBody)
 ))]

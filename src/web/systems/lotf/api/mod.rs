@@ -71,7 +71,8 @@ pub fn parse_error(e: lotf::RosterParseError, prefix: &str) -> AppError {
 #[utoipa::path(tag = "land-of-the-free", request_body(content = serde_json::Value, description = "A roster document or an array of them"), responses(
     (status = 200, description = "The report (or an array of reports)", body = ReportsSchema),
     (status = 400, description = "The body is not JSON", body = ErrorBody),
-    (status = 422, description = "A document is not a roster", body = ErrorBody)
+    (status = 422, description = "A document is not a roster", body = ErrorBody),
+    (status = 429, description = "Too much work is waiting; try again after Retry-After seconds", body = ErrorBody)
 ))]
 #[post("/validate")]
 pub async fn validate(

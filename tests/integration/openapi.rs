@@ -670,5 +670,42 @@ async fn what_the_pages_do_the_api_does_and_every_answer_fits_the_document() {
         409,
     )
     .await;
-    assert!(c.checked >= 40, "only {} answers checked", c.checked);
+
+    // Exact odds need no login; a battle fought by the simulator does.
+    c.call(
+        "POST",
+        "/api/v1/lotf/odds/shooting",
+        "/api/v1/lotf/odds/shooting",
+        None,
+        Some(json!({"shooter": {"type": "infantry", "size": "large"},
+                       "target": {"type": "infantry", "size": "medium"}, "range_inches": 2})),
+        200,
+    )
+    .await;
+    c.call(
+        "POST",
+        "/api/v1/lotf/odds/morale",
+        "/api/v1/lotf/odds/morale",
+        None,
+        Some(json!({"morale": 7, "kind": "discipline"})),
+        200,
+    )
+    .await;
+    c.call(
+        "POST",
+        "/api/v1/lotf/odds/melee",
+        "/api/v1/lotf/odds/melee",
+        None,
+        Some(json!({"attacker": {"type": "infantry", "size": "medium"},
+                       "defender": {"type": "infantry", "size": "medium"}})),
+        200,
+    )
+    .await;
+    let fight = json!({"attacker": lotf_roster("Red"), "defender": lotf_roster("Green"),
+                       "scenario": "take_the_field", "seed": 7, "narrate": false});
+    let sim = "/api/v1/lotf/battles/simulate";
+    c.call("POST", sim, sim, None, Some(fight.clone()), 401)
+        .await;
+    c.call("POST", sim, sim, t, Some(fight), 200).await;
+    assert!(c.checked >= 45, "only {} answers checked", c.checked);
 }

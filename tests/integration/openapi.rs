@@ -661,6 +661,29 @@ async fn what_the_pages_do_the_api_does_and_every_answer_fits_the_document() {
         )
         .await;
     }
+    // Joining with the code alone, as the page does.
+    let join = "/api/v1/campaigns/join";
+    let code = campaign["invite_code"]
+        .as_str()
+        .expect("the organiser sees the code");
+    c.call(
+        "POST",
+        join,
+        join,
+        Some(&other),
+        Some(json!({"code": "NO-SUCH-CODE", "side": 0, "roster_id": red_id})),
+        404,
+    )
+    .await;
+    c.call(
+        "POST",
+        join,
+        join,
+        Some(&other),
+        Some(json!({"code": code, "side": 0, "roster_id": red_id})),
+        422,
+    )
+    .await;
     c.call(
         "POST",
         "/api/v1/campaigns/{id}/start",

@@ -199,6 +199,35 @@ pub async fn join(
     Ok(HttpResponse::Created().json(campaign_json(&c, system_of(&state, &c)?)))
 }
 
+/// Join a campaign by its invite code
+///
+/// As the page's "Join with a code" does: the code alone names the campaign. Enlists one of
+/// your rosters on a side; the server rolls your commanders' ratings and logs the rolls with
+/// their seed.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), request_body = JoinJson, responses(
+    (status = 201, description = "The campaign, with your force", body = CampaignJson),
+    (status = 404, description = "No campaign has that code", body = ErrorBody),
+    (status = 409, description = "Already enlisted, or the campaign has started", body = ErrorBody),
+    (status = 422, description = "The roster is not yours or not legal at the battle size", body = ErrorBody)
+))]
+#[post("/campaigns/join")]
+pub async fn join_by_code(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    body: web::Json<JoinJson>,
+) -> Result<HttpResponse, AppError> {
+    let (cid, _) = actions::join(
+        &state.app,
+        &user.actor(),
+        &body.code,
+        body.side,
+        body.roster_id,
+    )
+    .await?;
+    let c = load_for(&state.app, &user.actor(), cid).await?;
+    Ok(HttpResponse::Created().json(campaign_json(&c, system_of(&state, &c)?)))
+}
+
 /// Start the campaign
 ///
 /// Organiser only: closes enlistment and opens turn 1. Each side needs a force.

@@ -102,6 +102,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(campaigns::get_map)
             .service(campaigns::put_map)
             .service(campaigns::join)
+            .service(campaigns::join_by_code)
             .service(campaigns::start)
             .service(campaigns::get_orders)
             .service(campaigns::give_order)

@@ -161,10 +161,12 @@ fn validation_problems(errors: &validator::ValidationErrors) -> Vec<(String, Str
 pub struct RegisterForm {
     #[serde(default)]
     #[validate(email(message = "Enter an email address like name@example.org."))]
+    #[schema(required = true, format = Email)]
     pub email: String,
     /// Shown to other players; defaults to the part of the email before `@`.
     #[serde(default)]
     #[validate(length(max = 60, message = "Keep the display name to 60 characters or fewer."))]
+    #[schema(max_length = 60)]
     pub display_name: String,
     #[serde(default)]
     #[validate(length(
@@ -172,6 +174,7 @@ pub struct RegisterForm {
         max = 256,
         message = "Use a password of at least 10 characters (at most 256)."
     ))]
+    #[schema(required = true, min_length = 10, max_length = 256)]
     pub password: String,
 }
 
@@ -402,6 +405,7 @@ pub struct ProfileForm {
         max = 60,
         message = "Give a display name of 1 to 60 characters."
     ))]
+    #[schema(required = true, min_length = 1, max_length = 60)]
     pub display_name: String,
 }
 
@@ -433,6 +437,7 @@ pub async fn update_profile(ctx: &Context, user_id: i64, form: ProfileForm) -> R
 #[derive(Debug, Default, Deserialize, Validate, utoipa::ToSchema)]
 pub struct PasswordForm {
     #[serde(default)]
+    #[schema(required = true)]
     pub current_password: String,
     #[serde(default)]
     #[validate(length(
@@ -440,6 +445,7 @@ pub struct PasswordForm {
         max = 256,
         message = "Use a new password of at least 10 characters (at most 256)."
     ))]
+    #[schema(required = true, min_length = 10, max_length = 256)]
     pub new_password: String,
     /// Pages ask for the new password twice; the API may leave this out.
     #[serde(default)]

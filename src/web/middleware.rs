@@ -339,7 +339,11 @@ pub async fn render_errors(
         return Ok(res);
     };
     if wants_json {
-        let new = app_error.error_response();
+        let mut new = app_error.error_response();
+        // A 405 names the methods the address does take.
+        if let Some(allow) = res.headers().get(header::ALLOW).cloned() {
+            new.headers_mut().insert(header::ALLOW, allow);
+        }
         return Ok(res.into_response(new));
     }
     if matches!(app_error, AppError::LoginRequired) {

@@ -13,12 +13,12 @@ use crate::config::Config;
 use crate::rules::Systems;
 use crate::store::{self, settings, DbPool};
 use crate::web::api::{self, ApiDoc};
+use crate::web::assets;
 use crate::web::auth::csrf;
 use crate::web::auth::throttle::LoginThrottle;
 use crate::web::middleware::{guard_input, log_request, render_errors, security_headers};
 use crate::web::pages::{accounts, admin, battles, campaigns, home, print, rosters};
 use crate::web::state::{AppState, Keys};
-use crate::web::{assets, AppError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartupError {
@@ -107,7 +107,7 @@ impl Application {
                 .route("/api/v1/openapi.json", web::get().to(openapi_json))
                 .configure(api::configure)
                 .split_for_parts();
-            let openapi = web::Data::new(openapi);
+            let openapi = web::Data::new(api::finish_document(openapi));
             app.app_data(state.clone())
                 .app_data(openapi)
                 .app_data(web::Data::new(crate::web::page::NavTools(
@@ -220,7 +220,7 @@ impl Application {
                 )
                 .configure(crate::web::systems::configure)
                 .service(web::resource("/static/{name}").get(assets::serve))
-                .default_service(web::to(not_found))
+                .default_service(web::to(api::fallback))
                 // Outermost last: the log sees the final status; headers go on every response.
                 .wrap(from_fn(guard_input))
                 .wrap(from_fn(render_errors))
@@ -260,10 +260,6 @@ impl Application {
     }
 }
 
-async fn openapi_json(doc: web::Data<utoipa::openapi::OpenApi>) -> HttpResponse {
-    HttpResponse::Ok().json(doc.get_ref())
-}
-
-async fn not_found() -> Result<HttpResponse, AppError> {
-    Err(AppError::NotFound)
+async fn openapi_json(doc: web::Data<api::ApiDocument>) -> HttpResponse {
+    HttpResponse::Ok().json(&doc.0)
 }

@@ -49,6 +49,7 @@ pub struct NewCampaignInput {
     pub turns: u32,
     /// The two sides' names; empty keeps the preset's.
     #[serde(default)]
+    #[schema(min_items = 2, max_items = 2)]
     pub sides: [String; 2],
     #[serde(default)]
     #[schema(value_type = Object)]
@@ -445,11 +446,18 @@ pub struct Adjustment {
     #[serde(default)]
     pub force: Option<String>,
     #[serde(default)]
+    #[schema(minimum = 0, maximum = 1)]
     pub side: Option<u8>,
+    /// Campaign points to add (or take away): at most 100 either way.
     #[serde(default)]
+    #[schema(minimum = -100, maximum = 100)]
     pub points: i32,
+    /// Reinforcement points for a force: at most 100 either way.
     #[serde(default)]
+    #[schema(minimum = -100, maximum = 100)]
     pub bank: i32,
+    /// Why, for the log: 1 to 500 characters.
+    #[schema(min_length = 1, max_length = 500)]
     pub reason: String,
 }
 

@@ -115,7 +115,8 @@ pub async fn revoke_token(
 /// before `@`) and a password of at least 10 characters.
 #[utoipa::path(tag = "auth", request_body = RegisterForm, responses(
     (status = 201, description = "The new account", body = UserJson),
-    (status = 422, description = "A field is not valid, or the email is taken", body = ErrorBody)
+    (status = 422, description = "A field is not valid, or the email is taken", body = ErrorBody),
+    (status = 429, description = "Too many registrations from this address; see Retry-After", body = ErrorBody)
 ))]
 #[post("/users")]
 pub async fn register(

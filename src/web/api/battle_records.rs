@@ -1,8 +1,9 @@
 //! Battles as records over the API: set up, simulate, record, confirm, dispute, read.
 
-use actix_web::{get, post, web, HttpResponse};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
 
 use crate::app::battles as records;
 use crate::store::battles::BattleRow;
@@ -14,23 +15,151 @@ use crate::web::systems::battles::{
 };
 use crate::web::AppError;
 
-fn battle_json(row: &BattleRow) -> Value {
-    json!({
-        "id": row.id, "version": row.version, "rule_system": row.rule_system, "title": row.title,
-        "scenario": row.scenario, "points": row.points, "status": row.status, "method": row.method,
-        "winner": row.winner, "victory_level": row.victory_level, "attacker_vp": row.attacker_vp,
-        "defender_vp": row.defender_vp, "single_party": row.single_party, "dispute": row.dispute,
-        "replaces_id": row.replaces_id,
-        "rolls": serde_json::from_str::<Value>(&row.rolls).unwrap_or(Value::Null),
-        "result": row.result.as_deref().and_then(|r| serde_json::from_str::<Value>(r).ok()),
-    })
+/// A battle record as the API answers it.
+#[derive(Serialize, ToSchema)]
+pub struct BattleJson {
+    id: i64,
+    /// Goes up by one with every change; send it back with an action.
+    version: i32,
+    /// The rule system's id, e.g. `lotf` or `lod`.
+    rule_system: String,
+    title: String,
+    scenario: String,
+    points: i32,
+    status: BattleStatusJson,
+    /// `simulated` or `tabletop`, once decided.
+    method: Option<String>,
+    /// `attacker`, `defender` or `draw`, once decided.
+    winner: Option<String>,
+    victory_level: Option<String>,
+    attacker_vp: Option<i32>,
+    defender_vp: Option<i32>,
+    /// Recorded against a guest: it stands without the other player's confirmation.
+    single_party: bool,
+    /// What the disputing player said is wrong.
+    dispute: Option<String>,
+    /// The battle this one corrects.
+    replaces_id: Option<i64>,
+    /// The campaign the battle belongs to.
+    campaign_id: Option<i64>,
+    /// The rolls made at set-up (commanders' ratings, scenario, roles), each with its seed.
+    rolls: Vec<Value>,
+    /// The simulator's outcome with its log, or the recorded report with the victory
+    /// arithmetic, in the rule system's own shape; `null` until decided.
+    #[schema(value_type = Option<Object>)]
+    result: Option<Value>,
+    /// The public link, once a player has made the confirmed report public.
+    public_url: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BattleStatusJson {
+    SetUp,
+    Provisional,
+    Confirmed,
+    Disputed,
+    Voided,
+}
+
+impl BattleStatusJson {
+    fn of(id: &str) -> Self {
+        match id {
+            "provisional" => Self::Provisional,
+            "confirmed" => Self::Confirmed,
+            "disputed" => Self::Disputed,
+            "voided" => Self::Voided,
+            _ => Self::SetUp,
+        }
+    }
+}
+
+/// The battle as its players see it; `public_url` only when asked with the request (players'
+/// answers), never on the public view.
+fn battle_json(row: &BattleRow, link: Option<(&AppState, &HttpRequest)>) -> BattleJson {
+    BattleJson {
+        id: row.id,
+        version: row.version,
+        rule_system: row.rule_system.clone(),
+        title: row.title.clone(),
+        scenario: row.scenario.clone(),
+        points: row.points,
+        status: BattleStatusJson::of(&row.status),
+        method: row.method.clone(),
+        winner: row.winner.clone(),
+        victory_level: row.victory_level.clone(),
+        attacker_vp: row.attacker_vp,
+        defender_vp: row.defender_vp,
+        single_party: row.single_party,
+        dispute: row.dispute.clone(),
+        replaces_id: row.replaces_id,
+        campaign_id: row.campaign_id,
+        rolls: serde_json::from_str(&row.rolls).unwrap_or_default(),
+        result: row
+            .result
+            .as_deref()
+            .and_then(|r| serde_json::from_str::<Value>(r).ok()),
+        public_url: link.and_then(|(state, req)| {
+            row.public_token
+                .as_ref()
+                .map(|t| state.absolute_url(req, &format!("/battles/public/{t}")))
+        }),
+    }
+}
+
+/// The API's answer to a set-up or report it cannot use. The shared code answers 400 for a force
+/// it cannot find or a report it cannot read, as the page's form does; over the API the body
+/// was read as JSON, so that is 422.
+fn unusable(e: impl Into<AppError>) -> AppError {
+    match e.into() {
+        AppError::BadRequest { message, details } => AppError::Validation { message, details },
+        other => other,
+    }
+}
+
+/// Your battles
+///
+/// The battles you play or set up, newest first.
+#[utoipa::path(tag = "battles", security(("bearer" = [])), responses(
+    (status = 200, description = "Your battles", body = [BattleJson])
+))]
+#[get("/battles")]
+pub async fn list(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+) -> Result<HttpResponse, AppError> {
+    let rows = records::list(&state.app, &user.actor()).await?;
+    Ok(HttpResponse::Ok().json(
+        rows.iter()
+            .map(|r| battle_json(r, Some((&state, &req))))
+            .collect::<Vec<_>>(),
+    ))
+}
+
+/// A public battle report
+///
+/// A confirmed battle one of its players made public, by its link's token. Needs no login.
+#[utoipa::path(tag = "battles", params(("token" = String, Path, description = "The token of the public link")), responses(
+    (status = 200, description = "The battle", body = BattleJson),
+    (status = 404, description = "No public battle has this token", body = ErrorBody)
+))]
+#[get("/battles/public/{token}")]
+pub async fn public(
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let row = records::public(&state.app, token.into_inner()).await?;
+    Ok(HttpResponse::Ok().json(battle_json(&row, None)))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewBattleJson {
     /// `r:<roster id>` (one of yours) or `h:<battle>:<side>:<force>` (historical).
+    #[schema(pattern = "^(r:|h:)")]
     first: String,
+    #[schema(pattern = "^(r:|h:)")]
     second: String,
     /// Empty for you, an email of a Muster user, or a guest's name.
     #[serde(default)]
@@ -50,11 +179,13 @@ pub struct NewBattleJson {
 /// Snapshots two forces, names the players (you, a Muster user by email, or a guest) and rolls
 /// the commanders' ratings (and the scenario and roles when asked) with a recorded seed.
 #[utoipa::path(tag = "battles", security(("bearer" = [])), request_body = NewBattleJson, responses(
-    (status = 201, description = "The battle", body = Object),
+    (status = 201, description = "The battle", body = BattleJson),
+    (status = 404, description = "A roster named is not one of yours", body = ErrorBody),
     (status = 422, description = "Not a valid set-up", body = ErrorBody)
 ))]
 #[post("/battles")]
 pub async fn create(
+    req: HttpRequest,
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
     body: web::Json<NewBattleJson>,
@@ -68,8 +199,10 @@ pub async fn create(
         scenario: body.scenario,
         roll_roles: body.roll_roles,
     };
-    let row = set_up_battle(&state, &user, request).await?;
-    Ok(HttpResponse::Created().json(battle_json(&row)))
+    let row = set_up_battle(&state, &user, request)
+        .await
+        .map_err(unusable)?;
+    Ok(HttpResponse::Created().json(battle_json(&row, Some((&state, &req)))))
 }
 
 /// A battle and its report
@@ -77,17 +210,18 @@ pub async fn create(
 /// The battle with its status and, once decided, the result (the simulator's outcome with its
 /// log, or the recorded report with the victory arithmetic). Players only.
 #[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), responses(
-    (status = 200, description = "The battle", body = Object),
+    (status = 200, description = "The battle", body = BattleJson),
     (status = 404, description = "No such battle of yours", body = ErrorBody)
 ))]
 #[get("/battles/{id}")]
 pub async fn get_one(
+    req: HttpRequest,
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
-    Ok(HttpResponse::Ok().json(battle_json(&row)))
+    Ok(HttpResponse::Ok().json(battle_json(&row, Some((&state, &req)))))
 }
 
 /// A battle's set-up document
@@ -95,7 +229,7 @@ pub async fn get_one(
 /// The `muster.lotf.battle/1` document with the rosters as they were and the rolled ratings;
 /// `muster simulate --setup` replays a simulated battle from it exactly.
 #[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), responses(
-    (status = 200, description = "The set-up document", body = Object),
+    (status = 200, description = "The set-up document (`muster.lotf.battle/1` or `muster.lod.battle/1`)", body = Object),
     (status = 404, description = "No such battle of yours", body = ErrorBody)
 ))]
 #[get("/battles/{id}/setup")]
@@ -120,15 +254,23 @@ pub struct VersionJson {
     comment: String,
 }
 
+/// The version an action without other fields is based on.
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct BasedOnJson {
+    /// The battle's version the action is based on.
+    version: i32,
+}
+
 /// Let the simulator fight a battle
 ///
 /// Fights a battle that is set up; the result is final at once. Players only.
 #[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), request_body = VersionJson, responses(
-    (status = 200, description = "The decided battle", body = Object),
+    (status = 200, description = "The decided battle", body = BattleJson),
     (status = 409, description = "Already decided, or changed since that version", body = ErrorBody)
 ))]
 #[post("/battles/{id}/simulate")]
 pub async fn simulate(
+    req: HttpRequest,
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
@@ -136,7 +278,7 @@ pub async fn simulate(
 ) -> Result<HttpResponse, AppError> {
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
     let row = records::simulate(&state.app, &user.actor(), &row, body.version).await?;
-    Ok(HttpResponse::Ok().json(battle_json(&row)))
+    Ok(HttpResponse::Ok().json(battle_json(&row, Some((&state, &req)))))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -155,12 +297,13 @@ pub struct RecordJson {
 /// every problem named. The result is provisional until the other player confirms it (against a
 /// guest it stands at once, marked single-party).
 #[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), request_body = RecordJson, responses(
-    (status = 200, description = "The recorded battle", body = Object),
+    (status = 200, description = "The recorded battle", body = BattleJson),
     (status = 422, description = "Impossible entries", body = ErrorBody),
     (status = 409, description = "Already decided, or changed since that version", body = ErrorBody)
 ))]
 #[post("/battles/{id}/record")]
 pub async fn record(
+    req: HttpRequest,
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
@@ -176,9 +319,12 @@ pub async fn record(
             body.version,
             RecordEntry::Json(body.report),
         )
-        .await?;
+        .await
+        .map_err(unusable)?;
     match answer {
-        RecordAnswer::Saved(row) => Ok(HttpResponse::Ok().json(battle_json(&row))),
+        RecordAnswer::Saved(row) => {
+            Ok(HttpResponse::Ok().json(battle_json(&row, Some((&state, &req)))))
+        }
         RecordAnswer::Refused(details) | RecordAnswer::Checked(Err(details)) => {
             Err(AppError::Validation {
                 message: "The result cannot be right as entered.".into(),
@@ -194,12 +340,13 @@ pub async fn record(
 ///
 /// The other player accepts the result; it cannot change afterwards (a correction is a new version).
 #[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), request_body = VersionJson, responses(
-    (status = 200, description = "Confirmed", body = Object),
+    (status = 200, description = "Confirmed", body = BattleJson),
     (status = 403, description = "Not the other player", body = ErrorBody),
     (status = 409, description = "Not provisional, or changed since that version", body = ErrorBody)
 ))]
 #[post("/battles/{id}/confirm")]
 pub async fn confirm(
+    req: HttpRequest,
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
@@ -207,18 +354,19 @@ pub async fn confirm(
 ) -> Result<HttpResponse, AppError> {
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
     let row = records::confirm(&state.app, &user.actor(), &row, body.version).await?;
-    Ok(HttpResponse::Ok().json(battle_json(&row)))
+    Ok(HttpResponse::Ok().json(battle_json(&row, Some((&state, &req)))))
 }
 
 /// Dispute a recorded result
 ///
 /// Either player disputes a provisional result with a comment.
 #[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), request_body = VersionJson, responses(
-    (status = 200, description = "Disputed", body = Object),
+    (status = 200, description = "Disputed", body = BattleJson),
     (status = 409, description = "Not provisional, or changed since that version", body = ErrorBody)
 ))]
 #[post("/battles/{id}/dispute")]
 pub async fn dispute(
+    req: HttpRequest,
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
     id: web::Path<i64>,
@@ -227,5 +375,51 @@ pub async fn dispute(
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
     let row =
         records::dispute(&state.app, &user.actor(), &row, body.version, &body.comment).await?;
-    Ok(HttpResponse::Ok().json(battle_json(&row)))
+    Ok(HttpResponse::Ok().json(battle_json(&row, Some((&state, &req)))))
+}
+
+/// Correct a recorded result
+///
+/// Starts a correction of a confirmed or disputed tabletop result: a new battle with the same
+/// set-up and rolls, ready to be recorded again at `POST /api/v1/battles/{new id}/record`. The
+/// old result stands until the correction is confirmed. Players only; a campaign battle is
+/// corrected by its organiser instead.
+#[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), request_body = BasedOnJson, responses(
+    (status = 201, description = "The correction, set up to be recorded", body = BattleJson),
+    (status = 403, description = "Not a player of this battle", body = ErrorBody),
+    (status = 409, description = "Not a recorded result that can be corrected, a correction is under way, or changed since that version", body = ErrorBody)
+))]
+#[post("/battles/{id}/correct")]
+pub async fn correct(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    body: web::Json<BasedOnJson>,
+) -> Result<HttpResponse, AppError> {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let new = records::correct(&state.app, &user.actor(), &row, body.version).await?;
+    Ok(HttpResponse::Created().json(battle_json(&new, Some((&state, &req)))))
+}
+
+/// Make a battle report public
+///
+/// Gives a confirmed battle a public link that anyone can open without logging in (the
+/// answer's `public_url`; `GET /api/v1/battles/public/{token}` reads it as JSON). Publishing
+/// again makes a new link; the old one stops working. Players only.
+#[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), responses(
+    (status = 200, description = "The battle, with its `public_url`", body = BattleJson),
+    (status = 409, description = "Not confirmed yet", body = ErrorBody)
+))]
+#[post("/battles/{id}/publish")]
+pub async fn publish(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    records::publish(&state.app, &user.actor(), &row).await?;
+    let row = records::load_for(&state.app, &user.actor(), row.id).await?;
+    Ok(HttpResponse::Ok().json(battle_json(&row, Some((&state, &req)))))
 }

@@ -3,7 +3,7 @@
 //! never returned before the turn closes.
 
 use actix_web::{get, post, put, web, HttpResponse};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::app::campaigns::actions::{
@@ -29,7 +29,7 @@ fn shown(state: &AppState, c: &Loaded) -> Result<HttpResponse, AppError> {
 ///
 /// Campaigns you organise or play in, newest first.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), responses(
-    (status = 200, description = "Your campaigns", body = Object)
+    (status = 200, description = "Your campaigns", body = CampaignListJson)
 ))]
 #[get("/campaigns")]
 pub async fn list(
@@ -52,7 +52,7 @@ pub async fn list(
 ///
 /// The ready-made maps a campaign can start from, with their places, routes and sides.
 #[utoipa::path(tag = "campaigns", responses(
-    (status = 200, description = "The presets", body = Object)
+    (status = 200, description = "The presets", body = PresetListJson)
 ))]
 #[get("/campaigns/presets")]
 pub async fn preset_list() -> Result<HttpResponse, AppError> {
@@ -71,7 +71,7 @@ pub async fn preset_list() -> Result<HttpResponse, AppError> {
 ///
 /// You become its organiser. The answer carries the invite code players join with.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), request_body = NewCampaignInput, responses(
-    (status = 201, description = "The campaign", body = Object),
+    (status = 201, description = "The campaign", body = CampaignJson),
     (status = 422, description = "A field needs attention", body = ErrorBody)
 ))]
 #[post("/campaigns")]
@@ -90,7 +90,7 @@ pub async fn create(
 /// Its phase and turn, sides, forces, battles, how many orders are in (and your own), and what
 /// needs your attention. Members only.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
-    (status = 200, description = "The campaign", body = Object),
+    (status = 200, description = "The campaign", body = CampaignJson),
     (status = 404, description = "No such campaign of yours", body = ErrorBody)
 ))]
 #[get("/campaigns/{id}")]
@@ -108,7 +108,7 @@ pub async fn get_one(
 /// Places, routes, the sides' homes, who holds each place, where the forces stand and the
 /// last turn's moves.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
-    (status = 200, description = "The map", body = Object),
+    (status = 200, description = "The map", body = MapViewJson),
     (status = 404, description = "No such campaign of yours", body = ErrorBody)
 ))]
 #[get("/campaigns/{id}/map")]
@@ -127,6 +127,7 @@ pub struct MapJson {
     #[schema(value_type = Object)]
     map: Map,
     /// The two sides' home place ids.
+    #[schema(min_items = 2, max_items = 2)]
     homes: [String; 2],
 }
 
@@ -135,7 +136,7 @@ pub struct MapJson {
 /// Organiser only, before the campaign starts. The map is checked whole: every problem is
 /// named.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), request_body = MapJson, responses(
-    (status = 200, description = "The new map", body = Object),
+    (status = 200, description = "The new map", body = MapViewJson),
     (status = 403, description = "Not the organiser", body = ErrorBody),
     (status = 409, description = "The campaign has started", body = ErrorBody),
     (status = 422, description = "The map has problems", body = ErrorBody)
@@ -159,6 +160,7 @@ pub struct JoinJson {
     /// The invite code from the organiser.
     code: String,
     /// 0 or 1.
+    #[schema(minimum = 0, maximum = 1)]
     side: u8,
     /// One of your rosters, legal at the campaign's battle size.
     roster_id: i64,
@@ -169,7 +171,7 @@ pub struct JoinJson {
 /// Enlists one of your rosters on a side; the server rolls your commanders' ratings and logs
 /// the rolls with their seed.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), request_body = JoinJson, responses(
-    (status = 201, description = "The campaign, with your force", body = Object),
+    (status = 201, description = "The campaign, with your force", body = CampaignJson),
     (status = 404, description = "No campaign with that id and code", body = ErrorBody),
     (status = 409, description = "Already enlisted, or the campaign has started", body = ErrorBody),
     (status = 422, description = "The roster is not legal at the battle size", body = ErrorBody)
@@ -197,11 +199,40 @@ pub async fn join(
     Ok(HttpResponse::Created().json(campaign_json(&c, system_of(&state, &c)?)))
 }
 
+/// Join a campaign by its invite code
+///
+/// As the page's "Join with a code" does: the code alone names the campaign. Enlists one of
+/// your rosters on a side; the server rolls your commanders' ratings and logs the rolls with
+/// their seed.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), request_body = JoinJson, responses(
+    (status = 201, description = "The campaign, with your force", body = CampaignJson),
+    (status = 404, description = "No campaign has that code", body = ErrorBody),
+    (status = 409, description = "Already enlisted, or the campaign has started", body = ErrorBody),
+    (status = 422, description = "The roster is not yours or not legal at the battle size", body = ErrorBody)
+))]
+#[post("/campaigns/join")]
+pub async fn join_by_code(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    body: web::Json<JoinJson>,
+) -> Result<HttpResponse, AppError> {
+    let (cid, _) = actions::join(
+        &state.app,
+        &user.actor(),
+        &body.code,
+        body.side,
+        body.roster_id,
+    )
+    .await?;
+    let c = load_for(&state.app, &user.actor(), cid).await?;
+    Ok(HttpResponse::Created().json(campaign_json(&c, system_of(&state, &c)?)))
+}
+
 /// Start the campaign
 ///
 /// Organiser only: closes enlistment and opens turn 1. Each side needs a force.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
-    (status = 200, description = "The campaign", body = Object),
+    (status = 200, description = "The campaign", body = CampaignJson),
     (status = 403, description = "Not the organiser", body = ErrorBody),
     (status = 409, description = "Already started, or a side has no force", body = ErrorBody)
 ))]
@@ -221,7 +252,7 @@ pub async fn start(
 ///
 /// How many orders are in, and yours. Other players' orders stay hidden until the turn closes.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
-    (status = 200, description = "Orders in, and yours", body = Object)
+    (status = 200, description = "Orders in, and yours", body = OrdersJson)
 ))]
 #[get("/campaigns/{id}/orders")]
 pub async fn get_orders(
@@ -239,8 +270,19 @@ pub struct OrderJson {
     /// Your force's id.
     force: String,
     /// `{"order": "hold"}` or `{"order": "move", "route": "r3"}`.
-    #[schema(value_type = Object)]
+    #[schema(value_type = OrderSchema)]
     order: Order,
+}
+
+/// An order's shape (documents `rules::campaign::movement::Order`).
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(tag = "order", rename_all = "snake_case")]
+#[allow(dead_code)] // only describes the JSON in the OpenAPI document
+pub enum OrderSchema {
+    /// Stay where the force stands.
+    Hold,
+    /// March along one route from where the force stands.
+    Move { route: String },
 }
 
 /// Give an order
@@ -248,7 +290,7 @@ pub struct OrderJson {
 /// Hold, or move along one route from where the force stands. A later order replaces an
 /// earlier one. When the last order is in, the turn closes by itself.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), request_body = OrderJson, responses(
-    (status = 200, description = "The campaign after the order", body = Object),
+    (status = 200, description = "The campaign after the order", body = CampaignJson),
     (status = 403, description = "Not your force", body = ErrorBody),
     (status = 409, description = "No turn is open, or the route does not start here", body = ErrorBody)
 ))]
@@ -271,7 +313,7 @@ pub async fn give_order(
 /// Organiser only. Orders are revealed (no order means hold), moves are made together, and
 /// every contact becomes a battle; with no battle to fight, the turn ends at once.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
-    (status = 200, description = "The campaign after the turn", body = Object),
+    (status = 200, description = "The campaign after the turn", body = CampaignJson),
     (status = 403, description = "Not the organiser", body = ErrorBody),
     (status = 409, description = "No turn is open", body = ErrorBody)
 ))]
@@ -292,7 +334,7 @@ pub async fn close_turn(
 /// Every battle with its place, forces, scenario and result; `record` is the battle's id under
 /// `/api/v1/battles/{id}`, where its players simulate or record it.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
-    (status = 200, description = "The battles", body = Object)
+    (status = 200, description = "The battles", body = CampaignBattlesJson)
 ))]
 #[get("/campaigns/{id}/battles")]
 pub async fn battles(
@@ -306,6 +348,8 @@ pub async fn battles(
 
 #[derive(Deserialize, utoipa::ToSchema)]
 pub struct ReasonJson {
+    /// Why, for the log: 1 to 500 characters.
+    #[schema(min_length = 1, max_length = 500)]
     reason: String,
 }
 
@@ -314,7 +358,7 @@ pub struct ReasonJson {
 /// Organiser only. The battle's aftermath is set aside (nothing is deleted) and it is set up
 /// again on a fresh battle record. Refused once orders or purchases have followed it.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("no" = u32, Path, description = "Battle number in the campaign")), request_body = ReasonJson, responses(
-    (status = 200, description = "The campaign", body = Object),
+    (status = 200, description = "The campaign", body = CampaignJson),
     (status = 403, description = "Not the organiser", body = ErrorBody),
     (status = 409, description = "Not the latest battle, or too late", body = ErrorBody)
 ))]
@@ -336,7 +380,7 @@ pub async fn void_battle(
 /// Organiser only, for a battle not yet fought whose players cannot fight or record it. The
 /// result is final at once and the campaign moves on.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("no" = u32, Path, description = "Battle number in the campaign")), responses(
-    (status = 200, description = "The campaign", body = Object),
+    (status = 200, description = "The campaign", body = CampaignJson),
     (status = 403, description = "Not the organiser", body = ErrorBody),
     (status = 409, description = "Already decided or recorded", body = ErrorBody)
 ))]
@@ -358,7 +402,7 @@ pub async fn simulate_battle(
 /// Organiser only: which of a side's forces in the place fights (the others stand by and share
 /// its retreat), and the scenario. The battle is set up again on a fresh record.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("no" = u32, Path, description = "Battle number in the campaign")), request_body = Arrangement, responses(
-    (status = 200, description = "The campaign", body = Object),
+    (status = 200, description = "The campaign", body = CampaignJson),
     (status = 403, description = "Not the organiser", body = ErrorBody),
     (status = 409, description = "Already fought or recorded", body = ErrorBody),
     (status = 422, description = "That force is not in the place, or nothing changes", body = ErrorBody)
@@ -381,7 +425,7 @@ pub async fn arrange_battle(
 /// Its roster now (casualties and purchases applied), commander ratings, bank, and each
 /// element's and commander's history.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("force" = String, Path, description = "Force id")), responses(
-    (status = 200, description = "The force", body = Object),
+    (status = 200, description = "The force", body = ForceJson),
     (status = 404, description = "No such force", body = ErrorBody)
 ))]
 #[get("/campaigns/{id}/forces/{force}")]
@@ -407,7 +451,7 @@ pub async fn force_detail(
 /// or `{"buy": "element", "group", "name", "type", "size", "weapon"}`. The force must stay legal
 /// at the battle size and the bank must cover the cost.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("force" = String, Path, description = "Force id")), request_body = Purchase, responses(
-    (status = 200, description = "The campaign", body = Object),
+    (status = 200, description = "The campaign", body = CampaignJson),
     (status = 403, description = "Not your force", body = ErrorBody),
     (status = 409, description = "Too dear, or the force would not be legal", body = ErrorBody)
 ))]
@@ -434,7 +478,7 @@ pub struct ReplaceJson {
 ///
 /// Organiser only: hands a force to another registered player, including its open battles.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("force" = String, Path, description = "Force id")), request_body = ReplaceJson, responses(
-    (status = 200, description = "The campaign", body = Object),
+    (status = 200, description = "The campaign", body = CampaignJson),
     (status = 403, description = "Not the organiser", body = ErrorBody),
     (status = 422, description = "No such account, or already playing", body = ErrorBody)
 ))]
@@ -456,7 +500,7 @@ pub async fn replace_player(
 /// Organiser only: campaign points for a force or a side, or reinforcement points for a force,
 /// with a reason. It is a log entry like everything else.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), request_body = Adjustment, responses(
-    (status = 200, description = "The campaign", body = Object),
+    (status = 200, description = "The campaign", body = CampaignJson),
     (status = 403, description = "Not the organiser", body = ErrorBody),
     (status = 422, description = "A field needs attention", body = ErrorBody)
 ))]
@@ -478,7 +522,7 @@ pub async fn adjust(
 /// Campaign points per side and per player: battle victory points, the value of places held,
 /// adjustments; battles won, drawn and lost; places held.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
-    (status = 200, description = "The standings", body = Object)
+    (status = 200, description = "The standings", body = StandingsJson)
 ))]
 #[get("/campaigns/{id}/standings")]
 pub async fn get_standings(
@@ -506,7 +550,7 @@ pub struct LogQuery {
 /// Every entry in order, with its seed where dice decided it. Entries set aside by a voided
 /// battle are marked. Another player's order this turn shows only that it was given.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), LogQuery), responses(
-    (status = 200, description = "The log", body = Object)
+    (status = 200, description = "The log", body = LogJson)
 ))]
 #[get("/campaigns/{id}/log")]
 pub async fn get_log(
@@ -533,7 +577,7 @@ pub async fn get_log(
 /// Rebuilds the campaign by applying its log from the start and says whether that gives the
 /// stored state.
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
-    (status = 200, description = "Whether the rebuilt state matches", body = Object)
+    (status = 200, description = "Whether the rebuilt state matches", body = AuditJson)
 ))]
 #[get("/campaigns/{id}/audit")]
 pub async fn get_audit(
@@ -545,4 +589,195 @@ pub async fn get_audit(
     load_for(&state.app, &user.actor(), id).await?;
     let (matches, entries) = audit(&state.app, id).await?;
     Ok(HttpResponse::Ok().json(json!({ "rebuilt_matches": matches, "entries": entries })))
+}
+
+// The answers' shapes, for the OpenAPI document. The answers are built as JSON from the campaign
+// state (`web::campaign_view`); these name their key fields, and the integration tests check
+// the answers against them.
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[allow(dead_code)] // only describes the JSON in the OpenAPI document
+pub struct CampaignListJson {
+    campaigns: Vec<CampaignSummaryJson>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct CampaignSummaryJson {
+    id: i64,
+    name: String,
+    /// `enlisting`, `orders`, `battles` or `ended`.
+    phase: String,
+    turn: i32,
+    /// Whether you organise it.
+    organiser: bool,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct PresetListJson {
+    presets: Vec<PresetJson>,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct PresetJson {
+    id: String,
+    title: String,
+    war: String,
+    description: String,
+    sides: Vec<PresetSideJson>,
+    /// `{"places": [...], "routes": [...]}`
+    #[schema(value_type = Object)]
+    map: Value,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct PresetSideJson {
+    name: String,
+    /// The side's home place id.
+    home: String,
+}
+
+/// A campaign as a member sees it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct CampaignJson {
+    id: i64,
+    name: String,
+    /// The rule system's id, e.g. `lotf`.
+    rule_system: String,
+    version: i32,
+    /// `enlisting`, `orders`, `battles` or `ended`.
+    phase: String,
+    /// The current turn (0 while enlisting).
+    turn: u32,
+    turns: Option<u32>,
+    points: Option<u32>,
+    war: Option<String>,
+    scenario: Option<String>,
+    /// `[{"name", "home"}]`
+    #[schema(value_type = Option<Vec<Object>>)]
+    sides: Value,
+    /// The house rules.
+    #[schema(value_type = Option<Object>)]
+    rules: Value,
+    /// Whether you organise it.
+    organiser: bool,
+    /// The code players join with; only the organiser sees it.
+    invite_code: Option<String>,
+    /// Your force's id, when you play in it.
+    my_force: Option<String>,
+    /// `{"in", "of", "mine"}`: how many orders are in, of how many, and your own.
+    #[schema(value_type = Object)]
+    orders: Value,
+    /// `[{"id", "player", "side", "place", "name", "elements", "out"}]`
+    #[schema(value_type = Vec<Object>)]
+    forces: Value,
+    /// As `GET /api/v1/campaigns/{id}/battles` lists them.
+    #[schema(value_type = Vec<Object>)]
+    battles: Value,
+    /// Why the campaign ended, once it has.
+    ended: Option<String>,
+    /// What needs your attention, in words.
+    attention: Vec<String>,
+}
+
+/// The map as it stands.
+#[derive(Serialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct MapViewJson {
+    /// `[{"id", "name", "kind", "x", "y", "value", "supply"}]`
+    #[schema(value_type = Vec<Object>)]
+    places: Value,
+    /// `[{"id", "from", "to", "kind"}]`
+    #[schema(value_type = Vec<Object>)]
+    routes: Value,
+    /// The two sides' home place ids.
+    homes: Option<[String; 2]>,
+    /// Who holds each place, by place id.
+    #[schema(value_type = Object)]
+    holders: Value,
+    /// `[{"id", "side", "place"}]`
+    #[schema(value_type = Vec<Object>)]
+    forces: Value,
+    /// The last turn's moves.
+    #[schema(value_type = Vec<Object>)]
+    last_moves: Value,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct OrdersJson {
+    turn: u32,
+    /// `{"in", "of", "mine"}`
+    #[schema(value_type = Object)]
+    orders: Value,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct CampaignBattlesJson {
+    /// `[{"no", "turn", "name", "attacker", "defender", "scenario", "record", "status", "result", "at"}]`
+    #[schema(value_type = Vec<Object>)]
+    battles: Value,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct StandingsJson {
+    /// Whether the campaign has ended and these are final.
+    #[serde(rename = "final")]
+    is_final: bool,
+    #[schema(value_type = Vec<Object>)]
+    sides: Value,
+    #[schema(value_type = Vec<Object>)]
+    players: Value,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct LogJson {
+    /// In order, each with its turn, its words and its seed where dice decided it.
+    #[schema(value_type = Vec<Object>)]
+    entries: Value,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct AuditJson {
+    /// Whether replaying the log from the start gives the stored state.
+    rebuilt_matches: bool,
+    /// How many log entries were replayed.
+    entries: u64,
+}
+
+/// A force as it stands.
+#[derive(Serialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct ForceJson {
+    id: String,
+    player: String,
+    side: u8,
+    place: String,
+    /// Reinforcement points in hand.
+    bank: u32,
+    points: u32,
+    /// Why the force is out of the campaign, once it is.
+    out: Option<String>,
+    /// Its roster document now, in its rule system's format.
+    #[schema(value_type = Object)]
+    roster: Value,
+    /// Commander id to rating.
+    #[schema(value_type = Object)]
+    ratings: Value,
+    /// Element id to the size it started at.
+    #[schema(value_type = Object)]
+    full_sizes: Value,
+    /// Element or commander id to what happened to it, in words.
+    #[schema(value_type = Object)]
+    history: Value,
+    /// Campaign points the organiser added or took away.
+    adjustment: i32,
 }

@@ -10,7 +10,9 @@ pub mod health;
 pub mod jobs;
 pub mod rosters;
 
-use actix_web::web;
+use actix_web::http::header;
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde_json::{json, Map, Value};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 use utoipa_actix_web::scope;
@@ -79,14 +81,20 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(rosters::remove)
             .service(rosters::duplicate)
             .service(rosters::export)
+            .service(rosters::share)
+            .service(rosters::unshare)
             .service(jobs::job_status)
+            .service(battle_records::list)
             .service(battle_records::create)
+            .service(battle_records::public)
             .service(battle_records::get_one)
             .service(battle_records::setup)
             .service(battle_records::simulate)
             .service(battle_records::record)
             .service(battle_records::confirm)
             .service(battle_records::dispute)
+            .service(battle_records::correct)
+            .service(battle_records::publish)
             .service(campaigns::list)
             .service(campaigns::preset_list)
             .service(campaigns::create)
@@ -94,6 +102,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(campaigns::get_map)
             .service(campaigns::put_map)
             .service(campaigns::join)
+            .service(campaigns::join_by_code)
             .service(campaigns::start)
             .service(campaigns::get_orders)
             .service(campaigns::give_order)
@@ -118,6 +127,21 @@ pub fn json_config() -> web::JsonConfig {
         .limit(2 * 1024 * 1024)
         .error_handler(|err, _req| {
             let message = match &err {
+                // Well-formed JSON of the wrong shape is read, like a roster that is not one:
+                // 422 naming what does not fit. Broken JSON stays 400 with its position.
+                actix_web::error::JsonPayloadError::Deserialize(e)
+                    if e.classify() == serde_json::error::Category::Data =>
+                {
+                    return AppError::Validation {
+                        message: format!(
+                            "The JSON body does not have the fields asked for: {e} (line {}, column {}).",
+                            e.line(),
+                            e.column()
+                        ),
+                        details: vec![],
+                    }
+                    .into();
+                }
                 actix_web::error::JsonPayloadError::Deserialize(e) => {
                     format!(
                         "The JSON body could not be read: {e} (line {}, column {}).",
@@ -134,12 +158,155 @@ pub fn json_config() -> web::JsonConfig {
         })
 }
 
+/// An address segment that does not read (`/rosters/abc`) is "not found", unless the address is
+/// a documented one that does not take this method (`PUT /rosters/import` is not a roster id).
 pub fn path_config() -> web::PathConfig {
-    web::PathConfig::default().error_handler(|_, _| AppError::NotFound.into())
+    web::PathConfig::default().error_handler(|_, req| match not_allowed(req) {
+        Some(res) => {
+            actix_web::error::InternalError::from_response(AppError::MethodNotAllowed, res).into()
+        }
+        None => AppError::NotFound.into(),
+    })
 }
 
 pub fn query_config() -> web::QueryConfig {
     web::QueryConfig::default().error_handler(|err, _| {
         AppError::bad_request(format!("The query string could not be read: {err}.")).into()
     })
+}
+
+/// The OpenAPI document as served, completed with the answers every operation of a kind can
+/// give (see [`finish_document`]). The fallback service reads it to tell 405 from 404.
+pub struct ApiDocument(pub Value);
+
+/// The answers the server's shared machinery gives, which the handlers' own annotations leave
+/// out: the authentication extractors (401, and 403 for a cookie without its CSRF header), the
+/// path extractor (404 for an id that is not a number or not there), the JSON extractor and
+/// body limits (400, 413, 422), and the database or work limits (503). An annotation that names
+/// the status itself wins.
+pub fn finish_document(doc: utoipa::openapi::OpenApi) -> ApiDocument {
+    let mut value = serde_json::to_value(&doc).unwrap_or_default();
+    let Some(paths) = value.get_mut("paths").and_then(Value::as_object_mut) else {
+        return ApiDocument(value);
+    };
+    for (path, item) in paths.iter_mut() {
+        let Some(item) = item.as_object_mut() else {
+            continue;
+        };
+        for (method, op) in item.iter_mut() {
+            if !HTTP_METHODS.contains(&method.as_str()) {
+                continue;
+            }
+            let authenticated = op.get("security").is_some();
+            let has_body = op.get("requestBody").is_some();
+            let has_path_params = path.contains('{');
+            let has_query = op
+                .get("parameters")
+                .and_then(Value::as_array)
+                .is_some_and(|ps| ps.iter().any(|p| p["in"] == "query"));
+            let Some(responses) = op.get_mut("responses").and_then(Value::as_object_mut) else {
+                continue;
+            };
+            let mut add = |status: &str, description: &str| {
+                responses.entry(status.to_string()).or_insert_with(|| {
+                    json!({
+                        "description": description,
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}
+                    })
+                });
+            };
+            if has_body {
+                add("400", "The body is not JSON, or not of the shape described");
+                add("413", "The body is larger than the server accepts");
+                add("422", "A field is not valid; the details name it");
+            }
+            if has_query {
+                add("400", "A query parameter could not be read");
+            }
+            if authenticated {
+                add(
+                    "401",
+                    "Not logged in: no token, or one that has expired or was revoked",
+                );
+                add(
+                    "403",
+                    "Not allowed, or the session cookie was sent without its X-CSRF-Token header",
+                );
+            }
+            if has_path_params {
+                add("404", "Nothing at this address, or nothing of yours");
+            }
+            add(
+                "503",
+                "The database does not answer or the server is too busy; try again later",
+            );
+        }
+    }
+    ApiDocument(value)
+}
+
+const HTTP_METHODS: &[&str] = &[
+    "get", "put", "post", "delete", "patch", "head", "options", "trace",
+];
+
+impl ApiDocument {
+    /// The methods the document lists for the path template that fits `path` most closely
+    /// (`/rosters/import` rather than `/rosters/{id}`), upper case; `None` when none fits.
+    pub fn methods_for(&self, path: &str) -> Option<Vec<String>> {
+        let paths = self.0.get("paths")?.as_object()?;
+        let fitting: Vec<(&String, &Value)> = paths
+            .iter()
+            .filter(|(template, _)| path_fits(template, path))
+            .collect();
+        let closest = fitting.iter().map(|(t, _)| literal_segments(t)).max()?;
+        let mut methods: Vec<String> = fitting
+            .iter()
+            .filter(|(t, _)| literal_segments(t) == closest)
+            .filter_map(|(_, item)| item.as_object())
+            .flat_map(|item: &Map<String, Value>| item.keys())
+            .filter(|m| HTTP_METHODS.contains(&m.as_str()))
+            .map(|m| m.to_uppercase())
+            .collect();
+        if methods.is_empty() {
+            return None;
+        }
+        methods.sort();
+        methods.dedup();
+        Some(methods)
+    }
+}
+
+fn literal_segments(template: &str) -> usize {
+    template.split('/').filter(|s| !s.starts_with('{')).count()
+}
+
+/// Whether `path` is an address of `template` (`{name}` stands for one non-empty segment).
+fn path_fits(template: &str, path: &str) -> bool {
+    let (t, p): (Vec<&str>, Vec<&str>) = (template.split('/').collect(), path.split('/').collect());
+    t.len() == p.len()
+        && t.iter()
+            .zip(&p)
+            .all(|(t, p)| (t.starts_with('{') && t.ends_with('}') && !p.is_empty()) || t == p)
+}
+
+/// What answers when no route matches: 405 with `Allow` for a documented API address asked with
+/// another method, 404 for everything else.
+pub async fn fallback(req: HttpRequest) -> HttpResponse {
+    not_allowed(&req).unwrap_or_else(|| HttpResponse::from_error(AppError::NotFound))
+}
+
+/// 405 with `Allow` when the request's address is documented without its method.
+fn not_allowed(req: &HttpRequest) -> Option<HttpResponse> {
+    let methods = req
+        .app_data::<web::Data<ApiDocument>>()?
+        .methods_for(req.path())?;
+    if methods.iter().any(|m| m == req.method().as_str()) {
+        return None;
+    }
+    // `render_errors` gives it the JSON error shape and keeps the header.
+    let mut res = HttpResponse::MethodNotAllowed().finish();
+    if let Ok(value) = header::HeaderValue::from_str(&methods.join(", ")) {
+        res.headers_mut().insert(header::ALLOW, value);
+    }
+    Some(res)
 }

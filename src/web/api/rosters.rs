@@ -305,9 +305,20 @@ pub async fn duplicate(
     ))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ExportQuery {
-    format: Option<String>,
+    /// `json` (the default) or `text` (`txt` is read as `text`).
+    #[param(inline)]
+    format: Option<ExportFormat>,
+}
+
+#[derive(Deserialize, ToSchema, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub enum ExportFormat {
+    Json,
+    Text,
+    Txt,
 }
 
 /// Export a roster
@@ -316,9 +327,13 @@ pub struct ExportQuery {
 /// for forums and e-mail (force, groups, elements with points, total, legality).
 #[utoipa::path(tag = "rosters", security(("bearer" = [])), params(
     ("id" = i64, Path, description = "Roster id"),
-    ("format" = Option<String>, Query, description = "`json` (default) or `text`")
+    ExportQuery
 ), responses(
-    (status = 200, description = "The document or the text", body = serde_json::Value),
+    (status = 200, description = "The document, or with `?format=text` the text", content(
+        (serde_json::Value = "application/json"),
+        (String = "text/plain")
+    )),
+    (status = 400, description = "An unknown format", body = ErrorBody),
     (status = 404, description = "No such roster of yours", body = ErrorBody)
 ))]
 #[get("/rosters/{id}/export")]
@@ -330,8 +345,8 @@ pub async fn export(
 ) -> Result<HttpResponse, AppError> {
     let row = rosters::load_owned_row(&state.app, &user.actor(), id.into_inner()).await?;
     let stem = file_stem(&row.name);
-    match query.format.as_deref() {
-        Some("text") | Some("txt") => {
+    match query.format {
+        Some(ExportFormat::Text) | Some(ExportFormat::Txt) => {
             let body = pages_for_stored(&row.rule_system)?.roster_text(&state, &row)?;
             Ok(HttpResponse::Ok()
                 .content_type("text/plain; charset=utf-8")
@@ -341,15 +356,54 @@ pub async fn export(
                 ))
                 .body(body))
         }
-        None | Some("json") => Ok(HttpResponse::Ok()
+        None | Some(ExportFormat::Json) => Ok(HttpResponse::Ok()
             .content_type("application/json")
             .insert_header((
                 header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"{stem}.json\""),
             ))
             .body(document_of(&state, &row)?)),
-        Some(other) => Err(AppError::bad_request(format!(
-            "Unknown export format '{other}'; use json or text."
-        ))),
     }
+}
+
+/// Share a roster
+///
+/// Makes a read-only link to the roster that anyone can open without logging in, as the
+/// roster page's "Share" button does. Sharing a shared roster makes a new link; the old one
+/// stops working.
+#[utoipa::path(tag = "rosters", security(("bearer" = [])), params(("id" = i64, Path, description = "Roster id")), responses(
+    (status = 200, description = "The roster, with its `share_url`", body = RosterSummaryJson),
+    (status = 404, description = "No such roster of yours", body = ErrorBody)
+))]
+#[post("/rosters/{id}/share")]
+pub async fn share(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let row = rosters::load_owned_row(&state.app, &user.actor(), id.into_inner()).await?;
+    rosters::share(&state.app, row.id).await?;
+    let row = rosters::load_owned_row(&state.app, &user.actor(), row.id).await?;
+    Ok(HttpResponse::Ok().json(summary(&state, &req, &row)))
+}
+
+/// Stop sharing a roster
+///
+/// The roster's share link stops working at once. Answers the roster, without a `share_url`.
+#[utoipa::path(tag = "rosters", security(("bearer" = [])), params(("id" = i64, Path, description = "Roster id")), responses(
+    (status = 200, description = "The roster, no longer shared", body = RosterSummaryJson),
+    (status = 404, description = "No such roster of yours", body = ErrorBody)
+))]
+#[delete("/rosters/{id}/share")]
+pub async fn unshare(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let row = rosters::load_owned_row(&state.app, &user.actor(), id.into_inner()).await?;
+    rosters::unshare(&state.app, row.id).await?;
+    let row = rosters::load_owned_row(&state.app, &user.actor(), row.id).await?;
+    Ok(HttpResponse::Ok().json(summary(&state, &req, &row)))
 }

@@ -30,6 +30,15 @@ pub struct LodReportSchema {
     command_points_before_d3: u32,
 }
 
+/// One report for one army, an array of reports for an array of armies.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum LodReportsSchema {
+    One(LodReportSchema),
+    Many(Vec<LodReportSchema>),
+}
+
 #[derive(Serialize, ToSchema)]
 #[allow(dead_code)]
 pub struct LodFindingSchema {
@@ -50,9 +59,10 @@ pub struct LodFindingSchema {
 /// point and Command Points before the D3. Broken JSON is refused with its line and column; a
 /// document that is not an army is refused naming the part that does not read.
 #[utoipa::path(tag = "liberty-or-death", request_body(content = serde_json::Value, description = "An army document or an array of them"), responses(
-    (status = 200, description = "The report (or an array of reports)", body = LodReportSchema),
+    (status = 200, description = "The report (or an array of reports)", body = LodReportsSchema),
     (status = 400, description = "The body is not JSON", body = ErrorBody),
-    (status = 422, description = "A document is not an army", body = ErrorBody)
+    (status = 422, description = "A document is not an army", body = ErrorBody),
+    (status = 429, description = "Too much work is waiting; try again after Retry-After seconds", body = ErrorBody)
 ))]
 #[post("/validate")]
 pub async fn validate(

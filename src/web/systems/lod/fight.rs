@@ -472,8 +472,9 @@ struct SimulateResponse {
 /// set-up and the outcome with its narrated log (`"narrate": false` leaves the log out). The same
 /// set-up always gives the same battle. Logged-in users only.
 #[utoipa::path(tag = "liberty-or-death", security(("bearer" = [])), request_body(content = Object, description = "A set-up document or the short form"), responses(
-    (status = 200, description = "`{\"setup\", \"outcome\"}`", body = Object),
+    (status = 200, description = "The set-up and the outcome", body = crate::web::systems::lotf::api::SimulatedBattleSchema),
     (status = 401, description = "Not logged in", body = ErrorBody),
+    (status = 429, description = "Too much work is waiting; try again after Retry-After seconds", body = ErrorBody),
     (status = 422, description = "Not a battle Muster can fight", body = ErrorBody)
 ))]
 #[post("/simulate")]
@@ -506,6 +507,7 @@ pub async fn simulate(
     (status = 200, description = "The odds", body = Object),
     (status = 202, description = "Started as a background job", body = Object),
     (status = 401, description = "Not logged in", body = ErrorBody),
+    (status = 429, description = "Too much work is waiting; try again after Retry-After seconds", body = ErrorBody),
     (status = 409, description = "A job of yours is still running", body = ErrorBody),
     (status = 422, description = "Not a valid request", body = ErrorBody)
 ))]

@@ -38,7 +38,7 @@ fn odds_error(e: OddsError) -> AppError {
 /// Discipline Test. Exact (enumeration), with the rulings that decided it and how the pool was
 /// built ("2 base + 4 Action + 1 point blank − 1 cover = 6 dice").
 #[utoipa::path(tag = "land-of-the-free", request_body(content = Object, description = "`{\"shooter\": {...}, \"target\": {...}, \"range_inches\", \"flank\", \"ammunition\", \"concentrated_volley\"}`"), responses(
-    (status = 200, description = "The odds", body = Object),
+    (status = 200, description = "The odds", body = super::ShootingOddsSchema),
     (status = 422, description = "An impossible situation (e.g. out of range)", body = ErrorBody)
 ))]
 #[post("/odds/shooting")]
@@ -55,7 +55,7 @@ pub async fn shooting(
 /// Attacker win, tie and defender win, and the probability of each result margin, for two
 /// elements with their situations and up to three supporters each.
 #[utoipa::path(tag = "land-of-the-free", request_body(content = Object, description = "`{\"attacker\": side, \"defender\": side}`"), responses(
-    (status = 200, description = "The odds", body = Object),
+    (status = 200, description = "The odds", body = super::MeleeOddsSchema),
     (status = 422, description = "An impossible situation", body = ErrorBody)
 ))]
 #[post("/odds/melee")]
@@ -71,7 +71,7 @@ pub async fn melee(
 ///
 /// The probability of passing a Morale, Disorder or Discipline Test with the given modifiers.
 #[utoipa::path(tag = "land-of-the-free", request_body(content = Object, description = "`{\"element\", \"kind\", \"situation\", ...}`"), responses(
-    (status = 200, description = "The odds", body = Object),
+    (status = 200, description = "The odds", body = super::MoraleOddsSchema),
     (status = 422, description = "An impossible situation", body = ErrorBody)
 ))]
 #[post("/odds/morale")]
@@ -98,8 +98,9 @@ struct SimulateResponse {
 /// narrated log (`"narrate": false` leaves the log out). The same set-up always gives the same
 /// battle. Logged-in users only.
 #[utoipa::path(tag = "battles", security(("bearer" = [])), request_body(content = Object, description = "A set-up document or the short form"), responses(
-    (status = 200, description = "`{\"setup\", \"outcome\"}`", body = Object),
+    (status = 200, description = "The set-up and the outcome", body = super::SimulatedBattleSchema),
     (status = 401, description = "Not logged in", body = ErrorBody),
+    (status = 429, description = "Too much work is waiting; try again after Retry-After seconds", body = ErrorBody),
     (status = 422, description = "Not a valid set-up", body = ErrorBody)
 ))]
 #[post("/battles/simulate")]
@@ -132,6 +133,7 @@ pub async fn simulate(
     (status = 200, description = "The odds", body = Object),
     (status = 202, description = "Started as a background job", body = JobStatus),
     (status = 401, description = "Not logged in", body = ErrorBody),
+    (status = 429, description = "Too much work is waiting; try again after Retry-After seconds", body = ErrorBody),
     (status = 409, description = "A job of yours is still running", body = ErrorBody),
     (status = 422, description = "Not a valid request", body = ErrorBody)
 ))]

@@ -22,6 +22,15 @@ pub struct ReportSchema {
     findings: Vec<FindingSchema>,
 }
 
+/// One report for one document, an array of reports for an array of documents.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum ReportsSchema {
+    One(ReportSchema),
+    Many(Vec<ReportSchema>),
+}
+
 #[derive(Serialize, ToSchema)]
 #[allow(dead_code)]
 pub struct PointsSchema {
@@ -47,6 +56,69 @@ pub struct FindingSchema {
     message: String,
 }
 
+/// The answer to `POST /api/v1/lotf/odds/shooting` (key fields of `lotf::ShootingOdds`).
+#[derive(Serialize, ToSchema)]
+#[allow(dead_code)]
+pub struct ShootingOddsSchema {
+    /// Dice rolled (one for an empty pool).
+    dice: u32,
+    /// The pool before the floor of one die.
+    pool_total: i32,
+    /// The score each die needs.
+    to_hit: u8,
+    /// The probability of 0, 1, 2, … hits.
+    hits_distribution: Vec<f64>,
+    expected_hits: f64,
+    p_ragged_volley: f64,
+}
+
+/// The answer to `POST /api/v1/lotf/odds/melee` (key fields of `lotf::MeleeOdds`).
+#[derive(Serialize, ToSchema)]
+#[allow(dead_code)]
+pub struct MeleeOddsSchema {
+    attacker_win: f64,
+    tie: f64,
+    defender_win: f64,
+    /// `[{"margin", "p"}]`: the probability of each result margin.
+    #[schema(value_type = Vec<Object>)]
+    margin_distribution: Vec<serde_json::Value>,
+    /// Each side's pool, modifiers and hits.
+    #[schema(value_type = Object)]
+    attacker: serde_json::Value,
+    #[schema(value_type = Object)]
+    defender: serde_json::Value,
+    /// The rulings that decided it.
+    rulings: Vec<String>,
+    notes: Vec<String>,
+}
+
+/// The answer to `POST /api/v1/lotf/odds/morale` (key fields of `lotf::MoraleOdds`).
+#[derive(Serialize, ToSchema)]
+#[allow(dead_code)]
+pub struct MoraleOddsSchema {
+    p_pass: f64,
+    p_fail: f64,
+    /// The value to reach.
+    target: i32,
+    modifier: i32,
+    need_on_2d6: i32,
+    explanation: String,
+    rulings: Vec<String>,
+}
+
+/// The answer to a simulated battle: the set-up that was fought (post it again to replay the
+/// battle exactly) and the outcome with its log.
+#[derive(Serialize, ToSchema)]
+#[allow(dead_code)]
+pub struct SimulatedBattleSchema {
+    /// The `muster.lotf.battle/1` (or `muster.lod.battle/1`) set-up document.
+    #[schema(value_type = Object)]
+    setup: serde_json::Value,
+    /// The winner, victory level, points lost, turns and (unless `"narrate": false`) the log.
+    #[schema(value_type = Object)]
+    outcome: serde_json::Value,
+}
+
 /// Turns a roster that cannot be read into the API's error: 400 with the position for broken
 /// JSON, 422 naming the field for JSON that is not a roster.
 pub fn parse_error(e: lotf::RosterParseError, prefix: &str) -> AppError {
@@ -60,9 +132,10 @@ pub fn parse_error(e: lotf::RosterParseError, prefix: &str) -> AppError {
 /// in the same order). Broken JSON is refused with its line and column; a document that is not
 /// a roster is refused naming the field.
 #[utoipa::path(tag = "land-of-the-free", request_body(content = serde_json::Value, description = "A roster document or an array of them"), responses(
-    (status = 200, description = "The report (or an array of reports)", body = ReportSchema),
+    (status = 200, description = "The report (or an array of reports)", body = ReportsSchema),
     (status = 400, description = "The body is not JSON", body = ErrorBody),
-    (status = 422, description = "A document is not a roster", body = ErrorBody)
+    (status = 422, description = "A document is not a roster", body = ErrorBody),
+    (status = 429, description = "Too much work is waiting; try again after Retry-After seconds", body = ErrorBody)
 ))]
 #[post("/validate")]
 pub async fn validate(

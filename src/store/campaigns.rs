@@ -83,7 +83,7 @@ pub fn create(
     new: &NewCampaign,
     entries: Vec<NewLogRow>,
 ) -> QueryResult<CampaignRow> {
-    conn.transaction(|conn| {
+    crate::store::write_transaction(conn, |conn| {
         diesel::insert_into(campaigns::table)
             .values(new)
             .execute(conn)?;

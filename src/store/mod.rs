@@ -11,4 +11,6 @@ pub mod sessions;
 pub mod settings;
 pub mod users;
 
-pub use db::{connect, run_migrations, Backend, DbConnection, DbPool, StoreError};
+pub use db::{
+    connect, run_migrations, write_transaction, Backend, DbConnection, DbPool, StoreError,
+};

@@ -32,3 +32,4 @@ mod purity;
 mod rosters;
 mod security;
 mod services;
+mod store_writes;

@@ -9,6 +9,7 @@ pub mod rosters;
 pub mod schema;
 pub mod sessions;
 pub mod settings;
+pub mod throttles;
 pub mod users;
 
 pub use db::{

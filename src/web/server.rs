@@ -60,7 +60,7 @@ pub fn prepare_state(config: &Config, rules: Systems) -> Result<AppState, Startu
         secure_cookies: config.secure_cookies(),
         public_url: config.public_url.clone(),
         trusted_proxy: config.trusted_proxy,
-        throttle: LoginThrottle::default(),
+        throttle: LoginThrottle,
     })
 }
 

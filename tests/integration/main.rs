@@ -33,3 +33,4 @@ mod rosters;
 mod security;
 mod services;
 mod store_writes;
+mod throttles;

@@ -2,6 +2,7 @@
 //!
 //! Rule types never carry database derives; the row structs here convert to and from them.
 
+pub mod backup;
 pub mod battles;
 pub mod campaigns;
 pub mod db;

@@ -3,6 +3,7 @@
 mod accounts;
 mod admin;
 mod api;
+mod backup;
 mod battle_records;
 mod battle_systems;
 mod battles;

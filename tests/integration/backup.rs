@@ -393,6 +393,13 @@ async fn a_populated_database_moves_from_sqlite_to_postgresql_and_back_with_noth
         "a page login works"
     );
 
+    let help = Command::new(BIN).arg("--help").output().expect("help");
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.contains("backup") && help.contains("restore"),
+        "{help}"
+    );
+
     // ---- A database with data in it is refused, and left as it was.
     let mut cmd = muster(&source_url, &data);
     cmd.arg("restore")

@@ -117,6 +117,18 @@ pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<CampaignRow>
         .optional()
 }
 
+/// Inside a write transaction, makes other changes to this campaign wait until it commits, so
+/// that concurrent actions take turns instead of failing on the version check. On SQLite the
+/// write transaction already admits one writer at a time.
+pub fn lock_for_change(conn: &mut DbConnection, id: i64) -> QueryResult<()> {
+    if let DbConnection::Postgresql(pg) = conn {
+        diesel::sql_query("SELECT id FROM campaigns WHERE id = $1 FOR UPDATE")
+            .bind::<diesel::sql_types::BigInt, _>(id)
+            .execute(pg)?;
+    }
+    Ok(())
+}
+
 pub fn find_by_code(conn: &mut DbConnection, code: &str) -> QueryResult<Option<CampaignRow>> {
     campaigns::table
         .filter(campaigns::invite_code.eq(code))

@@ -1,6 +1,7 @@
-//! Concurrent writers on one campaign: on SQLite every action succeeds (writers queue inside
-//! the server instead of meeting "database is busy"); on PostgreSQL an action may meet a real
-//! version conflict (409) but never a server error. Every acknowledged write is there after.
+//! Concurrent writers on one campaign: every action succeeds, on SQLite (writers queue inside
+//! the server instead of meeting "database is busy") and on PostgreSQL (the campaign row is
+//! locked for each change instead of failing its version check). Every acknowledged write is
+//! there after.
 
 use std::time::Instant;
 
@@ -144,19 +145,10 @@ async fn sixty_four_concurrent_campaign_writers_lose_nothing_and_meet_no_busy_da
         },
         ok as f64 / elapsed.as_secs_f64()
     );
+    // Writers to one campaign take turns (SQLite: one writer at a time; PostgreSQL: the
+    // campaign row is locked for the change), so none of them meets a conflict either.
     for (i, path, status, text) in &results {
-        assert!(*status < 500, "writer {i} ({path}) got {status}: {text}");
-        if !app.db.is_postgres() {
-            assert!(
-                *status < 300,
-                "writer {i} ({path}) on SQLite got {status}: {text}"
-            );
-        } else {
-            assert!(
-                *status < 300 || *status == 409,
-                "writer {i} ({path}) got {status}: {text}"
-            );
-        }
+        assert!(*status < 300, "writer {i} ({path}) got {status}: {text}");
     }
 
     // Every acknowledged adjustment is in the log and in the standings, and nothing more.

@@ -158,6 +158,7 @@ fn change_within(
     actor: Option<i64>,
     decide: &Decide,
 ) -> Result<CampaignState, Attempt> {
+    store::lock_for_change(conn, id)?;
     let mut row = store::find(conn, id)?.ok_or(Error::NotFound)?;
     let system = system_of(rules, &row)?;
     let mut current = parse_state(&row)?;

@@ -9,7 +9,6 @@ use argon2::password_hash::{
 };
 use argon2::Argon2;
 use chrono::{NaiveDateTime, Utc};
-use diesel::Connection;
 use serde::Deserialize;
 use validator::Validate;
 
@@ -507,7 +506,7 @@ pub async fn change_password(
         )
     })?;
     ctx.with_conn(move |conn| {
-        conn.transaction(|conn| {
+        crate::store::write_transaction(conn, |conn| {
             let now = Utc::now().naive_utc();
             users::set_password_hash(conn, user_id, &hash)?;
             sessions::revoke_all_for_user(conn, user_id, now)?;
@@ -544,7 +543,7 @@ pub async fn set_disabled(
         ));
     }
     ctx.with_conn(move |conn| {
-        conn.transaction(|conn| {
+        crate::store::write_transaction(conn, |conn| {
             if users::set_disabled(conn, user_id, disabled)? == 0 {
                 return Err(Error::NotFound);
             }
@@ -596,7 +595,7 @@ pub fn reset_password(
     password: &str,
 ) -> Result<usize, Error> {
     let hash = hash_password(password)?;
-    conn.transaction(|conn| {
+    crate::store::write_transaction(conn, |conn| {
         users::set_password_hash(conn, user_id, &hash)?;
         Ok(sessions::revoke_all_for_user(
             conn,

@@ -1,6 +1,7 @@
 //! The `muster` command line: the clap definitions, `serve`, `migrate`, and
 //! dispatch to the user and rules commands.
 
+mod backup;
 mod lod;
 mod rules;
 mod users;
@@ -37,6 +38,22 @@ pub enum Command {
     Serve,
     /// Apply pending database migrations and exit.
     Migrate,
+    /// Write a consistent copy of the whole database (accounts, sessions, settings, rosters,
+    /// battles, campaigns and their logs) as one JSON file, while the server runs. The file
+    /// holds password hashes and the signing secret: keep it as safe as the database.
+    Backup {
+        /// The file to write (default: standard output).
+        #[arg(long, value_name = "FILE")]
+        output: Option<std::path::PathBuf>,
+    },
+    /// Put a backup into the database DATABASE_URL names (SQLite or PostgreSQL), which must hold
+    /// no data yet; ids are kept, so links and shared rosters still work. Applies migrations
+    /// first.
+    Restore {
+        /// The backup file written by `muster backup`.
+        #[arg(long, value_name = "FILE")]
+        input: std::path::PathBuf,
+    },
     /// Manage accounts.
     User {
         #[command(subcommand)]
@@ -195,6 +212,8 @@ pub fn main() -> ExitCode {
         Command::Serve => serve(&config),
         Command::Migrate => migrate(&config),
         Command::User { command } => users::user(&config, command),
+        Command::Backup { output } => backup::backup(&config, output.as_deref()),
+        Command::Restore { input } => backup::restore(&config, &input),
         Command::Validate { .. }
         | Command::Catalog { .. }
         | Command::Simulate { .. }

@@ -98,7 +98,7 @@ pub struct ResultChange {
 }
 
 pub fn create(conn: &mut DbConnection, new: &NewBattle) -> QueryResult<BattleRow> {
-    conn.transaction(|conn| {
+    crate::store::write_transaction(conn, |conn| {
         diesel::insert_into(battles::table)
             .values(new)
             .execute(conn)?;
@@ -200,7 +200,7 @@ where
     C: AsChangeset<Target = battles::table>,
     C::Changeset: diesel::query_builder::QueryFragment<super::db::MultiBackend>,
 {
-    conn.transaction(|conn| {
+    crate::store::write_transaction(conn, |conn| {
         let changed = diesel::update(
             battles::table
                 .find(id)

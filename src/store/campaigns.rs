@@ -83,7 +83,7 @@ pub fn create(
     new: &NewCampaign,
     entries: Vec<NewLogRow>,
 ) -> QueryResult<CampaignRow> {
-    conn.transaction(|conn| {
+    crate::store::write_transaction(conn, |conn| {
         diesel::insert_into(campaigns::table)
             .values(new)
             .execute(conn)?;
@@ -115,6 +115,18 @@ pub fn find(conn: &mut DbConnection, id: i64) -> QueryResult<Option<CampaignRow>
         .select(CampaignRow::as_select())
         .first(conn)
         .optional()
+}
+
+/// Inside a write transaction, makes other changes to this campaign wait until it commits, so
+/// that concurrent actions take turns instead of failing on the version check. On SQLite the
+/// write transaction already admits one writer at a time.
+pub fn lock_for_change(conn: &mut DbConnection, id: i64) -> QueryResult<()> {
+    if let DbConnection::Postgresql(pg) = conn {
+        diesel::sql_query("SELECT id FROM campaigns WHERE id = $1 FOR UPDATE")
+            .bind::<diesel::sql_types::BigInt, _>(id)
+            .execute(pg)?;
+    }
+    Ok(())
 }
 
 pub fn find_by_code(conn: &mut DbConnection, code: &str) -> QueryResult<Option<CampaignRow>> {

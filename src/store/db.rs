@@ -72,8 +72,11 @@ impl Manager {
                 let mut conn = diesel::SqliteConnection::establish(&path.to_string_lossy())?;
                 // WAL keeps readers and the writer apart and survives a killed process;
                 // synchronous=FULL makes every commit durable before we answer the request.
+                // The busy timeout only matters against another process (the command line, a
+                // second server): inside this one, writers queue on `write_transaction`'s lock.
+                // It matches the pool's wait for a connection.
                 conn.batch_execute(
-                    "PRAGMA busy_timeout = 5000;
+                    "PRAGMA busy_timeout = 10000;
                      PRAGMA journal_mode = WAL;
                      PRAGMA synchronous = FULL;
                      PRAGMA foreign_keys = ON;",
@@ -163,6 +166,75 @@ pub fn last_insert_id(conn: &mut DbConnection) -> diesel::QueryResult<i64> {
         }
         DbConnection::Postgresql(c) => diesel::select(sql::<BigInt>("lastval()")).get_result(c),
     }
+}
+
+/// Runs `f` as one writing transaction.
+///
+/// On SQLite a deferred transaction that reads and then writes must upgrade its lock, and
+/// when another connection holds the write lock SQLite refuses at once ("database is locked")
+/// instead of waiting, whatever the busy timeout. So writers here take the database's
+/// in-process writer lock first (one writer at a time, waiting in turn) and then
+/// `BEGIN IMMEDIATE`, which takes SQLite's write lock up front and, against another process,
+/// waits under the busy timeout. On PostgreSQL it is an ordinary transaction (row versions
+/// settle conflicts there). Inside an open transaction it is a savepoint, as `transaction` is.
+pub fn write_transaction<T, E, F>(conn: &mut DbConnection, f: F) -> Result<T, E>
+where
+    F: FnOnce(&mut DbConnection) -> Result<T, E>,
+    E: From<diesel::result::Error>,
+{
+    use diesel::connection::{AnsiTransactionManager, TransactionManager};
+    let DbConnection::Sqlite(sqlite) = conn else {
+        return conn.transaction(f);
+    };
+    let open = AnsiTransactionManager::transaction_manager_status_mut(sqlite)
+        .transaction_depth()?
+        .is_some();
+    if open {
+        return conn.transaction(f);
+    }
+    let lock = sqlite_writer_lock(sqlite)?;
+    // A writer that panicked left nothing behind (its transaction rolled back), so a poisoned
+    // lock is still good to take.
+    let _writer = lock.lock().unwrap_or_else(|p| p.into_inner());
+    AnsiTransactionManager::begin_transaction_sql(sqlite, "BEGIN IMMEDIATE")?;
+    match f(conn) {
+        Ok(value) => {
+            AnsiTransactionManager::commit_transaction(sqlite_of(conn))?;
+            Ok(value)
+        }
+        Err(error) => match AnsiTransactionManager::rollback_transaction(sqlite_of(conn)) {
+            Ok(()) | Err(diesel::result::Error::BrokenTransactionManager) => Err(error),
+            Err(rollback) => Err(rollback.into()),
+        },
+    }
+}
+
+fn sqlite_of(conn: &mut DbConnection) -> &mut diesel::SqliteConnection {
+    match conn {
+        DbConnection::Sqlite(c) => c,
+        DbConnection::Postgresql(_) => unreachable!("checked to be SQLite by the caller"),
+    }
+}
+
+/// The writer lock of the database file this connection has open: one per file, so servers
+/// (and tests) in one process on different files do not wait for each other.
+fn sqlite_writer_lock(
+    conn: &mut diesel::SqliteConnection,
+) -> diesel::QueryResult<std::sync::Arc<std::sync::Mutex<()>>> {
+    use diesel::dsl::sql;
+    use diesel::sql_types::Text;
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static LOCKS: OnceLock<Mutex<HashMap<String, Arc<Mutex<()>>>>> = OnceLock::new();
+    let file: String = diesel::select(sql::<Text>(
+        "(SELECT file FROM pragma_database_list WHERE name = 'main')",
+    ))
+    .get_result(conn)?;
+    let mut locks = LOCKS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    Ok(locks.entry(file).or_default().clone())
 }
 
 /// `SELECT 1` for the health check.

@@ -2,6 +2,7 @@
 //!
 //! Rule types never carry database derives; the row structs here convert to and from them.
 
+pub mod backup;
 pub mod battles;
 pub mod campaigns;
 pub mod db;
@@ -9,6 +10,9 @@ pub mod rosters;
 pub mod schema;
 pub mod sessions;
 pub mod settings;
+pub mod throttles;
 pub mod users;
 
-pub use db::{connect, run_migrations, Backend, DbConnection, DbPool, StoreError};
+pub use db::{
+    connect, run_migrations, write_transaction, Backend, DbConnection, DbPool, StoreError,
+};

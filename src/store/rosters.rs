@@ -68,7 +68,7 @@ pub fn create(
     content: &RosterContent,
 ) -> QueryResult<RosterRow> {
     let at = now();
-    conn.transaction(|conn| {
+    crate::store::write_transaction(conn, |conn| {
         diesel::insert_into(rosters::table)
             .values(&NewRosterRow {
                 owner_id,
@@ -134,7 +134,7 @@ pub fn update(
     based_on: i32,
     content: &RosterContent,
 ) -> QueryResult<UpdateOutcome> {
-    conn.transaction(|conn| {
+    crate::store::write_transaction(conn, |conn| {
         let changed = diesel::update(
             rosters::table
                 .find(id)

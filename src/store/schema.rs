@@ -133,6 +133,14 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    throttle_hits (id) {
+        id -> BigInt,
+        bucket -> Text,
+        at -> Timestamp,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     sessions,
@@ -141,5 +149,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     battles,
     campaigns,
     campaign_members,
-    campaign_log
+    campaign_log,
+    throttle_hits
 );

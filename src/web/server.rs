@@ -71,7 +71,7 @@ pub fn prepare_state(config: &Config, rules: Systems) -> Result<AppState, Startu
         public_url: config.public_url.clone(),
         trusted_proxy: config.trusted_proxy,
         body_timeout: config.body_timeout,
-        throttle: LoginThrottle::default(),
+        throttle: LoginThrottle,
     })
 }
 

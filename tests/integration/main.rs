@@ -3,6 +3,7 @@
 mod accounts;
 mod admin;
 mod api;
+mod backup;
 mod battle_records;
 mod battle_systems;
 mod battles;
@@ -33,3 +34,5 @@ mod purity;
 mod rosters;
 mod security;
 mod services;
+mod store_writes;
+mod throttles;

@@ -380,7 +380,7 @@ where
     F: Fn(&mut DbConnection) -> Result<(bool, Option<BattleRow>), Error>,
 {
     campaigns::retrying(conn, |conn| {
-        conn.transaction(|conn| {
+        crate::store::write_transaction(conn, |conn| {
             let row = match change(conn)? {
                 (true, Some(row)) => row,
                 (_, None) => return Err(Error::NotFound.into()),

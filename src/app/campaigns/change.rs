@@ -2,8 +2,6 @@
 //! one transaction guarded by the campaign's version, tried again from a fresh read if someone
 //! else changed the campaign in between. Battles decided elsewhere are brought in first.
 
-use diesel::Connection;
-
 use super::{parse_entry, parse_state, phase_id, system_of, Loaded};
 use crate::app::battle_record::RecordStatus;
 use crate::app::{Actor, Context, Error};
@@ -160,6 +158,7 @@ fn change_within(
     actor: Option<i64>,
     decide: &Decide,
 ) -> Result<CampaignState, Attempt> {
+    store::lock_for_change(conn, id)?;
     let mut row = store::find(conn, id)?.ok_or(Error::NotFound)?;
     let system = system_of(rules, &row)?;
     let mut current = parse_state(&row)?;
@@ -183,7 +182,9 @@ where
     let (rules, uid) = (ctx.rules.clone(), actor.id);
     ctx.with_conn(move |conn| {
         retrying(conn, |conn| {
-            conn.transaction(|conn| change_within(conn, &rules, id, Some(uid), &decide))
+            crate::store::write_transaction(conn, |conn| {
+                change_within(conn, &rules, id, Some(uid), &decide)
+            })
         })?;
         Loaded::read(conn, id, uid)
     })

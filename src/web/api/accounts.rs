@@ -125,7 +125,7 @@ pub async fn register(
     body: web::Json<RegisterForm>,
 ) -> Result<HttpResponse, AppError> {
     let address = auth::client_address(&req, &state);
-    if let Err(retry_after_secs) = state.throttle.register(&address) {
+    if let Err(retry_after_secs) = state.throttle.register(&state.app, &address).await? {
         return Err(AppError::TooManyRequests { retry_after_secs });
     }
     let user = accounts::register(&state.app, body.into_inner()).await?;
@@ -168,14 +168,24 @@ pub async fn update_me(
 /// the one that made this request: get a new token afterwards.
 #[utoipa::path(tag = "account", security(("bearer" = [])), request_body = PasswordForm, responses(
     (status = 204, description = "Changed; all tokens revoked"),
-    (status = 422, description = "The current password is wrong or the new one too short", body = ErrorBody)
+    (status = 422, description = "The current password is wrong or the new one too short", body = ErrorBody),
+    (status = 429, description = "Too many password changes for this account or from this address; see Retry-After", body = ErrorBody)
 ))]
 #[put("/me/password")]
 pub async fn change_password(
+    req: HttpRequest,
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
     body: web::Json<PasswordForm>,
 ) -> Result<HttpResponse, AppError> {
+    let address = auth::client_address(&req, &state);
+    if let Err(retry_after_secs) = state
+        .throttle
+        .password_change(&state.app, user.id, &address)
+        .await?
+    {
+        return Err(AppError::TooManyRequests { retry_after_secs });
+    }
     accounts::change_password(&state.app, user.id, body.into_inner(), None).await?;
     Ok(HttpResponse::NoContent().finish())
 }

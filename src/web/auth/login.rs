@@ -40,11 +40,12 @@ pub async fn authenticate(
     if email.len() > 254 || password.len() > 1024 {
         return Err(AppError::InvalidCredentials);
     }
-    if let Err(retry_after_secs) = state.throttle.attempt(email, address) {
-        return Err(AppError::TooManyRequests { retry_after_secs });
-    }
-    // A failure was counted when the attempt was reserved.
+    let admitted = match state.throttle.attempt(&state.app, email, address).await? {
+        Ok(admitted) => admitted,
+        Err(retry_after_secs) => return Err(AppError::TooManyRequests { retry_after_secs }),
+    };
+    // The attempt counts as a failure until it has succeeded.
     let user = accounts::check_password(&state.app, email, password).await?;
-    state.throttle.record_success(email);
+    state.throttle.succeeded(&state.app, admitted).await?;
     Ok(user)
 }

@@ -1,95 +1,204 @@
-//! Login throttling per account and per client address, in memory. A restart forgets it,
-//! which is acceptable: the limit only has to make guessing slow.
+//! Throttles for logging in, registering and changing a password, counted in the database so
+//! every server on it shares them (`store::throttles`).
+//!
+//! - A login attempt is counted while it is in flight, so a burst of parallel guesses cannot
+//!   all pass before the first failure lands; a successful login takes its count back, so
+//!   successes never count toward any limit (a club behind one address can log in all night).
+//! - Per client address: 30 failed logins in 15 minutes, then wait.
+//! - Per account: no lockout. After 5 failures in an hour each further attempt must wait
+//!   2, 4, 8… seconds after the last one, at most 5 minutes. A guesser is slowed to a handful
+//!   of tries an hour; the owner, who knows the password, gets in after a short wait instead of
+//!   being locked out by whoever typed their email.
+//! - Registrations: 10 an hour per address. Password changes (each one hashes twice): 5 in 15
+//!   minutes per account and 20 per address, successful or not.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use chrono::{NaiveDateTime, Utc};
 
-pub const WINDOW: Duration = Duration::from_secs(15 * 60);
-pub const MAX_FAILURES_PER_ACCOUNT: usize = 5;
-pub const MAX_FAILURES_PER_ADDRESS: usize = 30;
-const MAX_KEYS: usize = 100_000;
+use crate::app::{Context, Error};
+use crate::store::{throttles, write_transaction, DbConnection};
 
-#[derive(Default)]
-pub struct LoginThrottle {
-    failures: Mutex<HashMap<String, Vec<Instant>>>,
+pub const WINDOW: chrono::TimeDelta = chrono::TimeDelta::minutes(15);
+pub const ACCOUNT_WINDOW: chrono::TimeDelta = chrono::TimeDelta::hours(1);
+pub const FREE_ACCOUNT_FAILURES: i64 = 5;
+pub const MAX_ACCOUNT_DELAY_SECS: i64 = 300;
+pub const MAX_FAILURES_PER_ADDRESS: i64 = 30;
+pub const MAX_REGISTRATIONS_PER_ADDRESS: i64 = 10;
+pub const MAX_PASSWORD_CHANGES_PER_ACCOUNT: i64 = 5;
+pub const MAX_PASSWORD_CHANGES_PER_ADDRESS: i64 = 20;
+/// Hits older than this are no use to any rule and are pruned.
+const LONGEST_WINDOW: chrono::TimeDelta = chrono::TimeDelta::hours(1);
+
+/// How one bucket limits.
+#[derive(Debug, Clone, Copy)]
+enum Limit {
+    /// At most `max` hits in `window`; then wait until the oldest leaves it.
+    Count { max: i64, window: chrono::TimeDelta },
+    /// `FREE_ACCOUNT_FAILURES` hits in `ACCOUNT_WINDOW` freely, then a growing wait after the
+    /// newest.
+    Progressive,
 }
 
-impl LoginThrottle {
-    fn keys(email: &str, address: &str) -> [(String, usize); 2] {
-        [
-            (
-                format!("account:{}", email.trim().to_lowercase()),
-                MAX_FAILURES_PER_ACCOUNT,
-            ),
-            (format!("address:{address}"), MAX_FAILURES_PER_ADDRESS),
-        ]
-    }
+struct Rule {
+    bucket: String,
+    limit: Limit,
+}
 
-    /// Checks the limits and, when they allow it, counts this attempt at once, so that a burst of
-    /// parallel guesses cannot all pass before the first failure is recorded. A successful login
-    /// then clears the account's count (`record_success`).
-    pub fn attempt(&self, email: &str, address: &str) -> Result<(), u64> {
-        self.check(email, address)?;
-        self.record_failure(email, address);
-        Ok(())
-    }
-
-    /// Counts one registration from `address`; `Err(seconds)` past ten an hour.
-    pub fn register(&self, address: &str) -> Result<(), u64> {
-        const LIMIT: usize = 10;
-        const HOUR: Duration = Duration::from_secs(3600);
-        let now = Instant::now();
-        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        let times = map.entry(format!("register:{address}")).or_default();
-        times.retain(|t| now.duration_since(*t) < HOUR);
-        if times.len() >= LIMIT {
-            return Err(HOUR
-                .saturating_sub(now.duration_since(times[0]))
-                .as_secs()
-                .max(1));
+impl Rule {
+    fn new(key: &str, limit: Limit) -> Self {
+        Self {
+            bucket: throttles::bucket(key),
+            limit,
         }
-        times.push(now);
-        Ok(())
     }
 
-    /// `Err(seconds)` when either limit is reached: how long until the next attempt is allowed.
-    pub fn check(&self, email: &str, address: &str) -> Result<(), u64> {
-        let now = Instant::now();
-        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        let mut wait = None;
-        for (key, limit) in Self::keys(email, address) {
-            if let Some(times) = map.get_mut(&key) {
-                times.retain(|t| now.duration_since(*t) < WINDOW);
-                if times.len() >= limit {
-                    let oldest = times[0];
-                    let secs = WINDOW
-                        .saturating_sub(now.duration_since(oldest))
-                        .as_secs()
-                        .max(1);
-                    wait = Some(wait.map_or(secs, |w: u64| w.max(secs)));
-                }
+    /// Seconds still to wait before another hit is allowed, if any.
+    fn wait(&self, conn: &mut DbConnection, now: NaiveDateTime) -> Result<Option<i64>, Error> {
+        match self.limit {
+            Limit::Count { max, window } => {
+                let t = throttles::tally(conn, &self.bucket, now - window)?;
+                Ok(match t.oldest {
+                    Some(oldest) if t.count >= max => Some(seconds_until(oldest + window, now)),
+                    _ => None,
+                })
+            }
+            Limit::Progressive => {
+                let t = throttles::tally(conn, &self.bucket, now - ACCOUNT_WINDOW)?;
+                Ok(match t.newest {
+                    Some(newest) if t.count >= FREE_ACCOUNT_FAILURES => {
+                        let delay = progressive_delay(t.count);
+                        let until = newest + chrono::TimeDelta::seconds(delay);
+                        (until > now).then(|| seconds_until(until, now))
+                    }
+                    _ => None,
+                })
             }
         }
-        wait.map_or(Ok(()), Err)
+    }
+}
+
+/// The wait after `failures` failures (at least `FREE_ACCOUNT_FAILURES`): 2 s, then doubling, at
+/// most `MAX_ACCOUNT_DELAY_SECS`.
+pub fn progressive_delay(failures: i64) -> i64 {
+    let over = (failures - FREE_ACCOUNT_FAILURES + 1).clamp(0, 20);
+    (1i64 << over).min(MAX_ACCOUNT_DELAY_SECS)
+}
+
+fn seconds_until(until: NaiveDateTime, now: NaiveDateTime) -> i64 {
+    let millis = (until - now).num_milliseconds().max(0);
+    // Round up so a client that waits exactly this long is let through.
+    ((millis + 999) / 1000).max(1)
+}
+
+/// Counts one hit in every rule's bucket if none of them refuses; otherwise answers the longest
+/// wait in seconds and counts nothing. Answers the ids of the hits.
+async fn admit(ctx: &Context, rules: Vec<Rule>) -> Result<Result<Vec<i64>, u64>, Error> {
+    ctx.with_conn(move |conn| {
+        write_transaction(conn, |conn| {
+            let now = Utc::now().naive_utc();
+            for rule in &rules {
+                throttles::lock_bucket(conn, &rule.bucket)?;
+            }
+            let mut wait: Option<i64> = None;
+            for rule in &rules {
+                if let Some(w) = rule.wait(conn, now)? {
+                    wait = Some(wait.map_or(w, |old| old.max(w)));
+                }
+            }
+            if let Some(w) = wait {
+                return Ok(Err(u64::try_from(w).unwrap_or(1)));
+            }
+            let mut ids = Vec::with_capacity(rules.len());
+            for rule in &rules {
+                ids.push(throttles::hit(conn, &rule.bucket, now)?);
+            }
+            throttles::prune(conn, now - LONGEST_WINDOW)?;
+            Ok(Ok(ids))
+        })
+    })
+    .await
+}
+
+fn account_key(email: &str) -> String {
+    let email: String = email.trim().to_lowercase().chars().take(254).collect();
+    format!("login-account:{email}")
+}
+
+/// An attempt that was let through and counted; `succeeded` takes the count back.
+#[must_use]
+pub struct Admitted {
+    hits: Vec<i64>,
+}
+
+/// The throttles; their counts are in the database.
+pub struct LoginThrottle;
+
+impl LoginThrottle {
+    /// Checks the login limits for this account and address and, when they allow it, counts
+    /// this attempt at once (as a failure until `succeeded` says otherwise).
+    /// `Ok(Err(seconds))` when the caller must wait.
+    pub async fn attempt(
+        &self,
+        ctx: &Context,
+        email: &str,
+        address: &str,
+    ) -> Result<Result<Admitted, u64>, Error> {
+        let rules = vec![
+            Rule::new(&account_key(email), Limit::Progressive),
+            Rule::new(
+                &format!("login-address:{address}"),
+                Limit::Count {
+                    max: MAX_FAILURES_PER_ADDRESS,
+                    window: WINDOW,
+                },
+            ),
+        ];
+        Ok(admit(ctx, rules).await?.map(|hits| Admitted { hits }))
     }
 
-    pub fn record_failure(&self, email: &str, address: &str) {
-        let now = Instant::now();
-        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        if map.len() > MAX_KEYS {
-            map.retain(|_, times| times.iter().any(|t| now.duration_since(*t) < WINDOW));
-        }
-        for (key, _) in Self::keys(email, address) {
-            map.entry(key).or_default().push(now);
-        }
+    /// The attempt succeeded: it counts toward nothing.
+    pub async fn succeeded(&self, ctx: &Context, admitted: Admitted) -> Result<(), Error> {
+        ctx.with_conn(move |conn| Ok(throttles::forget(conn, &admitted.hits)?))
+            .await
+            .map(|_| ())
     }
 
-    /// A successful login clears the account's count (not the address's).
-    pub fn record_success(&self, email: &str) {
-        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        let email: String = email.trim().to_lowercase().chars().take(254).collect();
-        map.remove(&format!("account:{email}"));
+    /// Counts one registration from `address`; `Ok(Err(seconds))` past ten an hour.
+    pub async fn register(&self, ctx: &Context, address: &str) -> Result<Result<(), u64>, Error> {
+        let rules = vec![Rule::new(
+            &format!("register:{address}"),
+            Limit::Count {
+                max: MAX_REGISTRATIONS_PER_ADDRESS,
+                window: chrono::TimeDelta::hours(1),
+            },
+        )];
+        Ok(admit(ctx, rules).await?.map(|_| ()))
+    }
+
+    /// Counts one password change (or reset) of `user_id` from `address`, successful or not:
+    /// each one hashes, so a flood of them would slow everyone's logins.
+    pub async fn password_change(
+        &self,
+        ctx: &Context,
+        user_id: i64,
+        address: &str,
+    ) -> Result<Result<(), u64>, Error> {
+        let rules = vec![
+            Rule::new(
+                &format!("password-account:{user_id}"),
+                Limit::Count {
+                    max: MAX_PASSWORD_CHANGES_PER_ACCOUNT,
+                    window: WINDOW,
+                },
+            ),
+            Rule::new(
+                &format!("password-address:{address}"),
+                Limit::Count {
+                    max: MAX_PASSWORD_CHANGES_PER_ADDRESS,
+                    window: WINDOW,
+                },
+            ),
+        ];
+        Ok(admit(ctx, rules).await?.map(|_| ()))
     }
 }
 
@@ -98,57 +207,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn account_is_blocked_after_five_failures_from_any_address() {
-        let t = LoginThrottle::default();
-        for i in 0..MAX_FAILURES_PER_ACCOUNT {
-            assert!(t.check("A@example.org", &format!("10.0.0.{i}")).is_ok());
-            t.record_failure("a@example.org", &format!("10.0.0.{i}"));
-        }
-        let wait = t.check("a@example.org", "10.9.9.9").expect_err("blocked");
-        assert!(wait > 0 && wait <= WINDOW.as_secs());
-        assert!(t.check("someone-else@example.org", "10.9.9.9").is_ok());
+    fn the_delay_doubles_after_the_free_failures_and_stops_at_the_cap() {
+        let delays: Vec<i64> = (5..=14).map(progressive_delay).collect();
+        assert_eq!(delays, [2, 4, 8, 16, 32, 64, 128, 256, 300, 300]);
+        assert_eq!(progressive_delay(10_000), MAX_ACCOUNT_DELAY_SECS);
     }
 
     #[test]
-    fn address_is_blocked_after_thirty_failures_across_accounts() {
-        let t = LoginThrottle::default();
-        for i in 0..MAX_FAILURES_PER_ADDRESS {
-            t.record_failure(&format!("user{i}@example.org"), "192.0.2.1");
-        }
-        assert!(t.check("new@example.org", "192.0.2.1").is_err());
-        assert!(t.check("new@example.org", "192.0.2.2").is_ok());
-    }
-
-    #[test]
-    fn parallel_attempts_are_counted_before_they_are_checked() {
-        let t = LoginThrottle::default();
-        let allowed = (0..20)
-            .filter(|_| t.attempt("burst@example.org", "192.0.2.9").is_ok())
-            .count();
+    fn a_wait_is_rounded_up_to_whole_seconds() {
+        let now = Utc::now().naive_utc();
         assert_eq!(
-            allowed, MAX_FAILURES_PER_ACCOUNT,
-            "a burst gets no more tries than the limit"
+            seconds_until(now + chrono::TimeDelta::milliseconds(1500), now),
+            2
         );
-    }
-
-    #[test]
-    fn registrations_are_limited_per_address() {
-        let t = LoginThrottle::default();
-        assert_eq!(
-            (0..15).filter(|_| t.register("192.0.2.7").is_ok()).count(),
-            10
-        );
-        assert!(t.register("192.0.2.8").is_ok());
-    }
-
-    #[test]
-    fn success_clears_the_account_count() {
-        let t = LoginThrottle::default();
-        for _ in 0..MAX_FAILURES_PER_ACCOUNT - 1 {
-            t.record_failure("a@example.org", "192.0.2.1");
-        }
-        t.record_success("a@example.org");
-        t.record_failure("a@example.org", "192.0.2.1");
-        assert!(t.check("a@example.org", "192.0.2.3").is_ok());
+        assert_eq!(seconds_until(now, now), 1);
     }
 }

@@ -52,7 +52,7 @@ pub async fn register(
 ) -> Result<HttpResponse, AppError> {
     let (email, display_name) = (form.email.clone(), form.display_name.clone());
     let address = auth::client_address(&req, &state);
-    if let Err(retry_after_secs) = state.throttle.register(&address) {
+    if let Err(retry_after_secs) = state.throttle.register(&state.app, &address).await? {
         return Err(AppError::TooManyRequests { retry_after_secs });
     }
     match accounts::register(&state.app, form)
@@ -242,11 +242,20 @@ pub async fn update_profile(
 }
 
 pub async fn update_password(
+    req: HttpRequest,
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
     CsrfForm(form): CsrfForm<PasswordForm>,
 ) -> Result<HttpResponse, AppError> {
+    let address = auth::client_address(&req, &state);
+    if let Err(retry_after_secs) = state
+        .throttle
+        .password_change(&state.app, user.id, &address)
+        .await?
+    {
+        return Err(AppError::TooManyRequests { retry_after_secs });
+    }
     let form = PasswordForm {
         confirm_password: Some(form.confirm_password.unwrap_or_default()),
         ..form

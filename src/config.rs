@@ -82,6 +82,35 @@ pub struct Config {
     pub public_url: Option<String>,
     pub trusted_proxy: Option<IpAddr>,
     pub log_filter: String,
+    /// Limits of CPU-heavy work and the background job workers.
+    pub work: WorkConfig,
+}
+
+/// `MUSTER_WORK_LIMIT`, `MUSTER_WORK_PER_CALLER`, `MUSTER_JOB_WORKERS`, `MUSTER_JOB_QUEUE_MAX`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorkConfig {
+    /// Simulations and validations answered within requests at once (default: the cores).
+    pub global: usize,
+    /// The same for one user or, without an account, one client address (default 2).
+    pub per_caller: usize,
+    /// Threads of this server that run background jobs (default: half the cores, at least
+    /// 1; 0 leaves the jobs to other servers on the same database).
+    pub job_workers: usize,
+    /// Background jobs waiting at once across all servers before new ones are refused
+    /// (default 50).
+    pub job_queue_max: usize,
+}
+
+impl Default for WorkConfig {
+    fn default() -> Self {
+        let cores = crate::app::work::cores();
+        Self {
+            global: cores,
+            per_caller: 2,
+            job_workers: (cores / 2).max(1),
+            job_queue_max: 50,
+        }
+    }
 }
 
 impl std::fmt::Debug for Config {
@@ -95,6 +124,7 @@ impl std::fmt::Debug for Config {
             .field("public_url", &self.public_url)
             .field("trusted_proxy", &self.trusted_proxy)
             .field("log_filter", &self.log_filter)
+            .field("work", &self.work)
             .finish()
     }
 }
@@ -192,6 +222,28 @@ impl Config {
             )
         })?;
 
+        let count = |var: &'static str, default: usize, min: usize| match non_empty(var) {
+            None => Ok(default),
+            Some(v) => v
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (min..=1024).contains(n))
+                .ok_or_else(|| {
+                    bad(
+                        var,
+                        format!("'{v}' is not a whole number from {min} to 1024"),
+                    )
+                }),
+        };
+        let defaults = WorkConfig::default();
+        let work = WorkConfig {
+            global: count("MUSTER_WORK_LIMIT", defaults.global, 1)?,
+            per_caller: count("MUSTER_WORK_PER_CALLER", defaults.per_caller, 1)?,
+            job_workers: count("MUSTER_JOB_WORKERS", defaults.job_workers, 0)?,
+            job_queue_max: count("MUSTER_JOB_QUEUE_MAX", defaults.job_queue_max, 1)?,
+        };
+
         Ok(Self {
             bind,
             data_dir,
@@ -200,6 +252,7 @@ impl Config {
             public_url,
             trusted_proxy,
             log_filter,
+            work,
         })
     }
 
@@ -267,6 +320,8 @@ mod tests {
             ("MUSTER_PUBLIC_URL", "example.org"),
             ("MUSTER_TRUSTED_PROXY", "proxy.local"),
             ("MUSTER_LOG", "[[["),
+            ("MUSTER_WORK_LIMIT", "0"),
+            ("MUSTER_JOB_WORKERS", "many"),
         ];
         for (var, value) in cases {
             let err = config(&[(var, value)]).expect_err(var);

@@ -10,8 +10,10 @@ pub mod campaigns;
 pub mod dice;
 pub mod error;
 pub mod jobs;
+pub mod odds;
 pub mod rosters;
 pub mod sim;
+pub mod work;
 
 use std::sync::Arc;
 
@@ -29,6 +31,8 @@ pub struct Context {
     pub backend: Backend,
     /// Long simulations running in the background.
     pub jobs: Arc<jobs::Jobs>,
+    /// The limits of CPU-heavy work answered within requests.
+    pub work: Arc<work::WorkLimiter>,
 }
 
 impl Context {
@@ -38,7 +42,14 @@ impl Context {
             rules: Arc::new(rules),
             backend,
             jobs: Arc::default(),
+            work: Arc::new(work::WorkLimiter::new(work::WorkLimits::default())),
         }
+    }
+
+    /// The same context with other limits of direct work.
+    pub fn with_work_limits(mut self, limits: work::WorkLimits) -> Self {
+        self.work = Arc::new(work::WorkLimiter::new(limits));
+        self
     }
 
     /// Whether the database answers a query (the health check).

@@ -55,7 +55,12 @@ pub fn prepare_state(config: &Config, rules: Systems) -> Result<AppState, Startu
     };
     drop(conn);
     Ok(AppState {
-        app: crate::app::Context::new(pool, rules, backend),
+        app: crate::app::Context::new(pool, rules, backend).with_work_limits(
+            crate::app::work::WorkLimits {
+                global: config.work.global,
+                per_caller: config.work.per_caller,
+            },
+        ),
         keys: Keys::from_secret(&secret),
         secure_cookies: config.secure_cookies(),
         public_url: config.public_url.clone(),

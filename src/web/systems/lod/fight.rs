@@ -11,7 +11,9 @@ use askama::Template;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::app::odds as app_odds;
 use crate::app::rosters as roster_store;
+use crate::app::work::{self, Caller};
 use crate::rules::system::{BattleSide, RuleSystem};
 use crate::rules::systems::lod::{
     self, battle::Outcome, montecarlo, record::prepare, sim, BattleSetup, Catalogue, Lod, RosterDoc,
@@ -249,7 +251,12 @@ pub async fn battle(
     let setup = build_setup(&state, &user, &form).await?;
     let rules = state.app.rules.clone();
     let fought = setup.clone();
-    let outcome = web::block(move || sim::fight(&rules.lod, &fought, true))
+    let outcome = state
+        .app
+        .work
+        .run(&Caller::User(user.id), move |_| {
+            sim::fight(&rules.lod, &fought, true)
+        })
         .await?
         .map_err(bad)?;
     let (a, d) = (
@@ -479,7 +486,7 @@ struct SimulateResponse {
 #[post("/simulate")]
 pub async fn simulate(
     state: web::Data<AppState>,
-    _user: ApiUser,
+    ApiUser(user): ApiUser,
     body: web::Json<Value>,
 ) -> Result<HttpResponse, AppError> {
     let body = body.into_inner();
@@ -487,7 +494,12 @@ pub async fn simulate(
     let narrate = body.get("narrate").and_then(Value::as_bool).unwrap_or(true);
     let rules = state.app.rules.clone();
     let fought = setup.clone();
-    let outcome = web::block(move || sim::fight(&rules.lod, &fought, narrate))
+    let outcome = state
+        .app
+        .work
+        .run(&Caller::User(user.id), move |_| {
+            sim::fight(&rules.lod, &fought, narrate)
+        })
         .await?
         .map_err(|message| AppError::Validation {
             message,
@@ -527,9 +539,22 @@ pub async fn simulate_odds(
             details: vec![],
         })?;
     let rules = state.app.rules.clone();
-    if runs <= DIRECT_RUNS_MAX {
-        let summary = web::block(move || odds(&rules.lod, &setup, runs, &AtomicU32::new(0)))
+    if runs <= DIRECT_RUNS_MAX && app_odds::is_direct(app_odds::lod_size(&setup), runs) {
+        let summary = state
+            .app
+            .work
+            .run(&Caller::User(user.id), move |cancel| {
+                app_odds::lod_odds(
+                    &rules.lod,
+                    &setup,
+                    runs,
+                    1,
+                    &AtomicU32::new(0),
+                    cancel.flag(),
+                )
+            })
             .await?
+            .map_err(|_| work::cancelled())?
             .map_err(|message| AppError::Validation {
                 message,
                 details: vec![],

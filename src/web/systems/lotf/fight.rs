@@ -9,7 +9,9 @@ use actix_web::{web, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
+use crate::app::odds;
 use crate::app::rosters as roster_store;
+use crate::app::work::{self, Caller};
 use crate::rules::systems::lotf::{
     self, BattleOutcome, BattleSetup, OddsSummary, RosterDoc, ScenarioId, Side,
 };
@@ -275,7 +277,12 @@ pub async fn battle(
     let setup = build_setup(&state, &user, &form).await?;
     let rules = state.app.rules.clone();
     let fought = setup.clone();
-    let outcome = web::block(move || lotf::simulate(&rules.lotf, &fought, true))
+    let outcome = state
+        .app
+        .work
+        .run(&Caller::User(user.id), move |_| {
+            lotf::simulate(&rules.lotf, &fought, true)
+        })
         .await?
         .map_err(|e| AppError::bad_request(e.to_string()))?;
     let (a, d) = (
@@ -454,11 +461,23 @@ pub async fn start_odds(
         setup.defender.roster.name.clone(),
     );
     let rules = state.app.rules.clone();
-    if runs <= DIRECT_RUNS_MAX {
-        let summary =
-            web::block(move || battles::odds(&rules.lotf, &setup, runs, &AtomicU32::new(0)))
-                .await?
-                .map_err(AppError::bad_request)?;
+    if runs <= DIRECT_RUNS_MAX && odds::is_direct(odds::lotf_size(&setup), runs) {
+        let summary = state
+            .app
+            .work
+            .run(&Caller::User(user.id), move |cancel| {
+                odds::lotf_odds(
+                    &rules.lotf,
+                    &setup,
+                    runs,
+                    1,
+                    &AtomicU32::new(0),
+                    cancel.flag(),
+                )
+            })
+            .await?
+            .map_err(|_| work::cancelled())?
+            .map_err(AppError::bad_request)?;
         return render(&OddsResultPage {
             ctx,
             title: format!("{a} against {d}"),

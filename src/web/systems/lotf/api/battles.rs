@@ -7,6 +7,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::app::jobs::JobStatus;
+use crate::app::odds;
+use crate::app::work::{self, Caller};
 use crate::rules::systems::lotf::{self, OddsError};
 use crate::web::auth::ApiUser;
 use crate::web::error::{ErrorBody, ErrorDetail};
@@ -105,14 +107,19 @@ struct SimulateResponse {
 #[post("/battles/simulate")]
 pub async fn simulate(
     state: web::Data<AppState>,
-    _user: ApiUser,
+    ApiUser(user): ApiUser,
     body: web::Json<Value>,
 ) -> Result<HttpResponse, AppError> {
     let setup = battles::read_setup(&body)?;
     let narrate = body.get("narrate").and_then(Value::as_bool).unwrap_or(true);
     let rules = state.app.rules.clone();
     let fought = setup.clone();
-    let outcome = web::block(move || lotf::simulate(&rules.lotf, &fought, narrate))
+    let outcome = state
+        .app
+        .work
+        .run(&Caller::User(user.id), move |_| {
+            lotf::simulate(&rules.lotf, &fought, narrate)
+        })
         .await?
         .map_err(|e| AppError::Validation {
             message: e.to_string(),
@@ -144,14 +151,26 @@ pub async fn battle_odds(
     let setup = battles::read_setup(&body)?;
     let runs = battles::read_runs(&body)?;
     let rules = state.app.rules.clone();
-    if runs <= DIRECT_RUNS_MAX {
-        let summary =
-            web::block(move || battles::odds(&rules.lotf, &setup, runs, &AtomicU32::new(0)))
-                .await?
-                .map_err(|e| AppError::Validation {
-                    message: e,
-                    details: vec![],
-                })?;
+    if runs <= DIRECT_RUNS_MAX && odds::is_direct(odds::lotf_size(&setup), runs) {
+        let summary = state
+            .app
+            .work
+            .run(&Caller::User(user.id), move |cancel| {
+                odds::lotf_odds(
+                    &rules.lotf,
+                    &setup,
+                    runs,
+                    1,
+                    &AtomicU32::new(0),
+                    cancel.flag(),
+                )
+            })
+            .await?
+            .map_err(|_| work::cancelled())?
+            .map_err(|e| AppError::Validation {
+                message: e,
+                details: vec![],
+            })?;
         return Ok(HttpResponse::Ok().json(summary));
     }
     let title = format!(

@@ -86,7 +86,8 @@ pub struct Config {
     pub work: WorkConfig,
 }
 
-/// `MUSTER_WORK_LIMIT`, `MUSTER_WORK_PER_CALLER`, `MUSTER_JOB_WORKERS`, `MUSTER_JOB_QUEUE_MAX`.
+/// `MUSTER_WORK_LIMIT`, `MUSTER_WORK_PER_CALLER`, `MUSTER_WORK_DIRECT_COST`,
+/// `MUSTER_JOB_WORKERS`, `MUSTER_JOB_QUEUE_MAX`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WorkConfig {
     /// Simulations and validations answered within requests at once (default: the cores).
@@ -99,6 +100,9 @@ pub struct WorkConfig {
     /// Background jobs waiting at once across all servers before new ones are refused
     /// (default 50).
     pub job_queue_max: usize,
+    /// `MUSTER_WORK_DIRECT_COST`: the largest simulation answered within a request, in units
+    /// on the table × battles (default 150 000); larger ones are queued as background jobs.
+    pub direct_cost: u64,
 }
 
 impl Default for WorkConfig {
@@ -109,6 +113,7 @@ impl Default for WorkConfig {
             per_caller: 2,
             job_workers: (cores / 2).max(1),
             job_queue_max: 50,
+            direct_cost: crate::app::odds::DIRECT_COST_MAX,
         }
     }
 }
@@ -242,6 +247,15 @@ impl Config {
             per_caller: count("MUSTER_WORK_PER_CALLER", defaults.per_caller, 1)?,
             job_workers: count("MUSTER_JOB_WORKERS", defaults.job_workers, 0)?,
             job_queue_max: count("MUSTER_JOB_QUEUE_MAX", defaults.job_queue_max, 1)?,
+            direct_cost: match non_empty("MUSTER_WORK_DIRECT_COST") {
+                None => defaults.direct_cost,
+                Some(v) => v.trim().parse::<u64>().map_err(|_| {
+                    bad(
+                        "MUSTER_WORK_DIRECT_COST",
+                        format!("'{v}' is not a whole number from 0 up"),
+                    )
+                })?,
+            },
         };
 
         Ok(Self {

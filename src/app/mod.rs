@@ -46,6 +46,15 @@ impl Context {
         }
     }
 
+    /// The same context with this server's part in the job queue: `workers` threads that run
+    /// queued jobs (0: leave them to other servers), and the cap on jobs waiting.
+    pub fn with_jobs(mut self, queue_max: usize, workers: usize) -> Self {
+        let jobs = Arc::new(jobs::Jobs::new(queue_max));
+        jobs.start_workers(self.pool.clone(), self.rules.clone(), workers);
+        self.jobs = jobs;
+        self
+    }
+
     /// The same context with other limits of direct work.
     pub fn with_work_limits(mut self, limits: work::WorkLimits) -> Self {
         self.work = Arc::new(work::WorkLimiter::new(limits));

@@ -53,11 +53,6 @@ pub fn cost(size: u64, runs: u32) -> u64 {
     size.max(1) * u64::from(runs)
 }
 
-/// Whether the run is small enough to answer within the request.
-pub fn is_direct(size: u64, runs: u32) -> bool {
-    cost(size, runs) <= DIRECT_COST_MAX
-}
-
 /// Land of the Free odds, stopping when `stop` is set.
 pub fn lotf_odds(
     cat: &lotf::Catalogue,

@@ -27,6 +27,8 @@ pub struct WorkLimits {
     pub global: usize,
     /// Pieces of work running at once for one caller.
     pub per_caller: usize,
+    /// The largest cost (units × battles) answered within a request; more is queued.
+    pub direct_cost: u64,
 }
 
 impl Default for WorkLimits {
@@ -34,6 +36,7 @@ impl Default for WorkLimits {
         Self {
             global: cores(),
             per_caller: 2,
+            direct_cost: crate::app::odds::DIRECT_COST_MAX,
         }
     }
 }
@@ -110,6 +113,7 @@ impl WorkLimiter {
             limits: WorkLimits {
                 global: limits.global.max(1),
                 per_caller: limits.per_caller.max(1),
+                direct_cost: limits.direct_cost,
             },
             running: Mutex::default(),
         }
@@ -117,6 +121,12 @@ impl WorkLimiter {
 
     pub fn limits(&self) -> WorkLimits {
         self.limits
+    }
+
+    /// Whether `runs` battles between forces of `size` units are answered within the request
+    /// (otherwise they go to the background queue).
+    pub fn is_direct(&self, size: u64, runs: u32) -> bool {
+        crate::app::odds::cost(size, runs) <= self.limits.direct_cost
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Running> {
@@ -181,7 +191,11 @@ mod tests {
     use super::*;
 
     fn limiter(global: usize, per_caller: usize) -> Arc<WorkLimiter> {
-        Arc::new(WorkLimiter::new(WorkLimits { global, per_caller }))
+        Arc::new(WorkLimiter::new(WorkLimits {
+            global,
+            per_caller,
+            direct_cost: 1,
+        }))
     }
 
     #[test]

@@ -5,6 +5,7 @@
 pub mod battles;
 pub mod campaigns;
 pub mod db;
+pub mod jobs;
 pub mod rosters;
 pub mod schema;
 pub mod sessions;

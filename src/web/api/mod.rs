@@ -80,6 +80,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(rosters::duplicate)
             .service(rosters::export)
             .service(jobs::job_status)
+            .service(jobs::cancel_job)
             .service(battle_records::create)
             .service(battle_records::get_one)
             .service(battle_records::setup)

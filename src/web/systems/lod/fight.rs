@@ -11,6 +11,7 @@ use askama::Template;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::app::jobs::{self, JobStatus};
 use crate::app::odds as app_odds;
 use crate::app::rosters as roster_store;
 use crate::app::work::{self, Caller};
@@ -42,7 +43,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         )
         .service(web::resource("/lod/fight/setup.json").get(setup_file))
         .service(web::resource("/lod/fight/odds").post(start_odds))
-        .service(web::resource("/lod/fight/jobs/{id}").get(job_page));
+        .service(web::resource("/lod/fight/jobs/{id}").get(job_page))
+        .service(web::resource("/lod/fight/jobs/{id}/cancel").post(cancel_job));
 }
 
 pub fn configure_api(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -313,36 +315,16 @@ pub async fn setup_file(
         .body(Lod::write_setup(&setup)))
 }
 
-fn odds(
-    cat: &Catalogue,
-    setup: &BattleSetup,
-    runs: u32,
-    done: &AtomicU32,
-) -> Result<montecarlo::OddsSummary, String> {
-    let parts = crate::app::sim::in_parallel(
-        runs,
-        crate::app::sim::default_threads(),
-        done,
-        |start, end, progress| montecarlo::run_range(cat, setup, start, end, progress),
-    );
-    montecarlo::merge_ranges(setup.seed, parts)
-}
-
-fn odds_job(
-    cat: &Catalogue,
-    setup: &BattleSetup,
-    runs: u32,
-    done: &AtomicU32,
-) -> Result<Value, String> {
-    odds(cat, setup, runs, done).and_then(|s| serde_json::to_value(s).map_err(|e| e.to_string()))
-}
-
 #[derive(Template)]
 #[template(path = "systems/lod/fight/odds.html")]
 struct OddsPage {
     ctx: PageCtx,
     title: String,
     running: bool,
+    /// Jobs before this one while it waits for a worker.
+    queued_ahead: Option<u32>,
+    cancelled: bool,
+    job_id: String,
     done: u32,
     total: u32,
     summary: Option<OddsView>,
@@ -403,11 +385,35 @@ pub async fn start_odds(
         "{} against {}",
         setup.attacker.roster.name, setup.defender.roster.name
     );
-    let rules = state.app.rules.clone();
-    let job = state.app.jobs.start(user.id, runs, title, move |done| {
-        odds_job(&rules.lod, &setup, runs, done)
-    })?;
+    let job = queue_odds(&state, user.id, title, &setup, runs).await?;
     Ok(redirect(&format!("/lod/fight/jobs/{}", job.id)))
+}
+
+/// Queues the odds of `runs` battles of `setup` as a background job.
+async fn queue_odds(
+    state: &AppState,
+    owner: i64,
+    title: String,
+    setup: &BattleSetup,
+    runs: u32,
+) -> Result<JobStatus, AppError> {
+    let params = app_odds::OddsParams {
+        system: SystemId::Lod.id().to_string(),
+        setup: Lod::write_setup(setup),
+        runs,
+    };
+    Ok(jobs::queue_odds(&state.app, owner, title, params).await?)
+}
+
+/// Stops a background job of the user's and shows its page again.
+pub async fn cancel_job(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    id: web::Path<String>,
+    CsrfForm(_): CsrfForm<crate::web::auth::csrf::NoFields>,
+) -> Result<HttpResponse, AppError> {
+    jobs::cancel(&state.app, &id, user.id).await?;
+    Ok(redirect(&format!("/lod/fight/jobs/{id}")))
 }
 
 pub async fn job_page(
@@ -416,8 +422,7 @@ pub async fn job_page(
     ctx: PageCtx,
     id: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let job = state.app.jobs.get(&id, user.id).ok_or(AppError::NotFound)?;
-    let status = job.status();
+    let status = jobs::status(&state.app, &id, user.id).await?;
     let (a, d) = status
         .title
         .split_once(" against ")
@@ -426,7 +431,10 @@ pub async fn job_page(
     render(&OddsPage {
         ctx,
         title: status.title.clone(),
-        running: status.status == "running",
+        running: status.is_active(),
+        queued_ahead: status.queued_ahead,
+        cancelled: status.status == "cancelled",
+        job_id: status.id.clone(),
         done: status.done,
         total: status.total,
         summary: status
@@ -539,7 +547,7 @@ pub async fn simulate_odds(
             details: vec![],
         })?;
     let rules = state.app.rules.clone();
-    if runs <= DIRECT_RUNS_MAX && app_odds::is_direct(app_odds::lod_size(&setup), runs) {
+    if runs <= DIRECT_RUNS_MAX && state.app.work.is_direct(app_odds::lod_size(&setup), runs) {
         let summary = state
             .app
             .work
@@ -565,10 +573,8 @@ pub async fn simulate_odds(
         "{} against {}",
         setup.attacker.roster.name, setup.defender.roster.name
     );
-    let job = state.app.jobs.start(user.id, runs, title, move |done| {
-        odds_job(&rules.lod, &setup, runs, done)
-    })?;
-    let mut status = serde_json::to_value(job.status()).unwrap_or_default();
+    let job = queue_odds(&state, user.id, title, &setup, runs).await?;
+    let mut status = serde_json::to_value(&job).unwrap_or_default();
     if let Value::Object(map) = &mut status {
         map.insert(
             "status_url".into(),

@@ -1,14 +1,9 @@
 //! Reading battle requests (a set-up document or the short form) and running simulations for
 //! the API and the pages.
 
-use std::sync::atomic::AtomicU32;
-
 use serde_json::Value;
 
-use crate::app::sim::{default_threads, in_parallel};
-use crate::rules::systems::lotf::{
-    self, BattleSetup, Catalogue, OddsSummary, ScenarioId, BATTLE_FORMAT,
-};
+use crate::rules::systems::lotf::{self, BattleSetup, ScenarioId, BATTLE_FORMAT};
 use crate::web::error::ErrorDetail;
 use crate::web::AppError;
 
@@ -110,28 +105,4 @@ pub fn read_runs(value: &Value) -> Result<u32, AppError> {
             .map(|r| r as u32)
             .ok_or_else(|| invalid("runs", format!("a whole number from 1 to {RUNS_MAX}"))),
     }
-}
-
-/// Runs the battles on all cores, counting progress in `done`.
-pub fn odds(
-    cat: &Catalogue,
-    setup: &BattleSetup,
-    runs: u32,
-    done: &AtomicU32,
-) -> Result<OddsSummary, String> {
-    let ranges = in_parallel(runs, default_threads(), done, |start, end, progress| {
-        lotf::run_range(cat, setup, start, end, progress)
-    });
-    lotf::merge_ranges(setup.seed, ranges).map_err(|e| e.to_string())
-}
-
-/// The odds as a background job's result: the summary as JSON.
-pub fn odds_job(
-    cat: &Catalogue,
-    setup: &BattleSetup,
-    runs: u32,
-    done: &AtomicU32,
-) -> Result<Value, String> {
-    odds(cat, setup, runs, done)
-        .and_then(|summary| serde_json::to_value(summary).map_err(|e| e.to_string()))
 }

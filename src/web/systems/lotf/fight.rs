@@ -9,6 +9,7 @@ use actix_web::{web, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
+use crate::app::jobs::{self, JobStatus};
 use crate::app::odds;
 use crate::app::rosters as roster_store;
 use crate::app::work::{self, Caller};
@@ -373,6 +374,9 @@ struct OddsResultPage {
     ctx: PageCtx,
     title: String,
     running: bool,
+    /// Jobs before this one while it waits for a worker.
+    queued_ahead: Option<u32>,
+    cancelled: bool,
     done: u32,
     total: u32,
     job_id: String,
@@ -461,7 +465,7 @@ pub async fn start_odds(
         setup.defender.roster.name.clone(),
     );
     let rules = state.app.rules.clone();
-    if runs <= DIRECT_RUNS_MAX && odds::is_direct(odds::lotf_size(&setup), runs) {
+    if runs <= DIRECT_RUNS_MAX && state.app.work.is_direct(odds::lotf_size(&setup), runs) {
         let summary = state
             .app
             .work
@@ -482,6 +486,8 @@ pub async fn start_odds(
             ctx,
             title: format!("{a} against {d}"),
             running: false,
+            queued_ahead: None,
+            cancelled: false,
             done: runs,
             total: runs,
             job_id: String::new(),
@@ -490,10 +496,35 @@ pub async fn start_odds(
         });
     }
     let title = format!("{a} against {d}");
-    let job = state.app.jobs.start(user.id, runs, title, move |done| {
-        battles::odds_job(&rules.lotf, &setup, runs, done)
-    })?;
+    let job = queue_odds(&state, user.id, title, &setup, runs).await?;
     Ok(redirect(&format!("/lotf/fight/jobs/{}", job.id)))
+}
+
+/// Queues the odds of `runs` battles of `setup` as a background job.
+pub async fn queue_odds(
+    state: &AppState,
+    owner: i64,
+    title: String,
+    setup: &BattleSetup,
+    runs: u32,
+) -> Result<JobStatus, AppError> {
+    let params = odds::OddsParams {
+        system: crate::rules::SystemId::Lotf.id().to_string(),
+        setup: lotf::serialize_battle(setup),
+        runs,
+    };
+    Ok(jobs::queue_odds(&state.app, owner, title, params).await?)
+}
+
+/// Stops a background job of the user's and shows its page again.
+pub async fn cancel_job(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    id: web::Path<String>,
+    CsrfForm(_): CsrfForm<crate::web::auth::csrf::NoFields>,
+) -> Result<HttpResponse, AppError> {
+    jobs::cancel(&state.app, &id, user.id).await?;
+    Ok(redirect(&format!("/lotf/fight/jobs/{id}")))
 }
 
 pub async fn job_page(
@@ -502,8 +533,7 @@ pub async fn job_page(
     ctx: PageCtx,
     id: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let job = state.app.jobs.get(&id, user.id).ok_or(AppError::NotFound)?;
-    let status = job.status();
+    let status = jobs::status(&state.app, &id, user.id).await?;
     let (attacker, defender) = status
         .title
         .split_once(" against ")
@@ -512,7 +542,9 @@ pub async fn job_page(
     render(&OddsResultPage {
         ctx,
         title: status.title.clone(),
-        running: status.status == "running",
+        running: status.is_active(),
+        queued_ahead: status.queued_ahead,
+        cancelled: status.status == "cancelled",
         done: status.done,
         total: status.total,
         job_id: status.id.clone(),

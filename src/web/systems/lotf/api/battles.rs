@@ -151,7 +151,7 @@ pub async fn battle_odds(
     let setup = battles::read_setup(&body)?;
     let runs = battles::read_runs(&body)?;
     let rules = state.app.rules.clone();
-    if runs <= DIRECT_RUNS_MAX && odds::is_direct(odds::lotf_size(&setup), runs) {
+    if runs <= DIRECT_RUNS_MAX && state.app.work.is_direct(odds::lotf_size(&setup), runs) {
         let summary = state
             .app
             .work
@@ -177,10 +177,9 @@ pub async fn battle_odds(
         "{} against {}",
         setup.attacker.roster.name, setup.defender.roster.name
     );
-    let job = state.app.jobs.start(user.id, runs, title, move |done| {
-        battles::odds_job(&rules.lotf, &setup, runs, done)
-    })?;
-    let mut status = serde_json::to_value(job.status()).unwrap_or_default();
+    let job =
+        crate::web::systems::lotf::fight::queue_odds(&state, user.id, title, &setup, runs).await?;
+    let mut status = serde_json::to_value(&job).unwrap_or_default();
     if let Value::Object(map) = &mut status {
         map.insert(
             "status_url".into(),

@@ -17,6 +17,7 @@ mod cli;
 mod conformance;
 mod conformance_forces;
 mod helpers;
+mod jobs;
 mod layers;
 mod lod_battles;
 mod lod_campaign;

@@ -3,7 +3,7 @@
 //! odds as a background job. Over the API: `POST /api/v1/lod/simulate` and
 //! `POST /api/v1/lod/simulate/odds`.
 
-use std::sync::atomic::AtomicU32;
+use std::sync::atomic::{AtomicBool, AtomicU32};
 
 use actix_web::http::header;
 use actix_web::{post, web, HttpResponse};
@@ -19,6 +19,7 @@ use crate::rules::system::{BattleSide, RuleSystem};
 use crate::rules::systems::lod::{
     self, battle::Outcome, montecarlo, record::prepare, sim, BattleSetup, Catalogue, Lod, RosterDoc,
 };
+use crate::rules::systems::RangeRunner;
 use crate::rules::SystemId;
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::{ApiUser, SignedIn, SignedInUser};
@@ -315,6 +316,33 @@ pub async fn setup_file(
         .body(Lod::write_setup(&setup)))
 }
 
+/// Units on both sides, for the cost estimate.
+fn size(setup: &BattleSetup) -> u64 {
+    [&setup.attacker.roster, &setup.defender.roster]
+        .iter()
+        .flat_map(|r| r.brigades.iter())
+        .map(|b| b.units.len() as u64)
+        .sum()
+}
+
+/// The odds on one thread, stopping when `stop` is set (`None`).
+fn odds(
+    cat: &Catalogue,
+    setup: &BattleSetup,
+    runs: u32,
+    stop: &AtomicBool,
+) -> Option<Result<montecarlo::OddsSummary, String>> {
+    let runner = app_odds::Chunked {
+        threads: 1,
+        done: &AtomicU32::new(0),
+        stop,
+    };
+    let parts = runner.fight_ranges(runs, |start, end, progress| {
+        montecarlo::run_range(cat, setup, start, end, progress)
+    })?;
+    Some(montecarlo::merge_ranges(setup.seed, parts))
+}
+
 #[derive(Template)]
 #[template(path = "systems/lod/fight/odds.html")]
 struct OddsPage {
@@ -547,22 +575,15 @@ pub async fn simulate_odds(
             details: vec![],
         })?;
     let rules = state.app.rules.clone();
-    if runs <= DIRECT_RUNS_MAX && state.app.work.is_direct(app_odds::lod_size(&setup), runs) {
+    if runs <= DIRECT_RUNS_MAX && state.app.work.is_direct(size(&setup), runs) {
         let summary = state
             .app
             .work
             .run(&Caller::User(user.id), move |cancel| {
-                app_odds::lod_odds(
-                    &rules.lod,
-                    &setup,
-                    runs,
-                    1,
-                    &AtomicU32::new(0),
-                    cancel.flag(),
-                )
+                odds(&rules.lod, &setup, runs, cancel.flag())
             })
             .await?
-            .map_err(|_| work::cancelled())?
+            .ok_or_else(work::cancelled)?
             .map_err(|message| AppError::Validation {
                 message,
                 details: vec![],

@@ -1,9 +1,15 @@
 //! Reading battle requests (a set-up document or the short form) and running simulations for
 //! the API and the pages.
 
+use std::sync::atomic::{AtomicBool, AtomicU32};
+
 use serde_json::Value;
 
-use crate::rules::systems::lotf::{self, BattleSetup, ScenarioId, BATTLE_FORMAT};
+use crate::app::odds::Chunked;
+use crate::rules::systems::lotf::{
+    self, BattleSetup, Catalogue, OddsSummary, ScenarioId, BATTLE_FORMAT,
+};
+use crate::rules::systems::RangeRunner;
 use crate::web::error::ErrorDetail;
 use crate::web::AppError;
 
@@ -105,4 +111,31 @@ pub fn read_runs(value: &Value) -> Result<u32, AppError> {
             .map(|r| r as u32)
             .ok_or_else(|| invalid("runs", format!("a whole number from 1 to {RUNS_MAX}"))),
     }
+}
+
+/// Units on both sides, for the cost estimate.
+pub fn size(setup: &BattleSetup) -> u64 {
+    [&setup.attacker.roster, &setup.defender.roster]
+        .iter()
+        .flat_map(|r| r.groups.iter())
+        .map(|g| g.elements.len() as u64)
+        .sum()
+}
+
+/// The odds on one thread, stopping when `stop` is set (`None`).
+pub fn odds(
+    cat: &Catalogue,
+    setup: &BattleSetup,
+    runs: u32,
+    stop: &AtomicBool,
+) -> Option<Result<OddsSummary, String>> {
+    let runner = Chunked {
+        threads: 1,
+        done: &AtomicU32::new(0),
+        stop,
+    };
+    let ranges = runner.fight_ranges(runs, |start, end, progress| {
+        lotf::run_range(cat, setup, start, end, progress)
+    })?;
+    Some(lotf::merge_ranges(setup.seed, ranges).map_err(|e| e.to_string()))
 }

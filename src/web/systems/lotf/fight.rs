@@ -2,8 +2,6 @@
 //! scenario and a seed, and read the battle report; or ask for the odds over many battles and
 //! watch the progress.
 
-use std::sync::atomic::AtomicU32;
-
 use actix_web::http::header;
 use actix_web::{web, HttpResponse};
 use askama::Template;
@@ -465,22 +463,15 @@ pub async fn start_odds(
         setup.defender.roster.name.clone(),
     );
     let rules = state.app.rules.clone();
-    if runs <= DIRECT_RUNS_MAX && state.app.work.is_direct(odds::lotf_size(&setup), runs) {
+    if runs <= DIRECT_RUNS_MAX && state.app.work.is_direct(battles::size(&setup), runs) {
         let summary = state
             .app
             .work
             .run(&Caller::User(user.id), move |cancel| {
-                odds::lotf_odds(
-                    &rules.lotf,
-                    &setup,
-                    runs,
-                    1,
-                    &AtomicU32::new(0),
-                    cancel.flag(),
-                )
+                battles::odds(&rules.lotf, &setup, runs, cancel.flag())
             })
             .await?
-            .map_err(|_| work::cancelled())?
+            .ok_or_else(work::cancelled)?
             .map_err(AppError::bad_request)?;
         return render(&OddsResultPage {
             ctx,

@@ -1,13 +1,10 @@
 //! Exact odds, simulated battles and battle odds over the API.
 
-use std::sync::atomic::AtomicU32;
-
 use actix_web::{post, web, HttpResponse};
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::app::jobs::JobStatus;
-use crate::app::odds;
 use crate::app::work::{self, Caller};
 use crate::rules::systems::lotf::{self, OddsError};
 use crate::web::auth::ApiUser;
@@ -151,22 +148,15 @@ pub async fn battle_odds(
     let setup = battles::read_setup(&body)?;
     let runs = battles::read_runs(&body)?;
     let rules = state.app.rules.clone();
-    if runs <= DIRECT_RUNS_MAX && state.app.work.is_direct(odds::lotf_size(&setup), runs) {
+    if runs <= DIRECT_RUNS_MAX && state.app.work.is_direct(battles::size(&setup), runs) {
         let summary = state
             .app
             .work
             .run(&Caller::User(user.id), move |cancel| {
-                odds::lotf_odds(
-                    &rules.lotf,
-                    &setup,
-                    runs,
-                    1,
-                    &AtomicU32::new(0),
-                    cancel.flag(),
-                )
+                battles::odds(&rules.lotf, &setup, runs, cancel.flag())
             })
             .await?
-            .map_err(|_| work::cancelled())?
+            .ok_or_else(work::cancelled)?
             .map_err(|e| AppError::Validation {
                 message: e,
                 details: vec![],

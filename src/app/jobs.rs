@@ -21,8 +21,11 @@ use crate::store::DbPool;
 const HEARTBEAT: Duration = Duration::from_secs(1);
 /// A job whose server has not renewed it for this long is taken to be abandoned.
 pub const LEASE_SECS: i64 = 30;
-/// An idle worker looks for queued jobs this often (other servers' jobs included).
+/// An idle worker looks for queued jobs this often (other servers' jobs included); after a
+/// minute without work, every [`POLL_IDLE`] (a job queued on this server wakes it at once).
 const POLL: Duration = Duration::from_secs(1);
+const POLL_IDLE: Duration = Duration::from_secs(5);
+const IDLE_AFTER_POLLS: u32 = 60;
 /// Finished jobs are kept this long for their pages, then deleted.
 const KEEP_FINISHED_HOURS: i64 = 24;
 /// Seconds a caller is asked to wait when the queue is full.
@@ -106,14 +109,16 @@ impl Jobs {
         bell.notify_all();
     }
 
-    /// Waits up to `timeout` for a job queued on this server.
-    fn wait(&self, timeout: Duration) {
+    /// Waits up to `timeout` for a job queued on this server; true when one was.
+    fn wait(&self, timeout: Duration) -> bool {
         let (count, bell) = &self.bell;
         let guard = count.lock().unwrap_or_else(|p| p.into_inner());
         let seen = *guard;
-        let _ = bell
+        let (guard, waited) = bell
             .wait_timeout_while(guard, timeout, |c| *c == seen)
-            .map_err(|p| p.into_inner());
+            .unwrap_or_else(|p| p.into_inner());
+        drop(guard);
+        !waited.timed_out()
     }
 
     /// Starts `count` worker threads for this server. They stop when the `Jobs` is dropped.
@@ -224,6 +229,7 @@ fn lease_end() -> chrono::NaiveDateTime {
 
 fn worker(jobs: Weak<Jobs>, pool: DbPool, rules: Arc<Systems>) {
     let mut last_purge: Option<Instant> = None;
+    let mut idle_polls: u32 = 0;
     loop {
         let Some(here) = jobs.upgrade() else {
             return;
@@ -241,11 +247,23 @@ fn worker(jobs: Weak<Jobs>, pool: DbPool, rules: Arc<Systems>) {
             store::claim(&mut c, &here.server_id, lease_end()).map_err(|e| e.to_string())
         });
         match claimed {
-            Ok(Some(row)) => run_claimed(&here, &pool, &rules, row),
-            Ok(None) => here.wait(POLL),
+            Ok(Some(row)) => {
+                idle_polls = 0;
+                run_claimed(&here, &pool, &rules, row);
+            }
+            Ok(None) => {
+                idle_polls = idle_polls.saturating_add(1);
+                if here.wait(if idle_polls > IDLE_AFTER_POLLS {
+                    POLL_IDLE
+                } else {
+                    POLL
+                }) {
+                    idle_polls = 0;
+                }
+            }
             Err(e) => {
                 tracing::warn!(error = %e, "could not look for queued jobs");
-                here.wait(POLL * 5);
+                here.wait(POLL_IDLE);
             }
         }
     }

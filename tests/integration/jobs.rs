@@ -108,6 +108,26 @@ async fn beyond_the_work_limits_requests_are_told_when_to_come_back_and_health_s
     assert_eq!(anonymous.status(), 503, "the server's limit is full");
     assert!(retry_after(&anonymous) > 0);
 
+    // The same user's page answers with the error page, and says when to come back too.
+    app.login("busy@example.org", crate::helpers::PASSWORD)
+        .await;
+    let page = app
+        .post_form(
+            "/lotf/fight",
+            "/lotf/fight/odds",
+            &[
+                ("attacker", "h:cowpens:0:0"),
+                ("defender", "h:cowpens:1:0"),
+                ("scenario", "take_the_field"),
+                ("seed", "5"),
+                ("runs", "10"),
+            ],
+        )
+        .await;
+    assert_eq!(page.status(), 429);
+    assert!(retry_after(&page) > 0);
+    assert!(page.text().await.expect("body").contains("<html"));
+
     let health = app.get("/healthz").await;
     assert_eq!(
         health.status(),

@@ -212,10 +212,14 @@ pub async fn cancel(ctx: &Context, id: &str, owner: i64) -> Result<JobStatus, Er
             .filter(|r| r.owner_id == Some(owner))
             .ok_or(Error::NotFound)?;
         if !store::cancel(conn, &row.id, owner)? {
-            return Err(Error::Conflict(format!(
-                "This simulation has already ended ({}).",
-                row.status
-            )));
+            return Err(Error::Conflict(
+                match row.status.as_str() {
+                    store::DONE => "This simulation has already finished.",
+                    store::CANCELLED => "This simulation has already been stopped.",
+                    _ => "This simulation has already ended.",
+                }
+                .into(),
+            ));
         }
         let row = store::get(conn, &id)?.ok_or(Error::NotFound)?;
         Ok(JobStatus::of(row, None))

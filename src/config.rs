@@ -85,6 +85,40 @@ pub struct Config {
     pub log_filter: String,
     /// `MUSTER_BODY_TIMEOUT_SECS`: how long a client may take to send a whole request body.
     pub body_timeout: Duration,
+    /// Limits of CPU-heavy work and the background job workers.
+    pub work: WorkConfig,
+}
+
+/// `MUSTER_WORK_LIMIT`, `MUSTER_WORK_PER_CALLER`, `MUSTER_WORK_DIRECT_COST`,
+/// `MUSTER_JOB_WORKERS`, `MUSTER_JOB_QUEUE_MAX`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WorkConfig {
+    /// Simulations and validations answered within requests at once (default: the cores).
+    pub global: usize,
+    /// The same for one user or, without an account, one client address (default 2).
+    pub per_caller: usize,
+    /// Threads of this server that run background jobs (default: half the cores, at least
+    /// 1; 0 leaves the jobs to other servers on the same database).
+    pub job_workers: usize,
+    /// Background jobs waiting at once across all servers before new ones are refused
+    /// (default 50).
+    pub job_queue_max: usize,
+    /// `MUSTER_WORK_DIRECT_COST`: the largest simulation answered within a request, in units
+    /// on the table × battles (default 150 000); larger ones are queued as background jobs.
+    pub direct_cost: u64,
+}
+
+impl Default for WorkConfig {
+    fn default() -> Self {
+        let cores = crate::app::work::cores();
+        Self {
+            global: cores,
+            per_caller: 2,
+            job_workers: (cores / 2).max(1),
+            job_queue_max: 50,
+            direct_cost: crate::app::odds::DIRECT_COST_MAX,
+        }
+    }
 }
 
 impl std::fmt::Debug for Config {
@@ -99,6 +133,7 @@ impl std::fmt::Debug for Config {
             .field("trusted_proxy", &self.trusted_proxy)
             .field("log_filter", &self.log_filter)
             .field("body_timeout", &self.body_timeout)
+            .field("work", &self.work)
             .finish()
     }
 }
@@ -212,6 +247,37 @@ impl Config {
             None => Duration::from_secs(DEFAULT_BODY_TIMEOUT_SECS),
         };
 
+        let count = |var: &'static str, default: usize, min: usize| match non_empty(var) {
+            None => Ok(default),
+            Some(v) => v
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (min..=1024).contains(n))
+                .ok_or_else(|| {
+                    bad(
+                        var,
+                        format!("'{v}' is not a whole number from {min} to 1024"),
+                    )
+                }),
+        };
+        let defaults = WorkConfig::default();
+        let work = WorkConfig {
+            global: count("MUSTER_WORK_LIMIT", defaults.global, 1)?,
+            per_caller: count("MUSTER_WORK_PER_CALLER", defaults.per_caller, 1)?,
+            job_workers: count("MUSTER_JOB_WORKERS", defaults.job_workers, 0)?,
+            job_queue_max: count("MUSTER_JOB_QUEUE_MAX", defaults.job_queue_max, 1)?,
+            direct_cost: match non_empty("MUSTER_WORK_DIRECT_COST") {
+                None => defaults.direct_cost,
+                Some(v) => v.trim().parse::<u64>().map_err(|_| {
+                    bad(
+                        "MUSTER_WORK_DIRECT_COST",
+                        format!("'{v}' is not a whole number from 0 up"),
+                    )
+                })?,
+            },
+        };
+
         Ok(Self {
             bind,
             data_dir,
@@ -221,6 +287,7 @@ impl Config {
             trusted_proxy,
             log_filter,
             body_timeout,
+            work,
         })
     }
 
@@ -290,6 +357,8 @@ mod tests {
             ("MUSTER_LOG", "[[["),
             ("MUSTER_BODY_TIMEOUT_SECS", "0"),
             ("MUSTER_BODY_TIMEOUT_SECS", "soon"),
+            ("MUSTER_WORK_LIMIT", "0"),
+            ("MUSTER_JOB_WORKERS", "many"),
         ];
         for (var, value) in cases {
             let err = config(&[(var, value)]).expect_err(var);

@@ -1,51 +1,49 @@
-//! Background jobs for long simulations: one at a time per user, progress readable while they
-//! run, kept in memory for an hour after they finish. A restart forgets them (the request can
-//! simply be made again: the same seed gives the same odds).
+//! Background jobs for long simulations, kept in the `jobs` table so every server on the
+//! database shares them: any server's workers claim queued jobs, report progress about every
+//! second and renew a lease; a job whose server stopped is claimed again when its lease runs
+//! out and redone from its stored parameters (the seed makes the answer the same). One job
+//! queued or running per user, a cap on the whole queue, finished jobs kept for a day.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::app::Error;
+use crate::app::odds::OddsParams;
+use crate::app::{Context, Error};
+use crate::rules::Systems;
+use crate::store::jobs::{self as store, JobRow, NewJob};
+use crate::store::DbPool;
 
-const KEEP_FINISHED: Duration = Duration::from_secs(3600);
-/// Background jobs running at once across all users; more get "busy, try again".
-pub const MAX_RUNNING_JOBS: usize = 2;
-/// Odds answered within the request, running at once across all users.
-pub const MAX_DIRECT_RUNS: usize = 2;
+/// A worker renews its lease this often, and writes progress with it.
+const HEARTBEAT: Duration = Duration::from_secs(1);
+/// A job whose server has not renewed it for this long is taken to be abandoned.
+pub const LEASE_SECS: i64 = 30;
+/// An idle worker looks for queued jobs this often (other servers' jobs included); after a
+/// minute without work, every [`POLL_IDLE`] (a job queued on this server wakes it at once).
+const POLL: Duration = Duration::from_secs(1);
+const POLL_IDLE: Duration = Duration::from_secs(5);
+const IDLE_AFTER_POLLS: u32 = 60;
+/// Finished jobs are kept this long for their pages, then deleted.
+const KEEP_FINISHED_HOURS: i64 = 24;
+/// Seconds a caller is asked to wait when the queue is full.
+pub const QUEUE_FULL_RETRY_AFTER_SECS: u64 = 30;
 
-/// A place among the simulations answered directly; dropped when the work is done.
-pub struct DirectSlot<'a>(&'a std::sync::atomic::AtomicUsize);
-
-impl Drop for DirectSlot<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-pub struct Job {
-    pub id: String,
-    pub owner: i64,
-    pub total: u32,
-    pub done: AtomicU32,
-    /// What was asked, for the progress page ("1st force vs 2nd force, take the field").
-    pub title: String,
-    /// The result as the system's JSON (a rule system's odds), or why it failed.
-    outcome: Mutex<Option<Result<serde_json::Value, String>>>,
-    finished_at: Mutex<Option<Instant>>,
-}
+pub const KIND_ODDS: &str = "odds";
 
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct JobStatus {
     pub id: String,
-    /// `running`, `done` or `failed`.
-    pub status: &'static str,
+    /// `queued`, `running`, `done`, `failed` or `cancelled`.
+    pub status: String,
     pub done: u32,
     pub total: u32,
     pub title: String,
+    /// Jobs waiting before this one, while it is queued.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queued_ahead: Option<u32>,
     /// The odds, once done, in the rule system's own shape.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Object)]
@@ -54,115 +52,297 @@ pub struct JobStatus {
     pub error: Option<String>,
 }
 
-impl Job {
-    pub fn status(&self) -> JobStatus {
-        let outcome = self
-            .outcome
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
-        let (status, result, error) = match outcome {
-            None => ("running", None, None),
-            Some(Ok(summary)) => ("done", Some(summary), None),
-            Some(Err(e)) => ("failed", None, Some(e)),
-        };
-        JobStatus {
-            id: self.id.clone(),
-            status,
-            done: self.done.load(Ordering::Relaxed).min(self.total),
-            total: self.total,
-            title: self.title.clone(),
-            result,
-            error,
+impl JobStatus {
+    fn of(row: JobRow, queued_ahead: Option<i64>) -> Self {
+        Self {
+            done: u32::try_from(row.done.clamp(0, row.total)).unwrap_or(0),
+            total: u32::try_from(row.total).unwrap_or(0),
+            result: row
+                .result
+                .as_deref()
+                .and_then(|r| serde_json::from_str(r).ok()),
+            queued_ahead: queued_ahead.and_then(|n| u32::try_from(n).ok()),
+            id: row.id,
+            status: row.status,
+            title: row.title,
+            error: row.error,
         }
     }
 
-    fn running(&self) -> bool {
-        self.outcome
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .is_none()
+    /// Still to finish: queued or running.
+    pub fn is_active(&self) -> bool {
+        self.status == store::QUEUED || self.status == store::RUNNING
     }
 }
 
-#[derive(Default)]
+/// This server's part in the shared queue: its name for claims, the queue cap, and a bell that
+/// wakes its idle workers when a job is queued here.
 pub struct Jobs {
-    jobs: Mutex<HashMap<String, Arc<Job>>>,
-    direct: std::sync::atomic::AtomicUsize,
+    server_id: String,
+    queue_max: usize,
+    bell: (Mutex<u64>, Condvar),
+}
+
+impl Default for Jobs {
+    fn default() -> Self {
+        Self::new(50)
+    }
 }
 
 impl Jobs {
-    /// Claims a place for odds answered directly, or says the server is busy.
-    pub fn direct_slot(&self) -> Result<DirectSlot<'_>, Error> {
-        let before = self.direct.fetch_add(1, Ordering::SeqCst);
-        let slot = DirectSlot(&self.direct);
-        if before >= MAX_DIRECT_RUNS {
-            return Err(Error::Unavailable(
-                "Muster is busy with other simulations; try again in a few seconds.".into(),
-            ));
+    pub fn new(queue_max: usize) -> Self {
+        Self {
+            server_id: format!("server-{}", crate::app::dice::random_token(9)),
+            queue_max: queue_max.max(1),
+            bell: (Mutex::new(0), Condvar::new()),
         }
-        Ok(slot)
     }
 
-    /// Starts `work` on its own thread unless the owner already has a job running.
-    pub fn start<F>(
-        &self,
-        owner: i64,
-        total: u32,
-        title: String,
-        work: F,
-    ) -> Result<Arc<Job>, Error>
-    where
-        F: FnOnce(&AtomicU32) -> Result<serde_json::Value, String> + Send + 'static,
-    {
-        let mut jobs = self.jobs.lock().unwrap_or_else(|p| p.into_inner());
-        jobs.retain(|_, j| {
-            j.finished_at
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .is_none_or(|t| t.elapsed() < KEEP_FINISHED)
-        });
-        if jobs.values().filter(|j| j.running()).count() >= MAX_RUNNING_JOBS {
-            return Err(Error::Unavailable(
-                "Muster is busy with other long simulations; try again in a minute.".into(),
-            ));
-        }
-        if let Some(running) = jobs.values().find(|j| j.owner == owner && j.running()) {
-            return Err(Error::Conflict(format!(
-                "You already have a simulation running ({} of {} battles); wait for it to finish.",
-                running.done.load(Ordering::Relaxed),
-                running.total
-            )));
-        }
-        let job = Arc::new(Job {
-            id: crate::app::dice::random_token(12),
-            owner,
-            total,
-            done: AtomicU32::new(0),
-            title,
-            outcome: Mutex::new(None),
-            finished_at: Mutex::new(None),
-        });
-        jobs.insert(job.id.clone(), job.clone());
-        let worker = job.clone();
-        std::thread::Builder::new()
-            .name("muster-odds".into())
-            .spawn(move || {
-                // A panic in the rules core must not leave the job "running" for ever.
-                let result =
-                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&worker.done)))
-                        .unwrap_or_else(|_| Err("the simulation stopped unexpectedly".to_string()));
-                *worker.outcome.lock().unwrap_or_else(|p| p.into_inner()) = Some(result);
-                *worker.finished_at.lock().unwrap_or_else(|p| p.into_inner()) =
-                    Some(Instant::now());
-            })
-            .map_err(|e| Error::internal(format!("starting a job: {e}")))?;
-        Ok(job)
+    /// The name this server claims jobs under.
+    pub fn server_id(&self) -> &str {
+        &self.server_id
     }
 
-    /// The owner's job with this id.
-    pub fn get(&self, id: &str, owner: i64) -> Option<Arc<Job>> {
-        let jobs = self.jobs.lock().unwrap_or_else(|p| p.into_inner());
-        jobs.get(id).filter(|j| j.owner == owner).cloned()
+    fn ring(&self) {
+        let (count, bell) = &self.bell;
+        *count.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+        bell.notify_all();
+    }
+
+    /// Waits up to `timeout` for a job queued on this server; true when one was.
+    fn wait(&self, timeout: Duration) -> bool {
+        let (count, bell) = &self.bell;
+        let guard = count.lock().unwrap_or_else(|p| p.into_inner());
+        let seen = *guard;
+        let (guard, waited) = bell
+            .wait_timeout_while(guard, timeout, |c| *c == seen)
+            .unwrap_or_else(|p| p.into_inner());
+        drop(guard);
+        !waited.timed_out()
+    }
+
+    /// Starts `count` worker threads for this server. They stop when the `Jobs` is dropped.
+    pub fn start_workers(self: &Arc<Self>, pool: DbPool, rules: Arc<Systems>, count: usize) {
+        for n in 0..count {
+            let (jobs, pool, rules) = (Arc::downgrade(self), pool.clone(), rules.clone());
+            let started = std::thread::Builder::new()
+                .name(format!("muster-job-{n}"))
+                .spawn(move || worker(jobs, pool, rules));
+            if let Err(e) = started {
+                tracing::error!(error = %e, "could not start a job worker");
+            }
+        }
+    }
+}
+
+/// Queues an odds job for `owner`: refused while the owner has one queued or running (409), or
+/// when the queue is full (503 with Retry-After).
+pub async fn queue_odds(
+    ctx: &Context,
+    owner: i64,
+    title: String,
+    params: OddsParams,
+) -> Result<JobStatus, Error> {
+    let params_json = serde_json::to_string(&params).map_err(Error::internal)?;
+    let queue_max = ctx.jobs.queue_max as i64;
+    let total = i32::try_from(params.runs).map_err(Error::internal)?;
+    let status = ctx
+        .with_conn(move |conn| {
+            if store::count_queued(conn)? >= queue_max {
+                return Err(Error::Unavailable(
+                    "Muster has many long simulations waiting; try again in a minute.".into(),
+                ));
+            }
+            let id = crate::app::dice::random_token(12);
+            let inserted = store::insert(
+                conn,
+                &NewJob {
+                    id: &id,
+                    kind: KIND_ODDS,
+                    owner_id: Some(owner),
+                    title: &title,
+                    params: &params_json,
+                    total,
+                    run_after: store::now(),
+                },
+            );
+            match inserted {
+                Err(diesel::result::Error::DatabaseError(
+                    diesel::result::DatabaseErrorKind::UniqueViolation,
+                    _,
+                )) => Err(Error::Conflict(
+                    "You already have a simulation waiting or running; wait for it to finish \
+                     or cancel it."
+                        .into(),
+                )),
+                other => other.map_err(Error::from),
+            }?;
+            let row = store::get(conn, &id)?.ok_or(Error::NotFound)?;
+            let ahead = store::queued_ahead_of(conn, &row)?;
+            Ok(JobStatus::of(row, Some(ahead)))
+        })
+        .await?;
+    ctx.jobs.ring();
+    Ok(status)
+}
+
+/// The owner's job with this id (anyone else's answers "not found").
+pub async fn status(ctx: &Context, id: &str, owner: i64) -> Result<JobStatus, Error> {
+    let id = id.to_string();
+    ctx.with_conn(move |conn| {
+        let row = store::get(conn, &id)?
+            .filter(|r| r.owner_id == Some(owner))
+            .ok_or(Error::NotFound)?;
+        let ahead = if row.status == store::QUEUED {
+            Some(store::queued_ahead_of(conn, &row)?)
+        } else {
+            None
+        };
+        Ok(JobStatus::of(row, ahead))
+    })
+    .await
+}
+
+/// Cancels the owner's job; the server running it stops at its next heartbeat. A job that has
+/// already finished cannot be cancelled (409).
+pub async fn cancel(ctx: &Context, id: &str, owner: i64) -> Result<JobStatus, Error> {
+    let id = id.to_string();
+    ctx.with_conn(move |conn| {
+        let row = store::get(conn, &id)?
+            .filter(|r| r.owner_id == Some(owner))
+            .ok_or(Error::NotFound)?;
+        if !store::cancel(conn, &row.id, owner)? {
+            return Err(Error::Conflict(
+                match row.status.as_str() {
+                    store::DONE => "This simulation has already finished.",
+                    store::CANCELLED => "This simulation has already been stopped.",
+                    _ => "This simulation has already ended.",
+                }
+                .into(),
+            ));
+        }
+        let row = store::get(conn, &id)?.ok_or(Error::NotFound)?;
+        Ok(JobStatus::of(row, None))
+    })
+    .await
+}
+
+fn lease_end() -> chrono::NaiveDateTime {
+    store::now() + chrono::Duration::seconds(LEASE_SECS)
+}
+
+fn worker(jobs: Weak<Jobs>, pool: DbPool, rules: Arc<Systems>) {
+    let mut last_purge: Option<Instant> = None;
+    let mut idle_polls: u32 = 0;
+    loop {
+        let Some(here) = jobs.upgrade() else {
+            return;
+        };
+        if last_purge.is_none_or(|t| t.elapsed() > Duration::from_secs(600)) {
+            last_purge = Some(Instant::now());
+            let before = store::now() - chrono::Duration::hours(KEEP_FINISHED_HOURS);
+            if let Err(e) = pool.get().map_err(|e| e.to_string()).and_then(|mut c| {
+                store::delete_finished_before(&mut c, before).map_err(|e| e.to_string())
+            }) {
+                tracing::warn!(error = %e, "could not delete old jobs");
+            }
+        }
+        let claimed = pool.get().map_err(|e| e.to_string()).and_then(|mut c| {
+            store::claim(&mut c, &here.server_id, lease_end()).map_err(|e| e.to_string())
+        });
+        match claimed {
+            Ok(Some(row)) => {
+                idle_polls = 0;
+                run_claimed(&here, &pool, &rules, row);
+            }
+            Ok(None) => {
+                idle_polls = idle_polls.saturating_add(1);
+                if here.wait(if idle_polls > IDLE_AFTER_POLLS {
+                    POLL_IDLE
+                } else {
+                    POLL
+                }) {
+                    idle_polls = 0;
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "could not look for queued jobs");
+                here.wait(POLL_IDLE);
+            }
+        }
+    }
+}
+
+/// Runs one claimed job on a helper thread while this thread writes progress and renews the
+/// lease every second; a heartbeat the row refuses (cancelled, or taken over) stops the work.
+fn run_claimed(jobs: &Jobs, pool: &DbPool, rules: &Systems, row: JobRow) {
+    let server = jobs.server_id.as_str();
+    let params: Result<OddsParams, String> = if row.kind == KIND_ODDS {
+        serde_json::from_str(&row.params).map_err(|e| format!("the job cannot be read: {e}"))
+    } else {
+        Err(format!(
+            "this server cannot run jobs of kind '{}'",
+            row.kind
+        ))
+    };
+    let params = match params {
+        Ok(p) => p,
+        Err(e) => {
+            store_end(pool, &row.id, server, Err(e));
+            return;
+        }
+    };
+    let done = AtomicU32::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel();
+    let outcome = std::thread::scope(|scope| {
+        let (done, stop) = (&done, &stop);
+        scope.spawn(move || {
+            // A panic in the rules core must not leave the job running for ever.
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                crate::app::odds::run(rules, &params, 1, done, stop)
+            }))
+            .unwrap_or_else(|_| Ok(Err("the simulation stopped unexpectedly".to_string())));
+            let _ = tx.send(result);
+        });
+        loop {
+            match rx.recv_timeout(HEARTBEAT) {
+                Ok(result) => break Some(result),
+                Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    let progress = i32::try_from(done.load(Ordering::Relaxed)).unwrap_or(0);
+                    let still_ours = pool.get().map_err(|e| e.to_string()).and_then(|mut c| {
+                        store::heartbeat(&mut c, &row.id, server, progress, lease_end())
+                            .map_err(|e| e.to_string())
+                    });
+                    match still_ours {
+                        Ok(true) => {}
+                        Ok(false) => stop.store(true, Ordering::Relaxed),
+                        // The database is away for a moment: keep working; the lease is long.
+                        Err(e) => tracing::warn!(error = %e, "could not record job progress"),
+                    }
+                }
+            }
+        }
+    });
+    match outcome {
+        // Stopped on request: the row already says why.
+        Some(Err(_)) | None => {}
+        Some(Ok(Ok(value))) => {
+            let runs = i32::try_from(done.load(Ordering::Relaxed)).unwrap_or(row.total);
+            store_end(pool, &row.id, server, Ok((runs, value.to_string())));
+        }
+        Some(Ok(Err(e))) => store_end(pool, &row.id, server, Err(e)),
+    }
+}
+
+fn store_end(pool: &DbPool, id: &str, server: &str, outcome: Result<(i32, String), String>) {
+    let stored = pool
+        .get()
+        .map_err(|e| e.to_string())
+        .and_then(|mut c| store::finish(&mut c, id, server, outcome).map_err(|e| e.to_string()));
+    if let Err(e) = stored {
+        // The lease runs out and another worker redoes the job.
+        tracing::warn!(error = %e, "could not store a finished job");
     }
 }

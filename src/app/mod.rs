@@ -11,8 +11,10 @@ pub mod dice;
 pub mod error;
 pub mod input;
 pub mod jobs;
+pub mod odds;
 pub mod rosters;
 pub mod sim;
+pub mod work;
 
 use std::sync::Arc;
 
@@ -30,6 +32,8 @@ pub struct Context {
     pub backend: Backend,
     /// Long simulations running in the background.
     pub jobs: Arc<jobs::Jobs>,
+    /// The limits of CPU-heavy work answered within requests.
+    pub work: Arc<work::WorkLimiter>,
 }
 
 impl Context {
@@ -39,7 +43,23 @@ impl Context {
             rules: Arc::new(rules),
             backend,
             jobs: Arc::default(),
+            work: Arc::new(work::WorkLimiter::new(work::WorkLimits::default())),
         }
+    }
+
+    /// The same context with this server's part in the job queue: `workers` threads that run
+    /// queued jobs (0: leave them to other servers), and the cap on jobs waiting.
+    pub fn with_jobs(mut self, queue_max: usize, workers: usize) -> Self {
+        let jobs = Arc::new(jobs::Jobs::new(queue_max));
+        jobs.start_workers(self.pool.clone(), self.rules.clone(), workers);
+        self.jobs = jobs;
+        self
+    }
+
+    /// The same context with other limits of direct work.
+    pub fn with_work_limits(mut self, limits: work::WorkLimits) -> Self {
+        self.work = Arc::new(work::WorkLimiter::new(limits));
+        self
     }
 
     /// Whether the database answers a query (the health check).

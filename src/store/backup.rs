@@ -3,7 +3,8 @@
 //! backend. So a club can move from SQLite to PostgreSQL, or back.
 //!
 //! Deliberately left out: `throttle_hits` (attempt counts that expire within the hour; a moved
-//! server starting with none is harmless).
+//! server starting with none is harmless). Jobs are kept: a job running when the backup was
+//! made is claimed again after a restore once its lease has run out, and redone from its seed.
 
 use chrono::NaiveDateTime;
 use diesel::connection::SimpleConnection;
@@ -76,6 +77,7 @@ backed_up_tables! {
     users => UserRow {
         id: i64, email: String, display_name: String, password_hash: String, is_admin: bool,
         disabled: bool, created_at: NaiveDateTime, updated_at: NaiveDateTime,
+        display_key: String,
     }
     sessions => SessionRow {
         id: String, user_id: i64, kind: String, created_at: NaiveDateTime,
@@ -110,6 +112,13 @@ backed_up_tables! {
         id: i64, campaign_id: i64, seq: i64, turn: i32, kind: String,
         force_id: Option<String>, actor_id: Option<i64>, seed: Option<String>, event: String,
         created_at: NaiveDateTime,
+    }
+    jobs => JobRow {
+        id: String, kind: String, owner_id: Option<i64>, title: String, params: String,
+        status: String, done: i32, total: i32, result: Option<String>, error: Option<String>,
+        claimed_by: Option<String>, lease_until: Option<NaiveDateTime>, attempts: i32,
+        run_after: NaiveDateTime, created_at: NaiveDateTime, started_at: Option<NaiveDateTime>,
+        finished_at: Option<NaiveDateTime>,
     }
 }
 

@@ -6,6 +6,7 @@ pub mod backup;
 pub mod battles;
 pub mod campaigns;
 pub mod db;
+pub mod jobs;
 pub mod rosters;
 pub mod schema;
 pub mod sessions;

@@ -141,6 +141,28 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    jobs (id) {
+        id -> Text,
+        kind -> Text,
+        owner_id -> Nullable<BigInt>,
+        title -> Text,
+        params -> Text,
+        status -> Text,
+        done -> Integer,
+        total -> Integer,
+        result -> Nullable<Text>,
+        error -> Nullable<Text>,
+        claimed_by -> Nullable<Text>,
+        lease_until -> Nullable<Timestamp>,
+        attempts -> Integer,
+        run_after -> Timestamp,
+        created_at -> Timestamp,
+        started_at -> Nullable<Timestamp>,
+        finished_at -> Nullable<Timestamp>,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     sessions,
@@ -150,5 +172,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     campaigns,
     campaign_members,
     campaign_log,
-    throttle_hits
+    throttle_hits,
+    jobs
 );

@@ -8,6 +8,9 @@ use utoipa::ToSchema;
 
 pub use crate::app::ErrorDetail;
 
+/// `Retry-After` of a 503: a busy server usually has room again within seconds.
+pub const UNAVAILABLE_RETRY_AFTER_SECS: u64 = 5;
+
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     #[error("{message}")]
@@ -74,6 +77,16 @@ impl AppError {
             Self::Unavailable(_) => "unavailable",
             Self::PayloadTooLarge(_) => "payload_too_large",
             Self::Internal(_) => "internal",
+        }
+    }
+
+    /// Seconds to wait before trying again, sent as `Retry-After` (API and pages): a caller
+    /// over its limit, or a server too busy for more work now.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            Self::TooManyRequests { retry_after_secs } => Some(*retry_after_secs),
+            Self::Unavailable(_) => Some(UNAVAILABLE_RETRY_AFTER_SECS),
+            _ => None,
         }
     }
 
@@ -149,8 +162,8 @@ impl ResponseError for AppError {
             tracing::error!(error = %detail, "internal error");
         }
         let mut res = HttpResponse::build(self.status_code());
-        if let Self::TooManyRequests { retry_after_secs } = self {
-            res.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
+        if let Some(secs) = self.retry_after() {
+            res.insert_header((header::RETRY_AFTER, secs.to_string()));
         }
         res.json(self.json_body())
     }

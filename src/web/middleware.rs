@@ -377,8 +377,8 @@ pub async fn render_errors(
             .collect(),
     };
     let mut builder = HttpResponse::build(app_error.status_code());
-    if let AppError::TooManyRequests { retry_after_secs } = app_error {
-        builder.insert_header((header::RETRY_AFTER, retry_after_secs.to_string()));
+    if let Some(secs) = app_error.retry_after() {
+        builder.insert_header((header::RETRY_AFTER, secs.to_string()));
     }
     let new = match page.render() {
         Ok(html) => builder.content_type("text/html; charset=utf-8").body(html),

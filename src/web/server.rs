@@ -65,7 +65,13 @@ pub fn prepare_state(config: &Config, rules: Systems) -> Result<AppState, Startu
     };
     drop(conn);
     Ok(AppState {
-        app: crate::app::Context::new(pool, rules, backend),
+        app: crate::app::Context::new(pool, rules, backend)
+            .with_work_limits(crate::app::work::WorkLimits {
+                global: config.work.global,
+                per_caller: config.work.per_caller,
+                direct_cost: config.work.direct_cost,
+            })
+            .with_jobs(config.work.job_queue_max, config.work.job_workers),
         keys: Keys::from_secret(&secret),
         secure_cookies: config.secure_cookies(),
         public_url: config.public_url.clone(),

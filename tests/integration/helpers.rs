@@ -319,3 +319,31 @@ pub fn location(res: &reqwest::Response) -> String {
         .unwrap_or("")
         .to_string()
 }
+
+/// A server on an existing database with extra settings (a second server on the same
+/// database, or one started again after another stopped); its data directory is returned so it
+/// lives as long as the server.
+pub async fn spawn_server(database_url: &str, settings: &[(&str, &str)]) -> (Visitor, TempDir) {
+    let data = TempDir::new("data");
+    let mut vars: HashMap<&str, String> = HashMap::from([
+        ("MUSTER_BIND", "127.0.0.1:0".to_string()),
+        ("DATABASE_URL", database_url.to_string()),
+        ("MUSTER_DATA_DIR", data.0.to_string_lossy().into_owned()),
+        ("MUSTER_JWT_SECRET", TEST_SECRET.to_string()),
+        ("MUSTER_LOG", "warn".to_string()),
+    ]);
+    for (k, v) in settings {
+        vars.insert(k, v.to_string());
+    }
+    let config = Config::from_lookup(|k| vars.get(k).cloned()).expect("test config");
+    let app = Application::build(&config).expect("the application starts");
+    let address = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run_until_stopped());
+    (
+        Visitor {
+            address,
+            client: client(),
+        },
+        data,
+    )
+}

@@ -19,6 +19,7 @@ mod conformance;
 mod conformance_forces;
 mod helpers;
 mod input_hygiene;
+mod jobs;
 mod layers;
 mod lod_battles;
 mod lod_campaign;

@@ -429,7 +429,11 @@ async fn simulate_unchecked(
     // The battle's dice are drawn now, not at set-up, so nobody can try the seed beforehand.
     let seed = crate::app::dice::fresh_seed();
     let (rules, setup) = (ctx.rules.clone(), row.setup.clone());
-    let decided = crate::app::blocking(move || rules.fight(system, &setup, seed))
+    let decided = ctx
+        .work
+        .run(&crate::app::work::Caller::User(by), move |_| {
+            rules.fight(system, &setup, seed)
+        })
         .await?
         .map_err(Error::bad_request)?;
     let change = result_change(decided, status, Some(by), None, row.single_party);

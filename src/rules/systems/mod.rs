@@ -165,6 +165,48 @@ impl Systems {
         }
     }
 
+    /// The odds of `runs` battles of a stored set-up (battle i with the seed derived from the
+    /// set-up's and i), as the system's summary JSON. `runner` fights the ranges: the caller
+    /// decides threads and when to stop, so the rules stay pure. `None`: the runner stopped.
+    pub fn odds<R: RangeRunner>(
+        &self,
+        id: SystemId,
+        setup: &str,
+        runs: u32,
+        runner: &R,
+    ) -> Option<Result<serde_json::Value, String>> {
+        fn to_json<T: serde::Serialize>(
+            summary: Result<T, String>,
+        ) -> Result<serde_json::Value, String> {
+            summary.and_then(|s| serde_json::to_value(s).map_err(|e| e.to_string()))
+        }
+        match id {
+            SystemId::Lotf => {
+                let setup = match lotf::parse_battle(setup) {
+                    Ok(s) => s,
+                    Err(e) => return Some(Err(e.to_string())),
+                };
+                let parts = runner.fight_ranges(runs, |start, end, progress| {
+                    lotf::run_range(&self.lotf, &setup, start, end, progress)
+                })?;
+                Some(to_json(
+                    lotf::merge_ranges(setup.seed, parts).map_err(|e| e.to_string()),
+                ))
+            }
+            SystemId::Lod => {
+                let setup = match lod::Lod::parse_setup(setup) {
+                    Ok(s) => s,
+                    Err(e) => return Some(Err(e)),
+                };
+                let parts = runner.fight_ranges(runs, |start, end, progress| {
+                    lod::montecarlo::run_range(&self.lod, &setup, start, end, progress)
+                })?;
+                Some(to_json(lod::montecarlo::merge_ranges(setup.seed, parts)))
+            }
+            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Some(Err(unserved(id))),
+        }
+    }
+
     /// The system assesses a result entered from the table against a stored set-up; the outer
     /// error is a set-up it cannot read.
     pub fn assess_record(
@@ -179,6 +221,18 @@ impl Systems {
             SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
         }
     }
+}
+
+/// Fights ranges of battles for the odds on behalf of the rules core, which stays unaware of
+/// threads and cancellation (the application layer implements it).
+pub trait RangeRunner {
+    /// Fights battles `0..runs` through `fight(start, end, progress)` in ranges and answers
+    /// each range's result in order, or `None` when told to stop before the end.
+    fn fight_ranges<T, E, F>(&self, runs: u32, fight: F) -> Option<Vec<Result<T, E>>>
+    where
+        T: Send,
+        E: Send + From<String>,
+        F: Fn(u32, u32, &mut dyn FnMut(u32)) -> Result<T, E> + Sync;
 }
 
 fn unserved(id: SystemId) -> String {

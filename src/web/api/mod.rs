@@ -85,6 +85,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(rosters::unshare)
             .service(jobs::job_status)
             .service(battle_records::list)
+            .service(jobs::cancel_job)
             .service(battle_records::create)
             .service(battle_records::public)
             .service(battle_records::get_one)

@@ -1,11 +1,13 @@
 //! The Liberty or Death! API: the catalogue and roster validation under `/api/v1/lod/`. No
 //! login needed: these are reference data and pure computation.
 
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::app::work::{Caller, Cancel};
 use crate::rules::systems::lod::{self, Setting};
+use crate::web::auth::login::client_address;
 use crate::web::error::ErrorBody;
 use crate::web::state::AppState;
 use crate::web::AppError;
@@ -66,12 +68,35 @@ pub struct LodFindingSchema {
 ))]
 #[post("/validate")]
 pub async fn validate(
+    req: HttpRequest,
     state: web::Data<AppState>,
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
-    let text = std::str::from_utf8(&body)
+    // Reading and checking many documents is CPU work: off the request threads, under the
+    // work limits of the caller's address (no login needed here).
+    let caller = Caller::Address(client_address(&req, &state));
+    let rules = state.app.rules.clone();
+    let reports = state
+        .app
+        .work
+        .run(&caller, move |cancel| {
+            validate_body(&rules.lod, &body, cancel)
+        })
+        .await??;
+    Ok(HttpResponse::Ok().json(reports))
+}
+
+fn to_json(value: impl Serialize) -> Result<serde_json::Value, AppError> {
+    serde_json::to_value(value).map_err(AppError::internal)
+}
+
+fn validate_body(
+    catalogue: &lod::Catalogue,
+    body: &[u8],
+    cancel: &Cancel,
+) -> Result<serde_json::Value, AppError> {
+    let text = std::str::from_utf8(body)
         .map_err(|_| AppError::bad_request("The body is not UTF-8 text."))?;
-    let catalogue = &state.app.rules.lod;
     if text.trim_start().starts_with('[') {
         let items: Vec<serde_json::Value> =
             serde_json::from_str(text).map_err(|e| AppError::BadRequest {
@@ -80,14 +105,17 @@ pub async fn validate(
             })?;
         let mut reports = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
+            if cancel.is_cancelled() {
+                return Err(crate::app::work::cancelled().into());
+            }
             let doc = super::rosters::read_doc(&item.to_string())
                 .map_err(|p| p.api_error(&format!("[{i}].")))?;
             reports.push(lod::validate(catalogue, &doc, Setting::Standalone));
         }
-        return Ok(HttpResponse::Ok().json(reports));
+        return to_json(reports);
     }
     let doc = super::rosters::read_doc(text).map_err(|p| p.api_error(""))?;
-    Ok(HttpResponse::Ok().json(lod::validate(catalogue, &doc, Setting::Standalone)))
+    to_json(lod::validate(catalogue, &doc, Setting::Standalone))
 }
 
 /// The Liberty or Death! catalogue

@@ -3,7 +3,7 @@
 //! odds as a background job. Over the API: `POST /api/v1/lod/simulate` and
 //! `POST /api/v1/lod/simulate/odds`.
 
-use std::sync::atomic::AtomicU32;
+use std::sync::atomic::{AtomicBool, AtomicU32};
 
 use actix_web::http::header;
 use actix_web::{post, web, HttpResponse};
@@ -11,11 +11,15 @@ use askama::Template;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::app::jobs::{self, JobStatus};
+use crate::app::odds as app_odds;
 use crate::app::rosters as roster_store;
+use crate::app::work::{self, Caller};
 use crate::rules::system::{BattleSide, RuleSystem};
 use crate::rules::systems::lod::{
     self, battle::Outcome, montecarlo, record::prepare, sim, BattleSetup, Catalogue, Lod, RosterDoc,
 };
+use crate::rules::systems::RangeRunner;
 use crate::rules::SystemId;
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::{ApiUser, SignedIn, SignedInUser};
@@ -40,7 +44,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         )
         .service(web::resource("/lod/fight/setup.json").get(setup_file))
         .service(web::resource("/lod/fight/odds").post(start_odds))
-        .service(web::resource("/lod/fight/jobs/{id}").get(job_page));
+        .service(web::resource("/lod/fight/jobs/{id}").get(job_page))
+        .service(web::resource("/lod/fight/jobs/{id}/cancel").post(cancel_job));
 }
 
 pub fn configure_api(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
@@ -249,7 +254,12 @@ pub async fn battle(
     let setup = build_setup(&state, &user, &form).await?;
     let rules = state.app.rules.clone();
     let fought = setup.clone();
-    let outcome = web::block(move || sim::fight(&rules.lod, &fought, true))
+    let outcome = state
+        .app
+        .work
+        .run(&Caller::User(user.id), move |_| {
+            sim::fight(&rules.lod, &fought, true)
+        })
         .await?
         .map_err(bad)?;
     let (a, d) = (
@@ -306,28 +316,31 @@ pub async fn setup_file(
         .body(Lod::write_setup(&setup)))
 }
 
+/// Units on both sides, for the cost estimate.
+fn size(setup: &BattleSetup) -> u64 {
+    [&setup.attacker.roster, &setup.defender.roster]
+        .iter()
+        .flat_map(|r| r.brigades.iter())
+        .map(|b| b.units.len() as u64)
+        .sum()
+}
+
+/// The odds on one thread, stopping when `stop` is set (`None`).
 fn odds(
     cat: &Catalogue,
     setup: &BattleSetup,
     runs: u32,
-    done: &AtomicU32,
-) -> Result<montecarlo::OddsSummary, String> {
-    let parts = crate::app::sim::in_parallel(
-        runs,
-        crate::app::sim::default_threads(),
-        done,
-        |start, end, progress| montecarlo::run_range(cat, setup, start, end, progress),
-    );
-    montecarlo::merge_ranges(setup.seed, parts)
-}
-
-fn odds_job(
-    cat: &Catalogue,
-    setup: &BattleSetup,
-    runs: u32,
-    done: &AtomicU32,
-) -> Result<Value, String> {
-    odds(cat, setup, runs, done).and_then(|s| serde_json::to_value(s).map_err(|e| e.to_string()))
+    stop: &AtomicBool,
+) -> Option<Result<montecarlo::OddsSummary, String>> {
+    let runner = app_odds::Chunked {
+        threads: 1,
+        done: &AtomicU32::new(0),
+        stop,
+    };
+    let parts = runner.fight_ranges(runs, |start, end, progress| {
+        montecarlo::run_range(cat, setup, start, end, progress)
+    })?;
+    Some(montecarlo::merge_ranges(setup.seed, parts))
 }
 
 #[derive(Template)]
@@ -336,6 +349,10 @@ struct OddsPage {
     ctx: PageCtx,
     title: String,
     running: bool,
+    /// Jobs before this one while it waits for a worker.
+    queued_ahead: Option<u32>,
+    cancelled: bool,
+    job_id: String,
     done: u32,
     total: u32,
     summary: Option<OddsView>,
@@ -396,11 +413,35 @@ pub async fn start_odds(
         "{} against {}",
         setup.attacker.roster.name, setup.defender.roster.name
     );
-    let rules = state.app.rules.clone();
-    let job = state.app.jobs.start(user.id, runs, title, move |done| {
-        odds_job(&rules.lod, &setup, runs, done)
-    })?;
+    let job = queue_odds(&state, user.id, title, &setup, runs).await?;
     Ok(redirect(&format!("/lod/fight/jobs/{}", job.id)))
+}
+
+/// Queues the odds of `runs` battles of `setup` as a background job.
+async fn queue_odds(
+    state: &AppState,
+    owner: i64,
+    title: String,
+    setup: &BattleSetup,
+    runs: u32,
+) -> Result<JobStatus, AppError> {
+    let params = app_odds::OddsParams {
+        system: SystemId::Lod.id().to_string(),
+        setup: Lod::write_setup(setup),
+        runs,
+    };
+    Ok(jobs::queue_odds(&state.app, owner, title, params).await?)
+}
+
+/// Stops a background job of the user's and shows its page again.
+pub async fn cancel_job(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    id: web::Path<String>,
+    CsrfForm(_): CsrfForm<crate::web::auth::csrf::NoFields>,
+) -> Result<HttpResponse, AppError> {
+    jobs::cancel(&state.app, &id, user.id).await?;
+    Ok(redirect(&format!("/lod/fight/jobs/{id}")))
 }
 
 pub async fn job_page(
@@ -409,8 +450,7 @@ pub async fn job_page(
     ctx: PageCtx,
     id: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let job = state.app.jobs.get(&id, user.id).ok_or(AppError::NotFound)?;
-    let status = job.status();
+    let status = jobs::status(&state.app, &id, user.id).await?;
     let (a, d) = status
         .title
         .split_once(" against ")
@@ -419,7 +459,10 @@ pub async fn job_page(
     render(&OddsPage {
         ctx,
         title: status.title.clone(),
-        running: status.status == "running",
+        running: status.is_active(),
+        queued_ahead: status.queued_ahead,
+        cancelled: status.status == "cancelled",
+        job_id: status.id.clone(),
         done: status.done,
         total: status.total,
         summary: status
@@ -480,7 +523,7 @@ struct SimulateResponse {
 #[post("/simulate")]
 pub async fn simulate(
     state: web::Data<AppState>,
-    _user: ApiUser,
+    ApiUser(user): ApiUser,
     body: web::Json<Value>,
 ) -> Result<HttpResponse, AppError> {
     let body = body.into_inner();
@@ -488,7 +531,12 @@ pub async fn simulate(
     let narrate = body.get("narrate").and_then(Value::as_bool).unwrap_or(true);
     let rules = state.app.rules.clone();
     let fought = setup.clone();
-    let outcome = web::block(move || sim::fight(&rules.lod, &fought, narrate))
+    let outcome = state
+        .app
+        .work
+        .run(&Caller::User(user.id), move |_| {
+            sim::fight(&rules.lod, &fought, narrate)
+        })
         .await?
         .map_err(|message| AppError::Validation {
             message,
@@ -529,9 +577,15 @@ pub async fn simulate_odds(
             details: vec![],
         })?;
     let rules = state.app.rules.clone();
-    if runs <= DIRECT_RUNS_MAX {
-        let summary = web::block(move || odds(&rules.lod, &setup, runs, &AtomicU32::new(0)))
+    if runs <= DIRECT_RUNS_MAX && state.app.work.is_direct(size(&setup), runs) {
+        let summary = state
+            .app
+            .work
+            .run(&Caller::User(user.id), move |cancel| {
+                odds(&rules.lod, &setup, runs, cancel.flag())
+            })
             .await?
+            .ok_or_else(work::cancelled)?
             .map_err(|message| AppError::Validation {
                 message,
                 details: vec![],
@@ -542,10 +596,8 @@ pub async fn simulate_odds(
         "{} against {}",
         setup.attacker.roster.name, setup.defender.roster.name
     );
-    let job = state.app.jobs.start(user.id, runs, title, move |done| {
-        odds_job(&rules.lod, &setup, runs, done)
-    })?;
-    let mut status = serde_json::to_value(job.status()).unwrap_or_default();
+    let job = queue_odds(&state, user.id, title, &setup, runs).await?;
+    let mut status = serde_json::to_value(&job).unwrap_or_default();
     if let Value::Object(map) = &mut status {
         map.insert(
             "status_url".into(),

@@ -1,14 +1,15 @@
 //! Reading battle requests (a set-up document or the short form) and running simulations for
 //! the API and the pages.
 
-use std::sync::atomic::AtomicU32;
+use std::sync::atomic::{AtomicBool, AtomicU32};
 
 use serde_json::Value;
 
-use crate::app::sim::{default_threads, in_parallel};
+use crate::app::odds::Chunked;
 use crate::rules::systems::lotf::{
     self, BattleSetup, Catalogue, OddsSummary, ScenarioId, BATTLE_FORMAT,
 };
+use crate::rules::systems::RangeRunner;
 use crate::web::error::ErrorDetail;
 use crate::web::AppError;
 
@@ -112,26 +113,29 @@ pub fn read_runs(value: &Value) -> Result<u32, AppError> {
     }
 }
 
-/// Runs the battles on all cores, counting progress in `done`.
+/// Units on both sides, for the cost estimate.
+pub fn size(setup: &BattleSetup) -> u64 {
+    [&setup.attacker.roster, &setup.defender.roster]
+        .iter()
+        .flat_map(|r| r.groups.iter())
+        .map(|g| g.elements.len() as u64)
+        .sum()
+}
+
+/// The odds on one thread, stopping when `stop` is set (`None`).
 pub fn odds(
     cat: &Catalogue,
     setup: &BattleSetup,
     runs: u32,
-    done: &AtomicU32,
-) -> Result<OddsSummary, String> {
-    let ranges = in_parallel(runs, default_threads(), done, |start, end, progress| {
+    stop: &AtomicBool,
+) -> Option<Result<OddsSummary, String>> {
+    let runner = Chunked {
+        threads: 1,
+        done: &AtomicU32::new(0),
+        stop,
+    };
+    let ranges = runner.fight_ranges(runs, |start, end, progress| {
         lotf::run_range(cat, setup, start, end, progress)
-    });
-    lotf::merge_ranges(setup.seed, ranges).map_err(|e| e.to_string())
-}
-
-/// The odds as a background job's result: the summary as JSON.
-pub fn odds_job(
-    cat: &Catalogue,
-    setup: &BattleSetup,
-    runs: u32,
-    done: &AtomicU32,
-) -> Result<Value, String> {
-    odds(cat, setup, runs, done)
-        .and_then(|summary| serde_json::to_value(summary).map_err(|e| e.to_string()))
+    })?;
+    Some(lotf::merge_ranges(setup.seed, ranges).map_err(|e| e.to_string()))
 }

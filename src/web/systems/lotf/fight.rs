@@ -2,14 +2,15 @@
 //! scenario and a seed, and read the battle report; or ask for the odds over many battles and
 //! watch the progress.
 
-use std::sync::atomic::AtomicU32;
-
 use actix_web::http::header;
 use actix_web::{web, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
+use crate::app::jobs::{self, JobStatus};
+use crate::app::odds;
 use crate::app::rosters as roster_store;
+use crate::app::work::{self, Caller};
 use crate::rules::systems::lotf::{
     self, BattleOutcome, BattleSetup, OddsSummary, RosterDoc, ScenarioId, Side,
 };
@@ -275,7 +276,12 @@ pub async fn battle(
     let setup = build_setup(&state, &user, &form).await?;
     let rules = state.app.rules.clone();
     let fought = setup.clone();
-    let outcome = web::block(move || lotf::simulate(&rules.lotf, &fought, true))
+    let outcome = state
+        .app
+        .work
+        .run(&Caller::User(user.id), move |_| {
+            lotf::simulate(&rules.lotf, &fought, true)
+        })
         .await?
         .map_err(|e| AppError::bad_request(e.to_string()))?;
     let (a, d) = (
@@ -366,6 +372,9 @@ struct OddsResultPage {
     ctx: PageCtx,
     title: String,
     running: bool,
+    /// Jobs before this one while it waits for a worker.
+    queued_ahead: Option<u32>,
+    cancelled: bool,
     done: u32,
     total: u32,
     job_id: String,
@@ -454,15 +463,22 @@ pub async fn start_odds(
         setup.defender.roster.name.clone(),
     );
     let rules = state.app.rules.clone();
-    if runs <= DIRECT_RUNS_MAX {
-        let summary =
-            web::block(move || battles::odds(&rules.lotf, &setup, runs, &AtomicU32::new(0)))
-                .await?
-                .map_err(AppError::bad_request)?;
+    if runs <= DIRECT_RUNS_MAX && state.app.work.is_direct(battles::size(&setup), runs) {
+        let summary = state
+            .app
+            .work
+            .run(&Caller::User(user.id), move |cancel| {
+                battles::odds(&rules.lotf, &setup, runs, cancel.flag())
+            })
+            .await?
+            .ok_or_else(work::cancelled)?
+            .map_err(AppError::bad_request)?;
         return render(&OddsResultPage {
             ctx,
             title: format!("{a} against {d}"),
             running: false,
+            queued_ahead: None,
+            cancelled: false,
             done: runs,
             total: runs,
             job_id: String::new(),
@@ -471,10 +487,35 @@ pub async fn start_odds(
         });
     }
     let title = format!("{a} against {d}");
-    let job = state.app.jobs.start(user.id, runs, title, move |done| {
-        battles::odds_job(&rules.lotf, &setup, runs, done)
-    })?;
+    let job = queue_odds(&state, user.id, title, &setup, runs).await?;
     Ok(redirect(&format!("/lotf/fight/jobs/{}", job.id)))
+}
+
+/// Queues the odds of `runs` battles of `setup` as a background job.
+pub async fn queue_odds(
+    state: &AppState,
+    owner: i64,
+    title: String,
+    setup: &BattleSetup,
+    runs: u32,
+) -> Result<JobStatus, AppError> {
+    let params = odds::OddsParams {
+        system: crate::rules::SystemId::Lotf.id().to_string(),
+        setup: lotf::serialize_battle(setup),
+        runs,
+    };
+    Ok(jobs::queue_odds(&state.app, owner, title, params).await?)
+}
+
+/// Stops a background job of the user's and shows its page again.
+pub async fn cancel_job(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    id: web::Path<String>,
+    CsrfForm(_): CsrfForm<crate::web::auth::csrf::NoFields>,
+) -> Result<HttpResponse, AppError> {
+    jobs::cancel(&state.app, &id, user.id).await?;
+    Ok(redirect(&format!("/lotf/fight/jobs/{id}")))
 }
 
 pub async fn job_page(
@@ -483,8 +524,7 @@ pub async fn job_page(
     ctx: PageCtx,
     id: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
-    let job = state.app.jobs.get(&id, user.id).ok_or(AppError::NotFound)?;
-    let status = job.status();
+    let status = jobs::status(&state.app, &id, user.id).await?;
     let (attacker, defender) = status
         .title
         .split_once(" against ")
@@ -493,7 +533,9 @@ pub async fn job_page(
     render(&OddsResultPage {
         ctx,
         title: status.title.clone(),
-        running: status.status == "running",
+        running: status.is_active(),
+        queued_ahead: status.queued_ahead,
+        cancelled: status.status == "cancelled",
         done: status.done,
         total: status.total,
         job_id: status.id.clone(),

@@ -104,7 +104,8 @@ impl SystemPages for LotfPages {
             )
             .service(web::resource("/lotf/fight/setup.json").get(fight::setup_file))
             .service(web::resource("/lotf/fight/odds").post(fight::start_odds))
-            .service(web::resource("/lotf/fight/jobs/{id}").get(fight::job_page));
+            .service(web::resource("/lotf/fight/jobs/{id}").get(fight::job_page))
+            .service(web::resource("/lotf/fight/jobs/{id}/cancel").post(fight::cancel_job));
         // The addresses these pages had before, kept for bookmarks and links.
         for old in [
             "/reference/lotf",

@@ -1,12 +1,11 @@
 //! Exact odds, simulated battles and battle odds over the API.
 
-use std::sync::atomic::AtomicU32;
-
 use actix_web::{post, web, HttpResponse};
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::app::jobs::JobStatus;
+use crate::app::work::{self, Caller};
 use crate::rules::systems::lotf::{self, OddsError};
 use crate::web::auth::ApiUser;
 use crate::web::error::{ErrorBody, ErrorDetail};
@@ -106,14 +105,19 @@ struct SimulateResponse {
 #[post("/battles/simulate")]
 pub async fn simulate(
     state: web::Data<AppState>,
-    _user: ApiUser,
+    ApiUser(user): ApiUser,
     body: web::Json<Value>,
 ) -> Result<HttpResponse, AppError> {
     let setup = battles::read_setup(&body)?;
     let narrate = body.get("narrate").and_then(Value::as_bool).unwrap_or(true);
     let rules = state.app.rules.clone();
     let fought = setup.clone();
-    let outcome = web::block(move || lotf::simulate(&rules.lotf, &fought, narrate))
+    let outcome = state
+        .app
+        .work
+        .run(&Caller::User(user.id), move |_| {
+            lotf::simulate(&rules.lotf, &fought, narrate)
+        })
         .await?
         .map_err(|e| AppError::Validation {
             message: e.to_string(),
@@ -146,24 +150,28 @@ pub async fn battle_odds(
     let setup = battles::read_setup(&body)?;
     let runs = battles::read_runs(&body)?;
     let rules = state.app.rules.clone();
-    if runs <= DIRECT_RUNS_MAX {
-        let summary =
-            web::block(move || battles::odds(&rules.lotf, &setup, runs, &AtomicU32::new(0)))
-                .await?
-                .map_err(|e| AppError::Validation {
-                    message: e,
-                    details: vec![],
-                })?;
+    if runs <= DIRECT_RUNS_MAX && state.app.work.is_direct(battles::size(&setup), runs) {
+        let summary = state
+            .app
+            .work
+            .run(&Caller::User(user.id), move |cancel| {
+                battles::odds(&rules.lotf, &setup, runs, cancel.flag())
+            })
+            .await?
+            .ok_or_else(work::cancelled)?
+            .map_err(|e| AppError::Validation {
+                message: e,
+                details: vec![],
+            })?;
         return Ok(HttpResponse::Ok().json(summary));
     }
     let title = format!(
         "{} against {}",
         setup.attacker.roster.name, setup.defender.roster.name
     );
-    let job = state.app.jobs.start(user.id, runs, title, move |done| {
-        battles::odds_job(&rules.lotf, &setup, runs, done)
-    })?;
-    let mut status = serde_json::to_value(job.status()).unwrap_or_default();
+    let job =
+        crate::web::systems::lotf::fight::queue_odds(&state, user.id, title, &setup, runs).await?;
+    let mut status = serde_json::to_value(&job).unwrap_or_default();
     if let Value::Object(map) = &mut status {
         map.insert(
             "status_url".into(),

@@ -3,11 +3,13 @@
 
 pub mod battles;
 
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::app::work::{Caller, Cancel};
 use crate::rules::systems::lotf;
+use crate::web::auth::login::client_address;
 use crate::web::error::ErrorBody;
 use crate::web::state::AppState;
 use crate::web::AppError;
@@ -139,12 +141,35 @@ pub fn parse_error(e: lotf::RosterParseError, prefix: &str) -> AppError {
 ))]
 #[post("/validate")]
 pub async fn validate(
+    req: HttpRequest,
     state: web::Data<AppState>,
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
-    let text = std::str::from_utf8(&body)
+    // Reading and checking many documents is CPU work: off the request threads, under the
+    // work limits of the caller's address (no login needed here).
+    let caller = Caller::Address(client_address(&req, &state));
+    let rules = state.app.rules.clone();
+    let reports = state
+        .app
+        .work
+        .run(&caller, move |cancel| {
+            validate_body(&rules.lotf, &body, cancel)
+        })
+        .await??;
+    Ok(HttpResponse::Ok().json(reports))
+}
+
+fn to_json(value: impl Serialize) -> Result<serde_json::Value, AppError> {
+    serde_json::to_value(value).map_err(AppError::internal)
+}
+
+fn validate_body(
+    catalogue: &lotf::Catalogue,
+    body: &[u8],
+    cancel: &Cancel,
+) -> Result<serde_json::Value, AppError> {
+    let text = std::str::from_utf8(body)
         .map_err(|_| AppError::bad_request("The body is not UTF-8 text."))?;
-    let catalogue = &state.app.rules.lotf;
     if text.trim_start().starts_with('[') {
         let items: Vec<serde_json::Value> =
             serde_json::from_str(text).map_err(|e| AppError::BadRequest {
@@ -153,14 +178,17 @@ pub async fn validate(
             })?;
         let mut reports = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
+            if cancel.is_cancelled() {
+                return Err(crate::app::work::cancelled().into());
+            }
             let doc = lotf::parse_roster(&item.to_string())
                 .map_err(|e| parse_error(e, &format!("[{i}].")))?;
             reports.push(lotf::validate(catalogue, &doc));
         }
-        return Ok(HttpResponse::Ok().json(reports));
+        return to_json(reports);
     }
     let doc = lotf::parse_roster(text).map_err(|e| parse_error(e, ""))?;
-    Ok(HttpResponse::Ok().json(lotf::validate(catalogue, &doc)))
+    to_json(lotf::validate(catalogue, &doc))
 }
 
 /// The Land of the Free catalogue

@@ -1,0 +1,231 @@
+//! Background jobs in the database, so any server on it can run them and a restart loses none.
+//! A worker claims a job with a lease it renews while it works; a job whose lease has run out
+//! (its server stopped) is claimable again and is redone from the start (its parameters carry
+//! the seed, so the answer is the same).
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+
+use super::schema::jobs;
+use super::DbConnection;
+
+pub const QUEUED: &str = "queued";
+pub const RUNNING: &str = "running";
+pub const DONE: &str = "done";
+pub const FAILED: &str = "failed";
+pub const CANCELLED: &str = "cancelled";
+
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = jobs)]
+pub struct JobRow {
+    pub id: String,
+    pub kind: String,
+    pub owner_id: Option<i64>,
+    pub title: String,
+    pub params: String,
+    pub status: String,
+    pub done: i32,
+    pub total: i32,
+    pub result: Option<String>,
+    pub error: Option<String>,
+    pub claimed_by: Option<String>,
+    pub lease_until: Option<NaiveDateTime>,
+    pub attempts: i32,
+    pub run_after: NaiveDateTime,
+    pub created_at: NaiveDateTime,
+    pub started_at: Option<NaiveDateTime>,
+    pub finished_at: Option<NaiveDateTime>,
+}
+
+pub struct NewJob<'a> {
+    pub id: &'a str,
+    pub kind: &'a str,
+    pub owner_id: Option<i64>,
+    pub title: &'a str,
+    pub params: &'a str,
+    pub total: i32,
+    pub run_after: NaiveDateTime,
+}
+
+pub fn now() -> NaiveDateTime {
+    chrono::Utc::now().naive_utc()
+}
+
+/// Jobs waiting for a worker, across all servers.
+pub fn count_queued(conn: &mut DbConnection) -> QueryResult<i64> {
+    jobs::table
+        .filter(jobs::status.eq(QUEUED))
+        .count()
+        .get_result(conn)
+}
+
+/// Adds a queued job. A second odds job of the same owner while one is queued or running
+/// breaks the unique index `jobs_one_active_odds` (a unique violation for the caller).
+pub fn insert(conn: &mut DbConnection, job: &NewJob) -> QueryResult<()> {
+    diesel::insert_into(jobs::table)
+        .values((
+            jobs::id.eq(job.id),
+            jobs::kind.eq(job.kind),
+            jobs::owner_id.eq(job.owner_id),
+            jobs::title.eq(job.title),
+            jobs::params.eq(job.params),
+            jobs::status.eq(QUEUED),
+            jobs::done.eq(0),
+            jobs::total.eq(job.total),
+            jobs::attempts.eq(0),
+            jobs::run_after.eq(job.run_after),
+            jobs::created_at.eq(now()),
+        ))
+        .execute(conn)?;
+    Ok(())
+}
+
+pub fn get(conn: &mut DbConnection, id: &str) -> QueryResult<Option<JobRow>> {
+    jobs::table
+        .find(id)
+        .select(JobRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Queued jobs created before this one: its place in the queue.
+pub fn queued_ahead_of(conn: &mut DbConnection, job: &JobRow) -> QueryResult<i64> {
+    jobs::table
+        .filter(jobs::status.eq(QUEUED))
+        .filter(jobs::created_at.lt(job.created_at))
+        .count()
+        .get_result(conn)
+}
+
+/// Claims the next job for `server` with a lease until `lease_until`: the oldest queued job
+/// that is due, or a running job whose lease has run out. PostgreSQL skips rows another server
+/// is claiming at the same moment (`FOR UPDATE SKIP LOCKED`); SQLite has one writer, and the
+/// conditional update below refuses a job someone else took in between on both.
+pub fn claim(
+    conn: &mut DbConnection,
+    server: &str,
+    lease_until: NaiveDateTime,
+) -> QueryResult<Option<JobRow>> {
+    let at = now();
+    let claimable = jobs::status
+        .eq(QUEUED)
+        .and(jobs::run_after.le(at))
+        .or(jobs::status
+            .eq(RUNNING)
+            .and(jobs::lease_until.lt(at).assume_not_null()));
+    // A read then a write: on SQLite it must be a writer from the start (`write_transaction`).
+    crate::store::db::write_transaction(conn, |conn| {
+        let candidate: Option<String> = match conn {
+            DbConnection::Postgresql(pg) => jobs::table
+                .filter(claimable)
+                .order((jobs::run_after, jobs::created_at))
+                .select(jobs::id)
+                .for_update()
+                .skip_locked()
+                .first(pg)
+                .optional()?,
+            DbConnection::Sqlite(lite) => jobs::table
+                .filter(claimable)
+                .order((jobs::run_after, jobs::created_at))
+                .select(jobs::id)
+                .first(lite)
+                .optional()?,
+        };
+        let Some(id) = candidate else {
+            return Ok(None);
+        };
+        let taken = diesel::update(jobs::table.find(&id).filter(claimable))
+            .set((
+                jobs::status.eq(RUNNING),
+                jobs::claimed_by.eq(server),
+                jobs::lease_until.eq(lease_until),
+                jobs::done.eq(0),
+                jobs::attempts.eq(jobs::attempts + 1),
+                jobs::started_at.eq(at),
+            ))
+            .execute(conn)?;
+        if taken == 0 {
+            return Ok(None);
+        }
+        get(conn, &id)
+    })
+}
+
+/// Records progress and renews the lease. False when the job is no longer this server's to
+/// run (cancelled by its owner, or claimed by another server after the lease ran out).
+pub fn heartbeat(
+    conn: &mut DbConnection,
+    id: &str,
+    server: &str,
+    done: i32,
+    lease_until: NaiveDateTime,
+) -> QueryResult<bool> {
+    let n = diesel::update(
+        jobs::table
+            .find(id)
+            .filter(jobs::status.eq(RUNNING))
+            .filter(jobs::claimed_by.eq(server)),
+    )
+    .set((jobs::done.eq(done), jobs::lease_until.eq(lease_until)))
+    .execute(conn)?;
+    Ok(n == 1)
+}
+
+/// Stores the end of a job this server runs: `done` with its result, or `failed` with why.
+pub fn finish(
+    conn: &mut DbConnection,
+    id: &str,
+    server: &str,
+    outcome: Result<(i32, String), String>,
+) -> QueryResult<bool> {
+    let target = jobs::table
+        .find(id)
+        .filter(jobs::status.eq(RUNNING))
+        .filter(jobs::claimed_by.eq(server));
+    let n = match outcome {
+        Ok((done, result)) => diesel::update(target)
+            .set((
+                jobs::status.eq(DONE),
+                jobs::done.eq(done),
+                jobs::result.eq(Some(result)),
+                jobs::lease_until.eq(None::<NaiveDateTime>),
+                jobs::finished_at.eq(now()),
+            ))
+            .execute(conn)?,
+        Err(error) => diesel::update(target)
+            .set((
+                jobs::status.eq(FAILED),
+                jobs::error.eq(Some(error)),
+                jobs::lease_until.eq(None::<NaiveDateTime>),
+                jobs::finished_at.eq(now()),
+            ))
+            .execute(conn)?,
+    };
+    Ok(n == 1)
+}
+
+/// Cancels the owner's job if it has not finished; the worker running it notices at its next
+/// heartbeat. Answers whether it was cancelled now.
+pub fn cancel(conn: &mut DbConnection, id: &str, owner: i64) -> QueryResult<bool> {
+    let n = diesel::update(
+        jobs::table
+            .find(id)
+            .filter(jobs::owner_id.eq(owner))
+            .filter(jobs::status.eq_any([QUEUED, RUNNING])),
+    )
+    .set((
+        jobs::status.eq(CANCELLED),
+        jobs::lease_until.eq(None::<NaiveDateTime>),
+        jobs::finished_at.eq(now()),
+    ))
+    .execute(conn)?;
+    Ok(n == 1)
+}
+
+/// Forgets jobs that finished before `before`.
+pub fn delete_finished_before(
+    conn: &mut DbConnection,
+    before: NaiveDateTime,
+) -> QueryResult<usize> {
+    diesel::delete(jobs::table.filter(jobs::finished_at.lt(before))).execute(conn)
+}

@@ -16,6 +16,7 @@ mod campaigns;
 mod cli;
 mod conformance;
 mod conformance_forces;
+mod fuzz_props;
 mod helpers;
 mod layers;
 mod lod_battles;

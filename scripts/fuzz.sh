@@ -11,7 +11,7 @@ RUNS=${RUNS:-1000000}
 SECONDS_EACH=${SECONDS_EACH:-900}
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
-    TARGETS=(lotf_roster lod_roster any_roster lotf_record lod_record battle_setup)
+    TARGETS=(lotf_roster lod_roster any_roster lotf_record lod_record lotf_record_fields lod_record_fields battle_setup)
 fi
 export RUSTC_BOOTSTRAP=1
 status=0

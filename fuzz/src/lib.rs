@@ -233,3 +233,97 @@ pub fn battle_setup(data: &[u8]) {
     setup_of::<Lotf>(&systems.lotf, setup, report.as_ref());
     setup_of::<Lod>(&systems.lod, setup, report.as_ref());
 }
+
+/// A report built field by field from the input (structure-aware): byte-level mutation of JSON
+/// rarely changes two numbers together, which is what it took to find the objectives overflow.
+/// Every element of each side is reported or left out, with any state and any hit count; any
+/// turns and objectives; commanders killed or captured at will.
+pub fn lotf_record_fields(data: &[u8]) {
+    use libfuzzer_sys::arbitrary::Unstructured;
+    const STATES: [&str; 6] = [
+        "fit",
+        "shaken",
+        "exhausted",
+        "shattered",
+        "left_the_field",
+        "lost",
+    ];
+    const FATES: [&str; 3] = ["unharmed", "killed", "captured"];
+    let mut u = Unstructured::new(data);
+    let setups = lotf_setups();
+    let Ok(pick) = u.choose_index(setups.len()) else {
+        return;
+    };
+    let setup = &setups[pick];
+    let mut elements = Vec::new();
+    let mut commanders = Vec::new();
+    for (side, force) in [("attacker", &setup.attacker), ("defender", &setup.defender)] {
+        for e in force.roster.groups.iter().flat_map(|g| &g.elements) {
+            let times = u.choose_index(3).unwrap_or(1); // left out, once, twice
+            for _ in 0..times {
+                let state = u.choose(&STATES).copied().unwrap_or("fit");
+                let hits: u32 = u.arbitrary().unwrap_or(0);
+                elements.push(
+                    serde_json::json!({"side": side, "id": e.id, "state": state, "hits": hits}),
+                );
+            }
+        }
+        for c in force
+            .roster
+            .groups
+            .iter()
+            .filter_map(|g| g.commander.as_ref())
+        {
+            if u.arbitrary().unwrap_or(false) {
+                let fate = u.choose(&FATES).copied().unwrap_or("killed");
+                commanders.push(serde_json::json!({"side": side, "id": c.id, "fate": fate}));
+            }
+        }
+    }
+    let report = serde_json::json!({
+        "turns_played": u.arbitrary::<u32>().unwrap_or(6),
+        "elements": elements,
+        "commanders": commanders,
+        "attacker_objectives": u.arbitrary::<u32>().unwrap_or(0),
+        "defender_objectives": u.arbitrary::<u32>().unwrap_or(0),
+    });
+    assess::<Lotf>(&systems().lotf, setup, &report);
+}
+
+/// The Liberty or Death! report built field by field, as [`lotf_record_fields`].
+pub fn lod_record_fields(data: &[u8]) {
+    use libfuzzer_sys::arbitrary::Unstructured;
+    const ENDS: [&str; 6] = ["steady", "worn", "shaken", "broken", "routed_off", "fled"];
+    let mut u = Unstructured::new(data);
+    let setups = lod_setups();
+    let Ok(pick) = u.choose_index(setups.len()) else {
+        return;
+    };
+    let setup = &setups[pick];
+    let mut side = |force: &lod::battle::ForceSetup| {
+        let mut units = serde_json::Map::new();
+        for (_, _, unit) in force.roster.units() {
+            if u.ratio(7u8, 8u8).unwrap_or(true) {
+                let end = u.choose(&ENDS).copied().unwrap_or("steady");
+                units.insert(unit.id.clone().unwrap_or_default(), serde_json::json!(end));
+            }
+        }
+        let killed: Vec<serde_json::Value> = force
+            .roster
+            .brigades
+            .iter()
+            .filter_map(|b| b.general.as_ref()?.id.clone())
+            .filter(|_| u.ratio(1u8, 4u8).unwrap_or(false))
+            .map(serde_json::Value::String)
+            .collect();
+        serde_json::json!({"units": units, "generals_killed": killed})
+    };
+    let attacker = side(&setup.attacker);
+    let defender = side(&setup.defender);
+    let report = serde_json::json!({
+        "turns_played": u.arbitrary::<u32>().unwrap_or(5),
+        "attacker": attacker,
+        "defender": defender,
+    });
+    assess::<Lod>(&systems().lod, setup, &report);
+}

@@ -69,7 +69,7 @@ const WORDS: &[&str] = &[
     "",
 ];
 
-fn plausible_value() -> impl Strategy<Value = Value> {
+pub(crate) fn plausible_value() -> impl Strategy<Value = Value> {
     prop_oneof![
         prop::sample::select(WORDS).prop_map(|w| Value::String(w.to_string())),
         (0u32..3000).prop_map(|n| json!(n)),
@@ -81,7 +81,7 @@ fn plausible_value() -> impl Strategy<Value = Value> {
     ]
 }
 
-fn json_value() -> impl Strategy<Value = Value> {
+pub(crate) fn json_value() -> impl Strategy<Value = Value> {
     let leaf = prop_oneof![
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
@@ -108,7 +108,7 @@ fn json_value() -> impl Strategy<Value = Value> {
 
 /// Replaces one node of `doc`, found by walking `path` (each step picks a child by index), with
 /// `new`.
-fn mutate(node: &mut Value, path: &[usize], new: Value) {
+pub(crate) fn mutate(node: &mut Value, path: &[usize], new: Value) {
     let Some((step, rest)) = path.split_first() else {
         *node = new;
         return;

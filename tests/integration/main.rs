@@ -17,6 +17,7 @@ mod campaigns;
 mod cli;
 mod conformance;
 mod conformance_forces;
+mod fuzz_props;
 mod helpers;
 mod input_hygiene;
 mod jobs;

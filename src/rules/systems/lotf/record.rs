@@ -291,20 +291,19 @@ pub fn assess(
 
     let total = objective_count(setup.scenario);
     let (ao, dobj) = (report.attacker_objectives, report.defender_objectives);
-    if total == 0 && ao + dobj > 0 {
+    // Summed wide: two large counts must not wrap round to an acceptable claim.
+    let claimed = u64::from(ao) + u64::from(dobj);
+    if total == 0 && claimed > 0 {
         problem(
             &mut problems,
             "objectives".into(),
             "This scenario has no objectives; victory points decide it (R-21).".into(),
         );
-    } else if ao + dobj > total {
+    } else if claimed > u64::from(total) {
         problem(
             &mut problems,
             "objectives".into(),
-            format!(
-                "The scenario has {total} objectives; {} were claimed.",
-                ao + dobj
-            ),
+            format!("The scenario has {total} objectives; {claimed} were claimed."),
         );
     }
     for (si, held) in [ao, dobj].into_iter().enumerate() {

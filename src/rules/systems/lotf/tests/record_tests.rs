@@ -230,6 +230,28 @@ fn impossible_reports_are_refused_with_every_problem_named() {
     assert!(problems[0].message.contains("no objectives"));
 }
 
+/// Found by fuzzing: the two claims were added in 32 bits, so a huge claim panicked in debug
+/// builds and wrapped round to an accepted one in release builds.
+#[test]
+fn claims_too_large_to_add_are_refused() {
+    let cat = Catalogue::builtin().unwrap();
+    for scenario in [ScenarioId::TakeTheField, ScenarioId::Reconnoiter] {
+        let mut r = report(&[], &[]);
+        r.attacker_objectives = u32::MAX;
+        r.defender_objectives = 1;
+        let problems = assess(&cat, &setup(scenario), &r).expect_err("refused");
+        assert_eq!(problems[0].field, "objectives", "{scenario:?}");
+    }
+    let mut r = report(&[], &[]);
+    r.attacker_objectives = u32::MAX;
+    r.defender_objectives = u32::MAX;
+    let problems = assess(&cat, &setup(ScenarioId::HoldTheGround), &r).expect_err("refused");
+    assert!(
+        problems[0].message.contains("8589934590 were claimed"),
+        "{problems:?}"
+    );
+}
+
 #[test]
 fn preparing_a_battle_rolls_everything_once_and_replays_from_the_seed() {
     use crate::rules::systems::lotf::record::prepare_battle;

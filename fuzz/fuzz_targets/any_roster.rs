@@ -1,0 +1,6 @@
+#![no_main]
+//! See `muster_fuzz::any_roster`.
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    muster_fuzz::any_roster(&muster_fuzz::text(data));
+});

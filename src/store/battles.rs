@@ -197,6 +197,34 @@ pub fn claim_invitations(
     Ok(a + d)
 }
 
+/// Applies an answer to an invitation still waiting (`pending:<side>`) on a battle still at
+/// `based_on`. The version does not move: the battle to be fought is the same, so a form or
+/// client holding it can go on to fight or record.
+fn answer<C>(
+    conn: &mut DbConnection,
+    id: i64,
+    based_on: i32,
+    waiting: &str,
+    change: C,
+) -> QueryResult<(bool, Option<BattleRow>)>
+where
+    C: AsChangeset<Target = battles::table>,
+    C::Changeset: diesel::query_builder::QueryFragment<super::db::MultiBackend>,
+{
+    let waiting = waiting.to_string();
+    crate::store::write_transaction(conn, |conn| {
+        let changed = diesel::update(
+            battles::table
+                .find(id)
+                .filter(battles::version.eq(based_on))
+                .filter(battles::invitation.eq(&waiting)),
+        )
+        .set(change)
+        .execute(conn)?;
+        Ok((changed > 0, find(conn, id)?))
+    })
+}
+
 /// The invited player accepts: their side shows their name from now on.
 pub fn accept_invitation(
     conn: &mut DbConnection,
@@ -204,18 +232,21 @@ pub fn accept_invitation(
     based_on: i32,
     attacker: bool,
 ) -> QueryResult<(bool, Option<BattleRow>)> {
+    let now = chrono::Utc::now().naive_utc();
     if attacker {
         let change = (
             battles::invitation.eq("accepted:attacker"),
             battles::attacker_guest.eq(None::<String>),
+            battles::updated_at.eq(now),
         );
-        guarded(conn, id, based_on, change)
+        answer(conn, id, based_on, "pending:attacker", change)
     } else {
         let change = (
             battles::invitation.eq("accepted:defender"),
             battles::defender_guest.eq(None::<String>),
+            battles::updated_at.eq(now),
         );
-        guarded(conn, id, based_on, change)
+        answer(conn, id, based_on, "pending:defender", change)
     }
 }
 
@@ -226,18 +257,21 @@ pub fn decline_invitation(
     based_on: i32,
     attacker: bool,
 ) -> QueryResult<(bool, Option<BattleRow>)> {
+    let now = chrono::Utc::now().naive_utc();
     if attacker {
         let change = (
             battles::invitation.eq("declined:attacker"),
             battles::attacker_user_id.eq(None::<i64>),
+            battles::updated_at.eq(now),
         );
-        guarded(conn, id, based_on, change)
+        answer(conn, id, based_on, "pending:attacker", change)
     } else {
         let change = (
             battles::invitation.eq("declined:defender"),
             battles::defender_user_id.eq(None::<i64>),
+            battles::updated_at.eq(now),
         );
-        guarded(conn, id, based_on, change)
+        answer(conn, id, based_on, "pending:defender", change)
     }
 }
 

@@ -197,7 +197,9 @@ pub struct NewBattleJson {
     first: String,
     #[schema(pattern = "^(r:|h:)")]
     second: String,
-    /// Empty for you, an email of a Muster user, or a guest's name.
+    /// Empty for you, an opponent's email (an invitation: the side shows only
+    /// "invited: a…@example.org" until its player accepts, whether or not the address has an
+    /// account), or a guest's name.
     #[serde(default)]
     first_player: String,
     #[serde(default)]
@@ -212,8 +214,10 @@ pub struct NewBattleJson {
 
 /// Set up a battle
 ///
-/// Snapshots two forces, names the players (you, a Muster user by email, or a guest) and rolls
-/// the commanders' ratings (and the scenario and roles when asked) with a recorded seed.
+/// Snapshots two forces, names the players (you, an opponent invited by email, or a guest) and
+/// rolls the commanders' ratings (and the scenario and roles when asked) with a recorded seed.
+/// A side set up by email waits for its player to accept (`invitation`) before the battle can
+/// be fought or recorded; the answer is the same whether or not the address has an account.
 #[utoipa::path(tag = "battles", security(("bearer" = [])), request_body = NewBattleJson, responses(
     (status = 201, description = "The battle", body = BattleJson),
     (status = 404, description = "A roster named is not one of yours", body = ErrorBody),

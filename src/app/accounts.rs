@@ -290,7 +290,13 @@ pub async fn register(ctx: &Context, form: RegisterForm) -> Result<User, Error> 
             is_admin: false,
         };
         match users::create(conn, new) {
-            Ok(user) => Ok(user),
+            Ok(user) => {
+                // Battles this address was invited to before it had an account now wait for
+                // this player's answer.
+                let hash = crate::app::battles::invitation_hash(&user.email);
+                crate::store::battles::claim_invitations(conn, user.id, &hash)?;
+                Ok(user)
+            }
             Err(users::CreateUserError::EmailTaken) => Err(field_problems(
                 &FIELDS,
                 vec![(

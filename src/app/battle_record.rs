@@ -224,6 +224,7 @@ mod tests {
             created_at: chrono::NaiveDateTime::default(),
             updated_at: chrono::NaiveDateTime::default(),
             campaign_id: None,
+            invitation: None,
         };
         assert_eq!(winner_of(&row), None, "no result yet");
         for w in [None, Some(Side::Attacker), Some(Side::Defender)] {

@@ -107,6 +107,7 @@ backed_up_tables! {
         confirmed_by: Option<i64>, single_party: bool, dispute: Option<String>,
         public_token: Option<String>, replaces_id: Option<i64>, version: i32,
         created_at: NaiveDateTime, updated_at: NaiveDateTime, campaign_id: Option<i64>,
+        invitation: Option<String>,
     }
     campaign_log => LogRow {
         id: i64, campaign_id: i64, seq: i64, turn: i32, kind: String,

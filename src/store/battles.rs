@@ -43,6 +43,10 @@ pub struct BattleRow {
     pub updated_at: NaiveDateTime,
     /// The campaign this battle belongs to, if any.
     pub campaign_id: Option<i64>,
+    /// A side set up by e-mail: `<state>:<side>`, state `pending` until its player accepts,
+    /// then `accepted`, or `declined`; while the address has no account,
+    /// `pending:<side>:<hash of the address>` (see `app::battles::Invitation`).
+    pub invitation: Option<String>,
 }
 
 impl BattleRow {
@@ -77,6 +81,7 @@ pub struct NewBattle {
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
     pub campaign_id: Option<i64>,
+    pub invitation: Option<String>,
 }
 
 /// A decided result, stored with its summary columns.
@@ -145,20 +150,146 @@ pub fn created_times_since(
         .load(conn)
 }
 
-/// How many battles the user set up against another registered player that are still in
-/// `status` (not fought yet): the cap on battles pushed onto other players.
+/// How many battles the user set up by invitation that are not fought yet (in `status`) and
+/// not declined: the cap on battles pushed onto other players. Counted by the invitation, not by
+/// whether the address had an account, so the cap says nothing about who has one.
 pub fn open_against_others(conn: &mut DbConnection, user: i64, status: &str) -> QueryResult<i64> {
     battles::table
         .filter(battles::created_by.eq(user))
         .filter(battles::campaign_id.is_null())
         .filter(battles::status.eq(status))
         .filter(
-            battles::attacker_user_id
-                .ne(user)
-                .or(battles::defender_user_id.ne(user)),
+            battles::invitation
+                .like("pending:%")
+                .or(battles::invitation.like("accepted:%")),
         )
         .count()
         .get_result(conn)
+}
+
+/// A new account takes up the open invitations sent to its address before it existed: each
+/// stored as `pending:<side>:<hash>` becomes `pending:<side>` with the account on that side.
+pub fn claim_invitations(
+    conn: &mut DbConnection,
+    user: i64,
+    email_hash: &str,
+) -> QueryResult<usize> {
+    let a = diesel::update(
+        battles::table
+            .filter(battles::invitation.eq(format!("pending:attacker:{email_hash}")))
+            .filter(battles::attacker_user_id.is_null()),
+    )
+    .set((
+        battles::attacker_user_id.eq(user),
+        battles::invitation.eq("pending:attacker"),
+    ))
+    .execute(conn)?;
+    let d = diesel::update(
+        battles::table
+            .filter(battles::invitation.eq(format!("pending:defender:{email_hash}")))
+            .filter(battles::defender_user_id.is_null()),
+    )
+    .set((
+        battles::defender_user_id.eq(user),
+        battles::invitation.eq("pending:defender"),
+    ))
+    .execute(conn)?;
+    Ok(a + d)
+}
+
+/// Applies an answer to an invitation still waiting (`pending:<side>`) on a battle still at
+/// `based_on`. The version does not move: the battle to be fought is the same, so a form or
+/// client holding it can go on to fight or record.
+fn answer<C>(
+    conn: &mut DbConnection,
+    id: i64,
+    based_on: i32,
+    waiting: &str,
+    change: C,
+) -> QueryResult<(bool, Option<BattleRow>)>
+where
+    C: AsChangeset<Target = battles::table>,
+    C::Changeset: diesel::query_builder::QueryFragment<super::db::MultiBackend>,
+{
+    let waiting = waiting.to_string();
+    crate::store::write_transaction(conn, |conn| {
+        let changed = diesel::update(
+            battles::table
+                .find(id)
+                .filter(battles::version.eq(based_on))
+                .filter(battles::invitation.eq(&waiting)),
+        )
+        .set(change)
+        .execute(conn)?;
+        Ok((changed > 0, find(conn, id)?))
+    })
+}
+
+/// The invited player accepts: their side shows their name from now on.
+pub fn accept_invitation(
+    conn: &mut DbConnection,
+    id: i64,
+    based_on: i32,
+    attacker: bool,
+) -> QueryResult<(bool, Option<BattleRow>)> {
+    let now = chrono::Utc::now().naive_utc();
+    if attacker {
+        let change = (
+            battles::invitation.eq("accepted:attacker"),
+            battles::attacker_guest.eq(None::<String>),
+            battles::updated_at.eq(now),
+        );
+        answer(conn, id, based_on, "pending:attacker", change)
+    } else {
+        let change = (
+            battles::invitation.eq("accepted:defender"),
+            battles::defender_guest.eq(None::<String>),
+            battles::updated_at.eq(now),
+        );
+        answer(conn, id, based_on, "pending:defender", change)
+    }
+}
+
+/// The invited player declines: the side keeps only the masked address and no player.
+pub fn decline_invitation(
+    conn: &mut DbConnection,
+    id: i64,
+    based_on: i32,
+    attacker: bool,
+) -> QueryResult<(bool, Option<BattleRow>)> {
+    let now = chrono::Utc::now().naive_utc();
+    if attacker {
+        let change = (
+            battles::invitation.eq("declined:attacker"),
+            battles::attacker_user_id.eq(None::<i64>),
+            battles::updated_at.eq(now),
+        );
+        answer(conn, id, based_on, "pending:attacker", change)
+    } else {
+        let change = (
+            battles::invitation.eq("declined:defender"),
+            battles::defender_user_id.eq(None::<i64>),
+            battles::updated_at.eq(now),
+        );
+        answer(conn, id, based_on, "pending:defender", change)
+    }
+}
+
+/// Deletes a battle not yet fought whose invitation is not accepted (waiting or declined);
+/// false if it was accepted (or fought) first.
+pub fn delete_withdrawable(conn: &mut DbConnection, id: i64) -> QueryResult<bool> {
+    let n = diesel::delete(
+        battles::table
+            .find(id)
+            .filter(battles::status.eq("set_up"))
+            .filter(
+                battles::invitation
+                    .like("pending:%")
+                    .or(battles::invitation.like("declined:%")),
+            ),
+    )
+    .execute(conn)?;
+    Ok(n > 0)
 }
 
 /// Battles the user set up or plays in, newest first.

@@ -91,6 +91,7 @@ diesel::table! {
         created_at -> Timestamp,
         updated_at -> Timestamp,
         campaign_id -> Nullable<BigInt>,
+        invitation -> Nullable<Text>,
     }
 }
 

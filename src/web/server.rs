@@ -188,6 +188,9 @@ impl Application {
                 .service(web::resource("/battles/{id}/dispute").post(battles::dispute))
                 .service(web::resource("/battles/{id}/correct").post(battles::correct))
                 .service(web::resource("/battles/{id}/publish").post(battles::publish))
+                .service(web::resource("/battles/{id}/accept").post(battles::accept))
+                .service(web::resource("/battles/{id}/decline").post(battles::decline))
+                .service(web::resource("/battles/{id}/withdraw").post(battles::withdraw))
                 .service(
                     web::resource("/battles/{id}/print/{side}/{kind}").get(battles::print_side),
                 )

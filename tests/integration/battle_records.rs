@@ -103,6 +103,7 @@ async fn record_a_tabletop_result_have_it_confirmed_and_read_the_report() {
         "reconnoiter",
     )
     .await;
+    crate::helpers::accept_invitation(&washington, id).await;
     let page = app.get_html(&format!("/battles/{id}")).await;
     assert!(
         page.contains("Set up, not fought yet") && page.contains("rolled"),
@@ -267,6 +268,7 @@ async fn a_disputed_result_can_be_corrected_as_a_new_version() {
         "ambush",
     )
     .await;
+    crate::helpers::accept_invitation(&b, id).await;
     let form = app.get_html(&format!("/battles/{id}/record")).await;
     app.client
         .post(app.url(&format!("/battles/{id}/record")))

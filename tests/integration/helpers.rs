@@ -347,3 +347,25 @@ pub async fn spawn_server(database_url: &str, settings: &[(&str, &str)]) -> (Vis
         data,
     )
 }
+
+/// The invited player accepts a battle set up against their e-mail, with the form on the
+/// battle page.
+pub async fn accept_invitation(player: &Visitor, id: i64) {
+    let page = player.get_html(&format!("/battles/{id}")).await;
+    let form = format!("action=\"/battles/{id}/accept\"");
+    let at = page
+        .find(&form)
+        .unwrap_or_else(|| panic!("no invitation to accept on battle {id}:\n{page}"));
+    let marker = "name=\"version\" value=\"";
+    let rest = &page[at..];
+    let start = rest.find(marker).expect("the form's version") + marker.len();
+    let version = &rest[start..start + rest[start..].find('"').expect("a value")];
+    let res = player
+        .post_form(
+            &format!("/battles/{id}"),
+            &format!("/battles/{id}/accept"),
+            &[("version", version)],
+        )
+        .await;
+    assert_eq!(res.status(), 303, "accept battle {id}");
+}

@@ -132,6 +132,7 @@ async fn a_tabletop_battle_set_up_on_the_page_is_recorded_confirmed_and_scored()
         .trim_start_matches("/battles/")
         .parse()
         .unwrap();
+    crate::helpers::accept_invitation(&cornwallis, id).await;
 
     let page = app.get_html(&format!("/battles/{id}")).await;
     assert!(page.contains("Set up, not fought yet"), "{page}");
@@ -278,6 +279,15 @@ async fn over_the_api_a_result_is_checked_recorded_and_disputed() {
     assert_eq!(res.status(), 201);
     let battle: Value = res.json().await.unwrap();
     let id = battle["id"].as_i64().unwrap();
+    // Set up by e-mail, it is an invitation: Cornwallis accepts it first.
+    let res = api
+        .post(app.url(&format!("/api/v1/battles/{id}/accept")))
+        .bearer_auth(&other)
+        .json(&json!({"version": battle["version"]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200, "accepted");
 
     let res = api
         .get(app.url(&format!("/api/v1/battles/{id}/setup")))

@@ -225,6 +225,15 @@ async fn liberty_or_death_from_end_to_end() {
         .unwrap();
     assert_eq!(res.status(), 201);
     let battle = res.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
+    // Set up by e-mail, it is an invitation: Cornwallis accepts it first.
+    ok(
+        &app,
+        &other,
+        "POST",
+        &format!("/battles/{battle}/accept"),
+        Some(json!({"version": 1})),
+    )
+    .await;
     let setup = ok(
         &app,
         &token,

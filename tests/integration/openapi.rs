@@ -732,3 +732,113 @@ async fn what_the_pages_do_the_api_does_and_every_answer_fits_the_document() {
     c.call("POST", sim, sim, t, Some(fight), 200).await;
     assert!(c.checked >= 45, "only {} answers checked", c.checked);
 }
+
+/// Invitations over the API, every answer checked against the document: accept, decline,
+/// withdraw, and the refusals (not the invitee, nothing to answer, already accepted).
+#[tokio::test]
+async fn invitation_answers_fit_the_document() {
+    let app = spawn_app().await;
+    let doc: Value = app.get("/api/v1/openapi.json").await.json().await.unwrap();
+    let token = app.api_user("inviter@example.org").await;
+    let invitee = app.api_user("invitee@example.org").await;
+    let (t, i) = (Some(token.as_str()), Some(invitee.as_str()));
+    let mut c = Contract {
+        doc,
+        api: reqwest::Client::new(),
+        base: app.url(""),
+        checked: 0,
+    };
+    let mut rosters = Vec::new();
+    for name in ["Red", "Green"] {
+        let r = c
+            .call(
+                "POST",
+                "/api/v1/rosters",
+                "/api/v1/rosters",
+                t,
+                Some(lotf_roster(name)),
+                201,
+            )
+            .await;
+        rosters.push(r["id"].as_i64().unwrap());
+    }
+    let set_up = json!({"first": format!("r:{}", rosters[0]), "second": format!("r:{}", rosters[1]),
+                        "second_player": "invitee@example.org", "scenario": "take_the_field"});
+    let (accept, decline, one) = (
+        "/api/v1/battles/{id}/accept",
+        "/api/v1/battles/{id}/decline",
+        "/api/v1/battles/{id}",
+    );
+
+    let battle = c
+        .call(
+            "POST",
+            "/api/v1/battles",
+            "/api/v1/battles",
+            t,
+            Some(set_up.clone()),
+            201,
+        )
+        .await;
+    let id = battle["id"].as_i64().unwrap();
+    let version = json!({"version": battle["version"]});
+    let path = |tail: &str| format!("/api/v1/battles/{id}{tail}");
+    c.call(
+        "POST",
+        accept,
+        &path("/accept"),
+        t,
+        Some(version.clone()),
+        403,
+    )
+    .await;
+    c.call("DELETE", one, &path(""), i, None, 403).await;
+    c.call(
+        "POST",
+        accept,
+        &path("/accept"),
+        i,
+        Some(version.clone()),
+        200,
+    )
+    .await;
+    c.call(
+        "POST",
+        accept,
+        &path("/accept"),
+        i,
+        Some(version.clone()),
+        409,
+    )
+    .await;
+    c.call("DELETE", one, &path(""), t, None, 409).await;
+
+    let battle = c
+        .call(
+            "POST",
+            "/api/v1/battles",
+            "/api/v1/battles",
+            t,
+            Some(set_up.clone()),
+            201,
+        )
+        .await;
+    let id = battle["id"].as_i64().unwrap();
+    let version = json!({"version": battle["version"]});
+    let path = |tail: &str| format!("/api/v1/battles/{id}{tail}");
+    let declined = c
+        .call(
+            "POST",
+            decline,
+            &path("/decline"),
+            i,
+            Some(version.clone()),
+            200,
+        )
+        .await;
+    assert_eq!(declined["invitation"]["state"], "declined");
+    c.call("POST", decline, &path("/decline"), i, Some(version), 404)
+        .await;
+    c.call("DELETE", one, &path(""), t, None, 204).await;
+    c.call("DELETE", one, &path(""), t, None, 404).await;
+}

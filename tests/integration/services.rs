@@ -415,7 +415,10 @@ async fn a_correction_replaces_a_confirmed_casual_battle_once_confirmed() {
     let opponent = battles::read_player(ctx, &w.howe, "washington@example.com", "second_player")
         .await
         .unwrap();
-    assert_eq!(opponent, Player::User(w.washington.id));
+    assert!(
+        matches!(&opponent, Player::Invited { user: Some(id), .. } if *id == w.washington.id),
+        "an e-mail is an invitation: {opponent:?}"
+    );
     let row = battles::create(
         ctx,
         &w.howe,
@@ -432,6 +435,9 @@ async fn a_correction_replaces_a_confirmed_casual_battle_once_confirmed() {
     .await
     .expect("battle set up");
     assert_eq!((row.status.as_str(), row.campaign_id), ("set_up", None));
+    let row = battles::accept(ctx, &w.washington, &row, row.version)
+        .await
+        .expect("the invitation is accepted");
 
     let recorded = record(&w, &w.howe, &row).await;
     assert_eq!(recorded.status, "provisional");

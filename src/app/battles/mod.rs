@@ -16,19 +16,29 @@ use crate::rules::{SystemId, Systems};
 use crate::store::battles::{self, BattleRow, NewBattle, ResultChange};
 use crate::store::{users, DbConnection};
 
-/// Who plays a side: a Muster user, or a named guest.
+/// Who plays a side: a Muster user, a named guest, or whoever an e-mail invitation goes to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Player {
     User(i64),
     Guest(String),
+    /// Set up by e-mail: the account with that address if there is one (it plays the side once
+    /// it accepts), shown meanwhile only as `label` ("invited: a…@example.org"); without an
+    /// account, the address's hash, so that whoever registers with it later finds the
+    /// invitation.
+    Invited {
+        user: Option<i64>,
+        label: String,
+        email_hash: String,
+    },
 }
 
-/// Reads a player field: empty is the actor themselves, an email a registered player, anything
-/// else a guest's name.
+/// Reads a player field: empty is the actor themselves, an email an invitation, anything else a
+/// guest's name.
 ///
-/// An email that has no (active) account is not refused: the side becomes an invited guest
-/// shown as "invited: a…@example.org". So the answer to setting a battle up is the same
-/// whether or not the address has an account, and no one can probe addresses through it.
+/// An email is always an invitation, whether or not it has an (active) account: the side is
+/// shown as "invited: a…@example.org" and waits for its player to accept. So the answer to
+/// setting a battle up, and the battle itself, look the same to the inviter for every address,
+/// and no one can probe addresses through it.
 pub async fn read_player(
     ctx: &Context,
     me: &Actor,
@@ -48,12 +58,18 @@ pub async fn read_player(
             ));
         };
         let email = text.to_string();
+        let email_hash = invitation_hash(text);
         let found = ctx
             .with_conn(move |conn| Ok(users::find_by_email(conn, &email)?))
             .await?;
         return Ok(match found.filter(|u| !u.disabled) {
-            Some(user) => Player::User(user.id),
-            None => Player::Guest(label),
+            // Your own address is you; nothing to accept.
+            Some(user) if user.id == me.id => Player::User(me.id),
+            found => Player::Invited {
+                user: found.map(|u| u.id),
+                label,
+                email_hash,
+            },
         });
     }
     if text.chars().count() > 60 {
@@ -77,6 +93,179 @@ fn invitation_label(email: &str) -> Option<String> {
     let first: String = local.chars().take(1).collect();
     let domain: String = domain.to_lowercase().chars().take(40).collect();
     Some(format!("invited: {first}…@{domain}"))
+}
+
+/// The address an invitation went to, as stored while it has no account: a hash of the
+/// normalised address, so the database does not keep addresses of people who never signed up,
+/// and a later registration with the same address can still find its invitations.
+pub fn invitation_hash(email: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(format!(
+        "muster invitation\0{}",
+        users::normalize_email(email)
+    ));
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Where an invitation on one side of a battle stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InvitationState {
+    /// Waiting for the invited player's answer.
+    Pending,
+    Accepted,
+    Declined,
+}
+
+/// The invitation on one side of a battle set up by e-mail, read from its `invitation` column
+/// (`<state>:<side>`, or `pending:<side>:<hash>` while the address has no account).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Invitation {
+    pub state: InvitationState,
+    pub side: Side,
+}
+
+impl Invitation {
+    pub fn of(row: &BattleRow) -> Option<Invitation> {
+        let text = row.invitation.as_deref()?;
+        let mut parts = text.split(':');
+        let state = match parts.next()? {
+            "pending" => InvitationState::Pending,
+            "accepted" => InvitationState::Accepted,
+            "declined" => InvitationState::Declined,
+            _ => return None,
+        };
+        let side = match parts.next()? {
+            "attacker" => Side::Attacker,
+            "defender" => Side::Defender,
+            _ => return None,
+        };
+        Some(Invitation { state, side })
+    }
+
+    /// The stored text for a new invitation of `side`.
+    fn stored(side: Side, email_hash: Option<&str>) -> String {
+        match email_hash {
+            Some(hash) => format!("pending:{}:{hash}", side.id()),
+            None => format!("pending:{}", side.id()),
+        }
+    }
+
+    /// The account invited, while the invitation waits for its answer (none while the address
+    /// has no account).
+    pub fn invitee(&self, row: &BattleRow) -> Option<i64> {
+        if self.state != InvitationState::Pending {
+            return None;
+        }
+        match self.side {
+            Side::Attacker => row.attacker_user_id,
+            Side::Defender => row.defender_user_id,
+        }
+    }
+
+    /// Whether the battle may be fought or recorded.
+    pub fn settled(&self) -> bool {
+        self.state == InvitationState::Accepted
+    }
+}
+
+/// Refuses to fight or record a battle whose invitation is not accepted.
+fn require_accepted(row: &BattleRow) -> Result<(), Error> {
+    match Invitation::of(row).map(|i| i.state) {
+        Some(InvitationState::Pending) => Err(Error::Conflict(
+            "The other player has not accepted the invitation yet: the battle can be fought \
+             or recorded once they do."
+                .into(),
+        )),
+        Some(InvitationState::Declined) => Err(Error::Conflict(
+            "The other player declined the invitation, so this battle will not be fought. \
+             Withdraw it, or set up another one."
+                .into(),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The invited player accepts: they play the side under their own name from now on.
+pub async fn accept(
+    ctx: &Context,
+    actor: &Actor,
+    row: &BattleRow,
+    based_on: i32,
+) -> Result<BattleRow, Error> {
+    let invitation = invitation_for(row, actor)?;
+    let (id, attacker) = (row.id, invitation.side == Side::Attacker);
+    let answer = ctx
+        .with_conn(move |conn| Ok(battles::accept_invitation(conn, id, based_on, attacker)?))
+        .await?;
+    match answer {
+        (true, Some(r)) => Ok(r),
+        (_, None) => Err(Error::NotFound),
+        _ => Err(stale()),
+    }
+}
+
+/// The invited player declines: the side is left with the masked address and no player, and
+/// the battle cannot be fought; the inviter may withdraw it.
+pub async fn decline(
+    ctx: &Context,
+    actor: &Actor,
+    row: &BattleRow,
+    based_on: i32,
+) -> Result<BattleRow, Error> {
+    let invitation = invitation_for(row, actor)?;
+    let (id, attacker) = (row.id, invitation.side == Side::Attacker);
+    let answer = ctx
+        .with_conn(move |conn| Ok(battles::decline_invitation(conn, id, based_on, attacker)?))
+        .await?;
+    match answer {
+        (true, Some(r)) => Ok(r),
+        (_, None) => Err(Error::NotFound),
+        _ => Err(stale()),
+    }
+}
+
+/// The invitation waiting for the actor's answer on this battle.
+fn invitation_for(row: &BattleRow, actor: &Actor) -> Result<Invitation, Error> {
+    let invitation = Invitation::of(row)
+        .filter(|i| i.state == InvitationState::Pending)
+        .ok_or_else(|| {
+            Error::Conflict("This battle has no invitation waiting for an answer.".into())
+        })?;
+    if invitation.invitee(row) != Some(actor.id) {
+        return Err(Error::Forbidden(
+            "Only the invited player can answer this invitation.".into(),
+        ));
+    }
+    Ok(invitation)
+}
+
+/// Whoever set the battle up withdraws an invitation that is not accepted (waiting, or
+/// declined): the battle is deleted.
+pub async fn withdraw(ctx: &Context, actor: &Actor, row: &BattleRow) -> Result<(), Error> {
+    if row.created_by != actor.id {
+        return Err(Error::Forbidden(
+            "Only the player who sent the invitation can withdraw it.".into(),
+        ));
+    }
+    match Invitation::of(row).map(|i| i.state) {
+        Some(InvitationState::Pending | InvitationState::Declined) => {}
+        _ => {
+            return Err(Error::Conflict(
+                "Only a battle whose invitation is not accepted can be withdrawn.".into(),
+            ))
+        }
+    }
+    let id = row.id;
+    let deleted = ctx
+        .with_conn(move |conn| Ok(battles::delete_withdrawable(conn, id)?))
+        .await?;
+    if deleted {
+        Ok(())
+    } else {
+        Err(Error::Conflict(
+            "The invitation was accepted meanwhile; reload the battle.".into(),
+        ))
+    }
 }
 
 /// At most this many battles set up per hour by one player (outside campaigns).
@@ -234,9 +423,11 @@ pub async fn create(ctx: &Context, me: &Actor, req: NewBattleRequest) -> Result<
             "Both forces must play by the battle's rule system.",
         ));
     }
-    let with_another_player = [&req.first_player, &req.second_player]
-        .iter()
-        .any(|p| matches!(p, Player::User(id) if *id != me.id));
+    // Every invitation counts, whether or not its address has an account, so that reaching
+    // the cap tells nothing about anyone's account.
+    let with_another_player = [&req.first_player, &req.second_player].iter().any(|p| {
+        matches!(p, Player::Invited { .. }) || matches!(p, Player::User(id) if *id != me.id)
+    });
     check_set_up_limits(ctx, me, with_another_player).await?;
     let seed = crate::app::dice::fresh_seed();
     let prepared = ctx
@@ -261,9 +452,32 @@ pub async fn create(ctx: &Context, me: &Actor, req: NewBattleRequest) -> Result<
             (req.second.1, req.second_player),
         )
     };
+    let single_party = [&att_player, &def_player]
+        .iter()
+        .any(|p| matches!(p, Player::Guest(_)));
+    let invitation = match (&att_player, &def_player) {
+        (
+            Player::Invited {
+                user, email_hash, ..
+            },
+            _,
+        ) => Some(Invitation::stored(
+            Side::Attacker,
+            user.is_none().then_some(email_hash.as_str()),
+        )),
+        (
+            _,
+            Player::Invited {
+                user, email_hash, ..
+            },
+        ) => Some(Invitation::stored(
+            Side::Defender,
+            user.is_none().then_some(email_hash.as_str()),
+        )),
+        _ => None,
+    };
     let (au, ag) = split_player(att_player);
     let (du, dg) = split_player(def_player);
-    let single_party = ag.is_some() || dg.is_some();
     let now = chrono::Utc::now().naive_utc();
     let new = NewBattle {
         rule_system: req.system.id().into(),
@@ -289,6 +503,7 @@ pub async fn create(ctx: &Context, me: &Actor, req: NewBattleRequest) -> Result<
         created_at: now,
         updated_at: now,
         campaign_id: None,
+        invitation,
     };
     ctx.with_conn(move |conn| Ok(battles::create(conn, &new)?))
         .await
@@ -335,10 +550,13 @@ fn result_change(
     }
 }
 
+/// The user and guest columns of a side. An invited side keeps the masked address in the guest
+/// column until it is accepted, so it reads the same whether or not the address has an account.
 fn split_player(p: Player) -> (Option<i64>, Option<String>) {
     match p {
         Player::User(id) => (Some(id), None),
         Player::Guest(name) => (None, Some(name)),
+        Player::Invited { user, label, .. } => (user, Some(label)),
     }
 }
 
@@ -419,6 +637,7 @@ async fn simulate_unchecked(
     based_on: i32,
 ) -> Result<BattleRow, Error> {
     let status = allowed(row, RecordAction::Simulate)?;
+    require_accepted(row)?;
     if row.replaces_id.is_some() {
         return Err(Error::Conflict(
             "A correction records the game that was played; it cannot be handed to the simulator."
@@ -483,6 +702,7 @@ pub async fn record_result(
     report: &serde_json::Value,
 ) -> Result<Result<BattleRow, Vec<RecordProblem>>, Error> {
     require_player(row, actor)?;
+    require_accepted(row)?;
     let against_guest = row.attacker_guest.is_some() || row.defender_guest.is_some();
     let status = allowed(row, RecordAction::Record { against_guest })?;
     let decided = match ctx
@@ -646,6 +866,8 @@ pub async fn correct(
                 created_at: now,
                 updated_at: now,
                 campaign_id: old.campaign_id,
+                // A correction is of a battle that was fought, so any invitation was accepted.
+                invitation: old.invitation.clone(),
             };
             Ok(battles::create(conn, &new)?)
         })
@@ -700,6 +922,33 @@ pub async fn publish(ctx: &Context, actor: &Actor, row: &BattleRow) -> Result<St
     })
     .await?;
     Ok(token)
+}
+
+/// The names of a battle's two players as its viewers see them. A side with an invitation not
+/// yet accepted shows only the masked address ("invited: a…@example.org"), whether or not the
+/// address has an account.
+pub async fn player_names(ctx: &Context, row: &BattleRow) -> Result<(String, String), Error> {
+    let open = Invitation::of(row).filter(|i| !i.settled()).map(|i| i.side);
+    let name = |side: Side, user: Option<i64>, guest: Option<String>| async move {
+        match (open == Some(side), guest) {
+            (true, Some(label)) => Ok(label),
+            (_, guest) => player_name(ctx, user, guest).await,
+        }
+    };
+    Ok((
+        name(
+            Side::Attacker,
+            row.attacker_user_id,
+            row.attacker_guest.clone(),
+        )
+        .await?,
+        name(
+            Side::Defender,
+            row.defender_user_id,
+            row.defender_guest.clone(),
+        )
+        .await?,
+    ))
 }
 
 /// A player's name as others see it: a guest's name, or the user's display name.

@@ -389,6 +389,8 @@ pub fn create_record(
         created_at: now,
         updated_at: now,
         campaign_id: Some(row.id),
+        // Campaign battles are between enlisted players: no invitation.
+        invitation: None,
     };
     Ok(battles::create(conn, &new)?.id)
 }

@@ -1,6 +1,6 @@
 //! Battles as records over the API: set up, simulate, record, confirm, dispute, read.
 
-use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -50,6 +50,28 @@ pub struct BattleJson {
     result: Option<Value>,
     /// The public link, once a player has made the confirmed report public.
     public_url: Option<String>,
+    /// For a battle set up by e-mail: the invitation on the opponent's side. It reads the same
+    /// whether or not the address has an account; the battle can be fought once it is accepted.
+    invitation: Option<InvitationJson>,
+}
+
+/// An invitation to play one side of a battle.
+#[derive(Serialize, ToSchema)]
+pub struct InvitationJson {
+    state: InvitationStateJson,
+    /// `attacker` or `defender`: the side the invited player plays.
+    side: String,
+    /// The invitation waits for your answer (`POST /api/v1/battles/{id}/accept` or `/decline`).
+    for_you: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum InvitationStateJson {
+    /// Waiting for the invited player's answer.
+    Pending,
+    Accepted,
+    Declined,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -76,8 +98,22 @@ impl BattleStatusJson {
 
 /// The battle as its players see it; `public_url` only when asked with the request (players'
 /// answers), never on the public view.
-fn battle_json(row: &BattleRow, link: Option<(&AppState, &HttpRequest)>) -> BattleJson {
+fn battle_json(
+    row: &BattleRow,
+    viewer: Option<i64>,
+    link: Option<(&AppState, &HttpRequest)>,
+) -> BattleJson {
+    let invitation = records::Invitation::of(row).map(|i| InvitationJson {
+        state: match i.state {
+            records::InvitationState::Pending => InvitationStateJson::Pending,
+            records::InvitationState::Accepted => InvitationStateJson::Accepted,
+            records::InvitationState::Declined => InvitationStateJson::Declined,
+        },
+        side: i.side.id().into(),
+        for_you: viewer.is_some() && i.invitee(row) == viewer,
+    });
     BattleJson {
+        invitation,
         id: row.id,
         version: row.version,
         rule_system: row.rule_system.clone(),
@@ -132,7 +168,7 @@ pub async fn list(
     let rows = records::list(&state.app, &user.actor()).await?;
     Ok(HttpResponse::Ok().json(
         rows.iter()
-            .map(|r| battle_json(r, Some((&state, &req))))
+            .map(|r| battle_json(r, Some(user.id), Some((&state, &req))))
             .collect::<Vec<_>>(),
     ))
 }
@@ -150,7 +186,7 @@ pub async fn public(
     token: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
     let row = records::public(&state.app, token.into_inner()).await?;
-    Ok(HttpResponse::Ok().json(battle_json(&row, None)))
+    Ok(HttpResponse::Ok().json(battle_json(&row, None, None)))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -161,7 +197,9 @@ pub struct NewBattleJson {
     first: String,
     #[schema(pattern = "^(r:|h:)")]
     second: String,
-    /// Empty for you, an email of a Muster user, or a guest's name.
+    /// Empty for you, an opponent's email (an invitation: the side shows only
+    /// "invited: a…@example.org" until its player accepts, whether or not the address has an
+    /// account), or a guest's name.
     #[serde(default)]
     first_player: String,
     #[serde(default)]
@@ -176,8 +214,10 @@ pub struct NewBattleJson {
 
 /// Set up a battle
 ///
-/// Snapshots two forces, names the players (you, a Muster user by email, or a guest) and rolls
-/// the commanders' ratings (and the scenario and roles when asked) with a recorded seed.
+/// Snapshots two forces, names the players (you, an opponent invited by email, or a guest) and
+/// rolls the commanders' ratings (and the scenario and roles when asked) with a recorded seed.
+/// A side set up by email waits for its player to accept (`invitation`) before the battle can
+/// be fought or recorded; the answer is the same whether or not the address has an account.
 #[utoipa::path(tag = "battles", security(("bearer" = [])), request_body = NewBattleJson, responses(
     (status = 201, description = "The battle", body = BattleJson),
     (status = 404, description = "A roster named is not one of yours", body = ErrorBody),
@@ -202,7 +242,7 @@ pub async fn create(
     let row = set_up_battle(&state, &user, request)
         .await
         .map_err(unusable)?;
-    Ok(HttpResponse::Created().json(battle_json(&row, Some((&state, &req)))))
+    Ok(HttpResponse::Created().json(battle_json(&row, Some(user.id), Some((&state, &req)))))
 }
 
 /// A battle and its report
@@ -221,7 +261,7 @@ pub async fn get_one(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
-    Ok(HttpResponse::Ok().json(battle_json(&row, Some((&state, &req)))))
+    Ok(HttpResponse::Ok().json(battle_json(&row, Some(user.id), Some((&state, &req)))))
 }
 
 /// A battle's set-up document
@@ -278,7 +318,7 @@ pub async fn simulate(
 ) -> Result<HttpResponse, AppError> {
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
     let row = records::simulate(&state.app, &user.actor(), &row, body.version).await?;
-    Ok(HttpResponse::Ok().json(battle_json(&row, Some((&state, &req)))))
+    Ok(HttpResponse::Ok().json(battle_json(&row, Some(user.id), Some((&state, &req)))))
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
@@ -323,7 +363,7 @@ pub async fn record(
         .map_err(unusable)?;
     match answer {
         RecordAnswer::Saved(row) => {
-            Ok(HttpResponse::Ok().json(battle_json(&row, Some((&state, &req)))))
+            Ok(HttpResponse::Ok().json(battle_json(&row, Some(user.id), Some((&state, &req)))))
         }
         RecordAnswer::Refused(details) | RecordAnswer::Checked(Err(details)) => {
             Err(AppError::Validation {
@@ -354,7 +394,7 @@ pub async fn confirm(
 ) -> Result<HttpResponse, AppError> {
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
     let row = records::confirm(&state.app, &user.actor(), &row, body.version).await?;
-    Ok(HttpResponse::Ok().json(battle_json(&row, Some((&state, &req)))))
+    Ok(HttpResponse::Ok().json(battle_json(&row, Some(user.id), Some((&state, &req)))))
 }
 
 /// Dispute a recorded result
@@ -375,7 +415,7 @@ pub async fn dispute(
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
     let row =
         records::dispute(&state.app, &user.actor(), &row, body.version, &body.comment).await?;
-    Ok(HttpResponse::Ok().json(battle_json(&row, Some((&state, &req)))))
+    Ok(HttpResponse::Ok().json(battle_json(&row, Some(user.id), Some((&state, &req)))))
 }
 
 /// Correct a recorded result
@@ -399,7 +439,74 @@ pub async fn correct(
 ) -> Result<HttpResponse, AppError> {
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
     let new = records::correct(&state.app, &user.actor(), &row, body.version).await?;
-    Ok(HttpResponse::Created().json(battle_json(&new, Some((&state, &req)))))
+    Ok(HttpResponse::Created().json(battle_json(&new, Some(user.id), Some((&state, &req)))))
+}
+
+/// Accept an invitation to a battle
+///
+/// You were invited by e-mail to play one side: accept it and the battle can be fought or
+/// recorded, with your name on your side. The invited player only.
+#[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), request_body = BasedOnJson, responses(
+    (status = 200, description = "Accepted", body = BattleJson),
+    (status = 403, description = "Not the invited player", body = ErrorBody),
+    (status = 404, description = "No such battle of yours", body = ErrorBody),
+    (status = 409, description = "No invitation waiting for an answer, or changed since that version", body = ErrorBody)
+))]
+#[post("/battles/{id}/accept")]
+pub async fn accept(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    body: web::Json<BasedOnJson>,
+) -> Result<HttpResponse, AppError> {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let row = records::accept(&state.app, &user.actor(), &row, body.version).await?;
+    Ok(HttpResponse::Ok().json(battle_json(&row, Some(user.id), Some((&state, &req)))))
+}
+
+/// Decline an invitation to a battle
+///
+/// You were invited by e-mail to play one side and do not want to: the battle will not be
+/// fought, and you no longer see it. The player who invited you sees that you declined. The
+/// invited player only.
+#[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), request_body = BasedOnJson, responses(
+    (status = 200, description = "Declined", body = BattleJson),
+    (status = 403, description = "Not the invited player", body = ErrorBody),
+    (status = 404, description = "No such battle of yours", body = ErrorBody),
+    (status = 409, description = "No invitation waiting for an answer, or changed since that version", body = ErrorBody)
+))]
+#[post("/battles/{id}/decline")]
+pub async fn decline(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    body: web::Json<BasedOnJson>,
+) -> Result<HttpResponse, AppError> {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let row = records::decline(&state.app, &user.actor(), &row, body.version).await?;
+    Ok(HttpResponse::Ok().json(battle_json(&row, Some(user.id), None)))
+}
+
+/// Withdraw an invitation
+///
+/// Deletes a battle you set up by e-mail whose invitation is not accepted (still waiting, or
+/// declined). Only the player who set it up.
+#[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), responses(
+    (status = 204, description = "Withdrawn: the battle is deleted"),
+    (status = 403, description = "Not the player who set it up", body = ErrorBody),
+    (status = 404, description = "No such battle of yours", body = ErrorBody),
+    (status = 409, description = "Not a battle with an invitation that is not accepted", body = ErrorBody)
+))]
+#[delete("/battles/{id}")]
+pub async fn withdraw(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    records::withdraw(&state.app, &user.actor(), &row).await?;
+    Ok(HttpResponse::NoContent().finish())
 }
 
 /// Make a battle report public
@@ -421,5 +528,5 @@ pub async fn publish(
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
     records::publish(&state.app, &user.actor(), &row).await?;
     let row = records::load_for(&state.app, &user.actor(), row.id).await?;
-    Ok(HttpResponse::Ok().json(battle_json(&row, Some((&state, &req)))))
+    Ok(HttpResponse::Ok().json(battle_json(&row, Some(user.id), Some((&state, &req)))))
 }

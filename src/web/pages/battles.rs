@@ -41,6 +41,7 @@ pub struct BattleLine {
 struct ListPage {
     ctx: PageCtx,
     battles: Vec<BattleLine>,
+    invitations: Vec<InvitationLine>,
     record: (u32, u32, u32),
     mine: Vec<SelectOption>,
     historical: Vec<SelectOption>,
@@ -108,6 +109,59 @@ pub fn lines(rows: &[BattleRow]) -> Vec<BattleLine> {
         .collect()
 }
 
+/// How a battle's line reads for `user` while it has an invitation that is not accepted.
+fn invitation_status(row: &BattleRow, user: i64) -> Option<&'static str> {
+    let invitation = records::Invitation::of(row)?;
+    match invitation.state {
+        records::InvitationState::Pending if invitation.invitee(row) == Some(user) => {
+            Some("Invitation: waiting for your answer")
+        }
+        records::InvitationState::Pending => {
+            Some("Invitation sent: waiting for the other player to accept")
+        }
+        records::InvitationState::Declined => Some("Invitation declined"),
+        records::InvitationState::Accepted => None,
+    }
+}
+
+/// The lines of `user`'s battle list.
+fn lines_for(rows: &[BattleRow], user: i64) -> Vec<BattleLine> {
+    let mut out = lines(rows);
+    for (line, row) in out.iter_mut().zip(rows) {
+        if let Some(status) = invitation_status(row, user) {
+            line.status = status;
+        }
+    }
+    out
+}
+
+/// A battle another player invites `user` to, waiting for an answer.
+pub struct InvitationLine {
+    pub id: i64,
+    pub version: i32,
+    pub inviter: String,
+    pub title: String,
+}
+
+async fn invitations_for(
+    state: &AppState,
+    rows: &[BattleRow],
+    user: i64,
+) -> Result<Vec<InvitationLine>, AppError> {
+    let mut out = Vec::new();
+    for row in rows {
+        if records::Invitation::of(row).and_then(|i| i.invitee(row)) == Some(user) {
+            out.push(InvitationLine {
+                id: row.id,
+                version: row.version,
+                inviter: records::player_name(&state.app, Some(row.created_by), None).await?,
+                title: row.title.clone(),
+            });
+        }
+    }
+    Ok(out)
+}
+
 async fn list_page(
     state: &web::Data<AppState>,
     user: &SignedInUser,
@@ -146,7 +200,8 @@ async fn list_page(
         &ListPage {
             ctx,
             record: win_draw_loss(&rows, uid),
-            battles: lines(&rows),
+            battles: lines_for(&rows, uid),
+            invitations: invitations_for(state, &rows, uid).await?,
             mine: choices.mine,
             historical: choices.historical,
             historical_label: if choices.historical_label.is_empty() {
@@ -232,6 +287,24 @@ struct BattlePage {
     is_player: bool,
     public_url: Option<String>,
     shared: bool,
+    invitation: InvitationView,
+}
+
+/// What the battle page says about an invitation on one of its sides, for the viewer.
+#[derive(Default)]
+struct InvitationView {
+    /// The viewer sent it and it waits for an answer.
+    waiting: bool,
+    /// The viewer sent it and it was declined.
+    declined: bool,
+    /// The viewer is invited, by this player.
+    invited_by: Option<String>,
+}
+
+impl InvitationView {
+    fn can_withdraw(&self) -> bool {
+        self.waiting || self.declined
+    }
 }
 
 async fn battle_page(
@@ -243,28 +316,32 @@ async fn battle_page(
     public_url: Option<String>,
 ) -> Result<HttpResponse, AppError> {
     let pages = pages_of(&row)?;
-    let players = Players {
-        attacker: records::player_name(
-            &state.app,
-            row.attacker_user_id,
-            row.attacker_guest.clone(),
-        )
-        .await?,
-        defender: records::player_name(
-            &state.app,
-            row.defender_user_id,
-            row.defender_guest.clone(),
-        )
-        .await?,
-    };
+    let (attacker, defender) = records::player_names(&state.app, &row).await?;
+    let players = Players { attacker, defender };
     let me = viewer.map(|u| u.id);
     let is_player = me.is_some_and(|id| side_of(&row, id).is_some());
+    let invitation = match (records::Invitation::of(&row), me) {
+        (Some(i), Some(me)) if !shared => {
+            let sent = row.created_by == me;
+            InvitationView {
+                waiting: sent && i.state == records::InvitationState::Pending,
+                declined: sent && i.state == records::InvitationState::Declined,
+                invited_by: if i.invitee(&row) == Some(me) {
+                    Some(records::player_name(&state.app, Some(row.created_by), None).await?)
+                } else {
+                    None
+                },
+            }
+        }
+        _ => InvitationView::default(),
+    };
+    let settled = records::Invitation::of(&row).is_none_or(|i| i.settled());
     let view = pages.battle_view(state, &row, &players, is_player && !shared)?;
     let page = BattlePage {
         ctx,
         status: status_label(&row.status),
         view,
-        can_fight: is_player && row.status == RecordStatus::SetUp.id() && !shared,
+        can_fight: is_player && row.status == RecordStatus::SetUp.id() && settled && !shared,
         can_confirm: is_player
             && row.status == RecordStatus::Provisional.id()
             && row.recorded_by != me
@@ -279,6 +356,7 @@ async fn battle_page(
         is_player: is_player && !shared,
         public_url,
         shared,
+        invitation,
         row,
     };
     render(&page)
@@ -371,6 +449,42 @@ pub async fn publish(
     Ok(redirect(&format!("/battles/{}", row.id)))
 }
 
+// ---------- invitations ----------
+
+pub async fn accept(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    id: web::Path<i64>,
+    CsrfForm(form): CsrfForm<ActionForm>,
+) -> Result<HttpResponse, AppError> {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let row = records::accept(&state.app, &user.actor(), &row, form.version).await?;
+    Ok(redirect(&format!("/battles/{}", row.id)))
+}
+
+pub async fn decline(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    id: web::Path<i64>,
+    CsrfForm(form): CsrfForm<ActionForm>,
+) -> Result<HttpResponse, AppError> {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    records::decline(&state.app, &user.actor(), &row, form.version).await?;
+    // The battle is no longer theirs to see.
+    Ok(redirect("/battles"))
+}
+
+pub async fn withdraw(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    id: web::Path<i64>,
+    CsrfForm(_): CsrfForm<NoFields>,
+) -> Result<HttpResponse, AppError> {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    records::withdraw(&state.app, &user.actor(), &row).await?;
+    Ok(redirect("/battles"))
+}
+
 // ---------- recording a tabletop result ----------
 
 #[derive(Template)]
@@ -416,7 +530,9 @@ pub async fn record_form(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
-    if row.status != RecordStatus::SetUp.id() {
+    // Not fought yet, or waiting for an invitation's answer: the battle page says which.
+    let settled = records::Invitation::of(&row).is_none_or(|i| i.settled());
+    if row.status != RecordStatus::SetUp.id() || !settled {
         return Ok(redirect(&format!("/battles/{}", row.id)));
     }
     render(&record_page(&state, ctx, row, &[], Vec::new())?)
@@ -480,13 +596,26 @@ pub async fn record(
     }
 }
 
-/// The home page's "needs my attention": results waiting for my confirmation, and disputes.
+/// The home page's "needs my attention": invitations waiting for my answer, results waiting for
+/// my confirmation, and disputes.
 pub async fn attention(
     state: &web::Data<AppState>,
     user: &SignedInUser,
 ) -> Result<Vec<BattleLine>, AppError> {
     let uid = user.id;
     let rows = records::list(&state.app, &user.actor()).await?;
+    let mut invited: Vec<BattleLine> = invitations_for(state, &rows, uid)
+        .await?
+        .into_iter()
+        .map(|i| BattleLine {
+            id: i.id,
+            title: format!("{} invites you to a battle ({})", i.inviter, i.title),
+            scenario: String::new(),
+            status: "waiting for your answer",
+            result: "—".into(),
+            date: String::new(),
+        })
+        .collect();
     let waiting: Vec<BattleRow> = rows
         .into_iter()
         .filter(|r| side_of(r, uid).is_some())
@@ -495,7 +624,8 @@ pub async fn attention(
                 || r.status == RecordStatus::Disputed.id()
         })
         .collect();
-    Ok(lines(&waiting))
+    invited.extend(lines(&waiting));
+    Ok(invited)
 }
 
 // ---------- printing a side as it stood in the battle ----------

@@ -1,0 +1,2 @@
+DROP INDEX battles_invitation;
+ALTER TABLE battles DROP COLUMN invitation;

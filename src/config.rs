@@ -95,7 +95,8 @@ pub struct Config {
 pub struct WorkConfig {
     /// Simulations and validations answered within requests at once (default: the cores).
     pub global: usize,
-    /// The same for one user or, without an account, one client address (default 2).
+    /// The same for one user or, without an account, one client address (default: half the
+    /// global places, at least 1).
     pub per_caller: usize,
     /// Threads of this server that run background jobs (default: half the cores, at least
     /// 1; 0 leaves the jobs to other servers on the same database).
@@ -113,7 +114,7 @@ impl Default for WorkConfig {
         let cores = crate::app::work::cores();
         Self {
             global: cores,
-            per_caller: 2,
+            per_caller: (cores / 2).max(1),
             job_workers: (cores / 2).max(1),
             job_queue_max: 50,
             direct_cost: crate::app::odds::DIRECT_COST_MAX,
@@ -262,9 +263,11 @@ impl Config {
                 }),
         };
         let defaults = WorkConfig::default();
+        let global = count("MUSTER_WORK_LIMIT", defaults.global, 1)?;
         let work = WorkConfig {
-            global: count("MUSTER_WORK_LIMIT", defaults.global, 1)?,
-            per_caller: count("MUSTER_WORK_PER_CALLER", defaults.per_caller, 1)?,
+            global,
+            // Half the places by default, so one player never holds them all.
+            per_caller: count("MUSTER_WORK_PER_CALLER", (global / 2).max(1), 1)?,
             job_workers: count("MUSTER_JOB_WORKERS", defaults.job_workers, 0)?,
             job_queue_max: count("MUSTER_JOB_QUEUE_MAX", defaults.job_queue_max, 1)?,
             direct_cost: match non_empty("MUSTER_WORK_DIRECT_COST") {

@@ -127,7 +127,11 @@ impl Jobs {
             let (jobs, pool, rules) = (Arc::downgrade(self), pool.clone(), rules.clone());
             let started = std::thread::Builder::new()
                 .name(format!("muster-job-{n}"))
-                .spawn(move || worker(jobs, pool, rules));
+                .spawn(move || {
+                    // Jobs yield the cores to requests (and their simulation threads inherit it).
+                    crate::app::work::lower_priority();
+                    worker(jobs, pool, rules)
+                });
             if let Err(e) = started {
                 tracing::error!(error = %e, "could not start a job worker");
             }

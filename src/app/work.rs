@@ -35,9 +35,22 @@ impl Default for WorkLimits {
     fn default() -> Self {
         Self {
             global: cores(),
-            per_caller: 2,
+            per_caller: (cores() / 2).max(1),
             direct_cost: crate::app::odds::DIRECT_COST_MAX,
         }
+    }
+}
+
+/// Lowers the calling thread's CPU priority (Linux `nice` 10), so that when simulations keep
+/// every core busy the request threads are still scheduled first and pages stay fast. Threads
+/// the calling thread starts inherit it. Elsewhere it does nothing.
+pub fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only reads its integer arguments; `gettid` names the calling thread,
+    // whose nice value alone changes (Linux keeps one per thread).
+    unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10);
     }
 }
 
@@ -161,9 +174,11 @@ impl WorkLimiter {
         self.lock().total
     }
 
-    /// Runs `work` on a blocking thread under a place for `caller`. When the returned future
-    /// is dropped before the work ends (the client went away), the work's [`Cancel`] is set so
-    /// it can stop at its next check; its place is held until it has stopped.
+    /// Runs `work` on a thread of its own, at lower CPU priority ([`lower_priority`]), under a
+    /// place for `caller`. (Not on the runtime's blocking threads: those also serve database
+    /// work, and a thread's priority cannot be raised again once lowered.) When the returned
+    /// future is dropped before the work ends (the client went away), the work's [`Cancel`] is
+    /// set so it can stop at its next check; its place is held until it has stopped.
     pub async fn run<T, F>(self: &Arc<Self>, caller: &Caller, work: F) -> Result<T, Error>
     where
         F: FnOnce(&Cancel) -> T + Send + 'static,
@@ -172,12 +187,23 @@ impl WorkLimiter {
         let permit = self.try_start(caller)?;
         let cancel = Cancel::default();
         let _guard = CancelOnDrop(cancel.clone());
-        tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            work(&cancel)
-        })
-        .await
-        .map_err(|e| Error::internal(format!("blocking task: {e}")))
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        std::thread::Builder::new()
+            .name("muster-work".into())
+            .spawn(move || {
+                lower_priority();
+                // A panic drops `answer` (and the permit), which the caller reads as an
+                // internal error.
+                let result = work(&cancel);
+                // The place is free before the answer goes out, so the caller's next request
+                // finds it free.
+                drop(permit);
+                let _ = answer.send(result);
+            })
+            .map_err(|e| Error::internal(format!("starting a work thread: {e}")))?;
+        answered
+            .await
+            .map_err(|_| Error::internal("a work thread stopped without an answer"))
     }
 }
 

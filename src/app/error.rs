@@ -47,6 +47,13 @@ pub enum Error {
     Conflict(String),
     #[error("Too many attempts. Wait {retry_after_secs} seconds and try again.")]
     TooManyRequests { retry_after_secs: u64 },
+    /// The caller has as much running or asked for as it may for now (429), said in the words
+    /// of what was asked.
+    #[error("{message}")]
+    Busy {
+        message: String,
+        retry_after_secs: u64,
+    },
     #[error("The service is unavailable: {0}")]
     Unavailable(String),
     /// The text is logged, never shown.

@@ -152,7 +152,11 @@ impl WorkLimiter {
         let mut running = self.lock();
         let mine = running.by_caller.get(caller).copied().unwrap_or(0);
         if mine >= self.limits.per_caller {
-            return Err(Error::TooManyRequests {
+            return Err(Error::Busy {
+                message: format!(
+                    "Your last simulation or check is still running; wait {CALLER_RETRY_AFTER_SECS} \
+                     seconds and try again."
+                ),
                 retry_after_secs: CALLER_RETRY_AFTER_SECS,
             });
         }
@@ -229,10 +233,7 @@ mod tests {
         let l = limiter(3, 1);
         let alice = Caller::User(1);
         let _first = l.try_start(&alice).expect("a place");
-        assert!(matches!(
-            l.try_start(&alice),
-            Err(Error::TooManyRequests { .. })
-        ));
+        assert!(matches!(l.try_start(&alice), Err(Error::Busy { .. })));
         let _bob = l
             .try_start(&Caller::Address("10.0.0.2".into()))
             .expect("another caller still gets a place");

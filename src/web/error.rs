@@ -39,6 +39,12 @@ pub enum AppError {
     Conflict(String),
     #[error("Too many attempts. Wait {retry_after_secs} seconds and try again.")]
     TooManyRequests { retry_after_secs: u64 },
+    /// 429 in the words of what was asked (a simulation already running, many battles set up).
+    #[error("{message}")]
+    Busy {
+        message: String,
+        retry_after_secs: u64,
+    },
     #[error("The service is unavailable: {0}")]
     Unavailable(String),
     /// A request body over its limit (413).
@@ -73,7 +79,7 @@ impl AppError {
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::Conflict(_) => "conflict",
-            Self::TooManyRequests { .. } => "too_many_requests",
+            Self::TooManyRequests { .. } | Self::Busy { .. } => "too_many_requests",
             Self::Unavailable(_) => "unavailable",
             Self::PayloadTooLarge(_) => "payload_too_large",
             Self::Internal(_) => "internal",
@@ -84,7 +90,10 @@ impl AppError {
     /// over its limit, or a server too busy for more work now.
     pub fn retry_after(&self) -> Option<u64> {
         match self {
-            Self::TooManyRequests { retry_after_secs } => Some(*retry_after_secs),
+            Self::TooManyRequests { retry_after_secs }
+            | Self::Busy {
+                retry_after_secs, ..
+            } => Some(*retry_after_secs),
             Self::Unavailable(_) => Some(UNAVAILABLE_RETRY_AFTER_SECS),
             _ => None,
         }
@@ -149,7 +158,7 @@ impl ResponseError for AppError {
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::Conflict(_) => StatusCode::CONFLICT,
-            Self::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Self::TooManyRequests { .. } | Self::Busy { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -180,6 +189,13 @@ impl From<crate::app::Error> for AppError {
             E::NotFound => Self::NotFound,
             E::Conflict(m) => Self::Conflict(m),
             E::TooManyRequests { retry_after_secs } => Self::TooManyRequests { retry_after_secs },
+            E::Busy {
+                message,
+                retry_after_secs,
+            } => Self::Busy {
+                message,
+                retry_after_secs,
+            },
             E::Unavailable(m) => Self::Unavailable(m),
             E::Internal(m) => Self::Internal(m),
         }

@@ -412,6 +412,13 @@ fn clone_for_render(e: &AppError) -> AppError {
         AppError::TooManyRequests { retry_after_secs } => AppError::TooManyRequests {
             retry_after_secs: *retry_after_secs,
         },
+        AppError::Busy {
+            message,
+            retry_after_secs,
+        } => AppError::Busy {
+            message: message.clone(),
+            retry_after_secs: *retry_after_secs,
+        },
         AppError::Unavailable(m) => AppError::Unavailable(m.clone()),
         AppError::PayloadTooLarge(m) => AppError::PayloadTooLarge(m.clone()),
         // Already logged when it was first turned into a response.

@@ -566,6 +566,13 @@ async fn battles_pushed_on_other_players_are_capped_and_setting_up_is_throttled(
     };
     assert_eq!(answer.status(), 429);
     assert!(answer.headers().contains_key("retry-after"));
+    let body: serde_json::Value = answer.json().await.expect("json");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("60 battles in the last hour")),
+        "{body}"
+    );
     assert_eq!(created, 60, "sixty battles an hour");
 }
 

@@ -103,6 +103,12 @@ async fn beyond_the_work_limits_requests_are_told_when_to_come_back_and_health_s
     assert!(retry_after(&mine) > 0);
     let body: Value = mine.json().await.expect("json");
     assert_eq!(body["error"]["code"], "too_many_requests");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("still running")),
+        "says why, in the words of what was asked: {body}"
+    );
 
     let anonymous = post(&app, "/api/v1/lotf/validate", None, &force("Solo", 2)).await;
     assert_eq!(anonymous.status(), 503, "the server's limit is full");

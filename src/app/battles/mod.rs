@@ -296,8 +296,14 @@ async fn check_set_up_limits(
     if times.len() >= BATTLES_PER_HOUR {
         let oldest = times.first().copied().unwrap_or(now);
         let wait = (oldest + hour - now).num_seconds().max(1);
-        return Err(Error::TooManyRequests {
-            retry_after_secs: u64::try_from(wait).unwrap_or(60),
+        let retry_after_secs = u64::try_from(wait).unwrap_or(60);
+        return Err(Error::Busy {
+            message: format!(
+                "You have set up {BATTLES_PER_HOUR} battles in the last hour; you can set up the \
+                 next in {} minutes.",
+                retry_after_secs.div_ceil(60)
+            ),
+            retry_after_secs,
         });
     }
     if open >= OPEN_BATTLES_WITH_OTHERS {

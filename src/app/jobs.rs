@@ -152,13 +152,8 @@ pub async fn queue_odds(
     let total = i32::try_from(params.runs).map_err(Error::internal)?;
     let status = ctx
         .with_conn(move |conn| {
-            if store::count_queued(conn)? >= queue_max {
-                return Err(Error::Unavailable(
-                    "Muster has many long simulations waiting; try again in a minute.".into(),
-                ));
-            }
             let id = crate::app::dice::random_token(12);
-            let inserted = store::insert(
+            let inserted = store::insert_if_room(
                 conn,
                 &NewJob {
                     id: &id,
@@ -169,8 +164,12 @@ pub async fn queue_odds(
                     total,
                     run_after: store::now(),
                 },
+                queue_max,
             );
             match inserted {
+                Ok(false) => Err(Error::Unavailable(
+                    "Muster has many long simulations waiting; try again in a minute.".into(),
+                )),
                 Err(diesel::result::Error::DatabaseError(
                     diesel::result::DatabaseErrorKind::UniqueViolation,
                     _,
@@ -179,7 +178,7 @@ pub async fn queue_odds(
                      or cancel it."
                         .into(),
                 )),
-                other => other.map_err(Error::from),
+                other => other.map(|_| ()).map_err(Error::from),
             }?;
             let row = store::get(conn, &id)?.ok_or(Error::NotFound)?;
             let ahead = store::queued_ahead_of(conn, &row)?;

@@ -59,6 +59,21 @@ pub fn count_queued(conn: &mut DbConnection) -> QueryResult<i64> {
         .get_result(conn)
 }
 
+/// Adds a queued job unless `cap` jobs are already queued; false when the queue is full. The
+/// count and the insert are one writing transaction, and on PostgreSQL queue inserts take one
+/// advisory lock in turn, so two servers cannot both pass the count. The owner's unique-index
+/// refusal (see `insert`) comes back as the error.
+pub fn insert_if_room(conn: &mut DbConnection, job: &NewJob, cap: i64) -> QueryResult<bool> {
+    crate::store::db::write_transaction(conn, |conn| {
+        crate::store::throttles::lock_bucket(conn, "jobs queue")?;
+        if count_queued(conn)? >= cap {
+            return Ok(false);
+        }
+        insert(conn, job)?;
+        Ok(true)
+    })
+}
+
 /// Adds a queued job. A second odds job of the same owner while one is queued or running
 /// breaks the unique index `jobs_one_active_odds` (a unique violation for the caller).
 pub fn insert(conn: &mut DbConnection, job: &NewJob) -> QueryResult<()> {

@@ -31,6 +31,23 @@ async fn post(v: &Visitor, path: &str, token: Option<&str>, body: &Value) -> req
     req.send().await.expect("POST")
 }
 
+/// Asks for odds that go to the background queue; answers the queued job's status (202).
+async fn queue_odds(v: &Visitor, token: &str, seed: u64, runs: u32) -> Value {
+    let res = post(
+        v,
+        "/api/v1/lotf/battles/odds",
+        Some(token),
+        &odds_request(seed, runs),
+    )
+    .await;
+    assert_eq!(res.status(), 202);
+    res.json().await.expect("json")
+}
+
+fn job_id(status: &Value) -> String {
+    status["id"].as_str().expect("id").to_string()
+}
+
 async fn job(v: &Visitor, token: &str, id: &str) -> Value {
     let res = reqwest::Client::new()
         .get(v.url(&format!("/api/v1/jobs/{id}")))
@@ -176,17 +193,9 @@ async fn a_job_queued_on_one_server_is_run_by_another_and_read_on_either() {
     // Server A runs no jobs itself; server B on the same database does.
     let (a, _a_data) = spawn_server(db.url(), &[QUEUE_ALL, ("MUSTER_JOB_WORKERS", "0")]).await;
     let token = app_token(&a, "shared@example.org").await;
-    let res = post(
-        &a,
-        "/api/v1/lotf/battles/odds",
-        Some(&token),
-        &odds_request(7, 600),
-    )
-    .await;
-    assert_eq!(res.status(), 202);
-    let queued: Value = res.json().await.expect("json");
+    let queued = queue_odds(&a, &token, 7, 600).await;
     assert_eq!(queued["status"], "queued");
-    let id = queued["id"].as_str().expect("id").to_string();
+    let id = job_id(&queued);
     assert_eq!(
         post(
             &a,
@@ -235,18 +244,7 @@ async fn a_job_whose_server_stopped_is_finished_by_the_next_server() {
     let (first, _first_data) =
         spawn_server(db.url(), &[QUEUE_ALL, ("MUSTER_JOB_WORKERS", "0")]).await;
     let token = app_token(&first, "restart@example.org").await;
-    let res = post(
-        &first,
-        "/api/v1/lotf/battles/odds",
-        Some(&token),
-        &odds_request(11, 500),
-    )
-    .await;
-    assert_eq!(res.status(), 202);
-    let id = res.json::<Value>().await.expect("json")["id"]
-        .as_str()
-        .expect("id")
-        .to_string();
+    let id = job_id(&queue_odds(&first, &token, 11, 500).await);
 
     // A server claimed the job and stopped mid-run: its lease is already over.
     let config = muster::config::Config::from_lookup(|k| {
@@ -284,18 +282,7 @@ async fn a_cancelled_job_stops_and_frees_its_worker_and_the_queue_has_a_cap() {
     )
     .await;
     let token = app_token(&app, "cancel@example.org").await;
-    let res = post(
-        &app,
-        "/api/v1/lotf/battles/odds",
-        Some(&token),
-        &odds_request(3, 100_000),
-    )
-    .await;
-    assert_eq!(res.status(), 202);
-    let id = res.json::<Value>().await.expect("json")["id"]
-        .as_str()
-        .expect("id")
-        .to_string();
+    let id = job_id(&queue_odds(&app, &token, 3, 100_000).await);
     let running = wait_for(&app, &token, &id, |s| {
         s["status"] == "running" && s["done"].as_u64().unwrap_or(0) > 0
     })
@@ -316,18 +303,7 @@ async fn a_cancelled_job_stops_and_frees_its_worker_and_the_queue_has_a_cap() {
     assert_eq!(res.status(), 404);
 
     // The only worker is busy, so a second user's job waits; the queue is then full.
-    let res = post(
-        &app,
-        "/api/v1/lotf/battles/odds",
-        Some(&nosy),
-        &odds_request(4, 300),
-    )
-    .await;
-    assert_eq!(res.status(), 202);
-    let waiting = res.json::<Value>().await.expect("json")["id"]
-        .as_str()
-        .expect("id")
-        .to_string();
+    let waiting = job_id(&queue_odds(&app, &nosy, 4, 300).await);
     let third = app_token(&app, "third@example.org").await;
     let full = post(
         &app,

@@ -14,6 +14,7 @@ pub mod jobs;
 pub mod odds;
 pub mod rosters;
 pub mod sim;
+pub mod throttles;
 pub mod work;
 
 use std::sync::Arc;

@@ -1,6 +1,6 @@
 //! Throttle counts, shared by every server on the database: one row per counted attempt under a
 //! bucket (a hash of "what is limited": an account, a client address, a user's password
-//! changes). The rules (limits, windows, delays) live in `web::auth::throttle`.
+//! changes). The rules (limits, windows, delays) live in `app::throttles`.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;

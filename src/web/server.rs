@@ -9,13 +9,13 @@ use utoipa::OpenApi;
 use utoipa_actix_web::AppExt;
 
 use crate::app::dice::random_token;
+use crate::app::throttles::LoginThrottle;
 use crate::config::Config;
 use crate::rules::Systems;
 use crate::store::{self, settings, DbPool};
 use crate::web::api::{self, ApiDoc};
 use crate::web::assets;
 use crate::web::auth::csrf;
-use crate::web::auth::throttle::LoginThrottle;
 use crate::web::middleware::{guard_input, log_request, render_errors, security_headers};
 use crate::web::pages::{accounts, admin, battles, campaigns, home, print, rosters};
 use crate::web::state::{AppState, Keys};

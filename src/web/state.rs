@@ -5,7 +5,7 @@ use jsonwebtoken::{DecodingKey, EncodingKey};
 use sha2::Sha256;
 use std::net::IpAddr;
 
-use crate::web::auth::throttle::LoginThrottle;
+use crate::app::throttles::LoginThrottle;
 
 pub struct AppState {
     /// The application layer: database, rule systems, background jobs.

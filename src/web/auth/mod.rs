@@ -8,7 +8,6 @@ pub mod csrf;
 pub mod extract;
 pub mod login;
 pub mod session;
-pub mod throttle;
 
 pub use extract::{Admin, ApiAdmin, ApiUser, SignedIn, Viewer};
 pub use login::{authenticate, client_address};

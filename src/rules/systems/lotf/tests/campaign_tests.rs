@@ -1052,3 +1052,141 @@ fn the_other_switches_turn_their_rule_off() {
         |e| matches!(e, Event::CommanderReplaced { roll, .. } if roll.starts_with("rating roll"))
     ));
 }
+
+/// The commanders' experience events for `force` in a battle's entries: (post, new rating roll).
+fn experience_of(events: &[Event], of: &str) -> Vec<(String, u8)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Experience {
+                force,
+                commander,
+                rating_roll,
+                ..
+            } if force == of => Some((commander.clone(), *rating_roll)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// M-95: after a Major Victory the commanders who fought roll for experience. The winner's
+/// general falls; the best colonel steps up to lead the force (M-83) and a newly promoted
+/// officer takes the colonel's old group. The colonel fought, so he rolls (in the post he now
+/// holds); the new officer was appointed after the battle, so he does not.
+#[test]
+fn m95_experience_after_a_major_victory_is_for_the_commanders_who_fought() {
+    use crate::rules::campaign::aftermath::band_of_roll;
+    for seed in 0..12 {
+        let mut log = triangle(HouseRules::default());
+        give(&mut log, "f2", "b");
+        let no = close(&mut log, 2)[0];
+        assert_eq!(
+            log.state.battle(no).map(|b| b.attacker.as_str()),
+            Some("f2")
+        );
+        let before = log.state.forces["f2"].clone();
+        let shape = log.cat.shape(&before.roster).expect("readable");
+        let general = shape.commander.as_ref().expect("a general").id.clone();
+        let mut rep = report("attacker", "major");
+        rep.killed = vec![(Side::Attacker, general.clone())];
+        let events = resolve_battle(&log.state, &cat(), no, &rep, seed).expect("resolves");
+        // The colonel who stepped up: his old post is the one given to a new officer.
+        let (colonels_post, new_officers_roll) = events
+            .iter()
+            .find_map(|e| match e {
+                Event::CommanderReplaced {
+                    force,
+                    commander,
+                    rating_roll,
+                    ..
+                } if force == "f2" && *commander != general => {
+                    Some((commander.clone(), *rating_roll))
+                }
+                _ => None,
+            })
+            .expect("the colonel's group has a new commander");
+        let mut rolled: Vec<String> = experience_of(&events, "f2")
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect();
+        rolled.sort();
+        // Who fought and survived: every colonel; the colonel who stepped up now holds the
+        // general's post.
+        let mut fought: Vec<String> = shape
+            .groups
+            .iter()
+            .filter_map(|g| g.commander.as_ref().map(|c| c.id.clone()))
+            .filter(|c| *c != colonels_post)
+            .chain([general.clone()])
+            .collect();
+        fought.sort();
+        assert_eq!(
+            rolled, fought,
+            "seed {seed}: the posts of the men who fought roll, not the new officer's \
+             ({colonels_post})"
+        );
+        log.push_all(events.clone());
+        let after = &log.state.forces["f2"];
+        assert_eq!(
+            after.ratings[&colonels_post], new_officers_roll,
+            "seed {seed}: the new officer keeps the rating his promotion gave him"
+        );
+        let colonel = before.ratings[&colonels_post];
+        let now = after.ratings[&general];
+        assert!(
+            now == colonel || band_of_roll(now) == band_of_roll(colonel) + 1,
+            "seed {seed}: the colonel leads the force with his own rating ({colonel}), \
+             moved at most one band by his own roll: {now}"
+        );
+    }
+}
+
+/// M-95: after a Major Defeat the Force Commander who lost rolls for demotion. If he fell, the
+/// colonel promoted in his place afterwards did not lose the battle as its commander: nobody
+/// rolls. If he survived, he rolls once.
+#[test]
+fn m95_the_major_defeat_roll_is_for_the_force_commander_who_lost() {
+    for seed in 0..12 {
+        let mut log = triangle(HouseRules::default());
+        give(&mut log, "f2", "b");
+        let no = close(&mut log, 2)[0];
+        assert_eq!(
+            log.state.battle(no).map(|b| b.defender.as_str()),
+            Some("f3")
+        );
+        let shape = log
+            .cat
+            .shape(&log.state.forces["f3"].roster)
+            .expect("readable");
+        let general = shape.commander.as_ref().expect("a general").id.clone();
+
+        let mut fell = report("attacker", "major");
+        fell.killed = vec![(Side::Defender, general.clone())];
+        let events = resolve_battle(&log.state, &cat(), no, &fell, seed).expect("resolves");
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, Event::Retreated { force, .. } if force == "f3")),
+            "the beaten force falls back to its home and fights on"
+        );
+        assert!(
+            events.iter().any(
+                |e| matches!(e, Event::CommanderReplaced { force, commander, .. } if force == "f3" && *commander == general)
+            ),
+            "a colonel takes the fallen general's place"
+        );
+        assert_eq!(
+            experience_of(&events, "f3"),
+            [],
+            "seed {seed}: the general who lost fell; his successor makes no roll"
+        );
+
+        let survived = report("attacker", "major");
+        let events = resolve_battle(&log.state, &cat(), no, &survived, seed).expect("resolves");
+        let rolled: Vec<String> = experience_of(&events, "f3")
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect();
+        assert_eq!(rolled, [general.clone()], "seed {seed}: he lost, he rolls");
+    }
+}

@@ -1190,3 +1190,142 @@ fn m95_the_major_defeat_roll_is_for_the_force_commander_who_lost() {
         assert_eq!(rolled, [general.clone()], "seed {seed}: he lost, he rolls");
     }
 }
+
+/// A campaign of one force with eight small infantry elements, two of them Elite (R-6: ⌊25 % ×
+/// 8⌋ = 2), against a plain one; the turn closed so the bank holds 15 points.
+fn elite_campaign() -> Log {
+    use crate::rules::systems::lotf::types::Upgrade;
+    let p = preset("philadelphia-1777").expect("preset exists");
+    let mut log = Log {
+        cat: cat(),
+        state: CampaignState::default(),
+        entries: Vec::new(),
+    };
+    log.push(Event::Created {
+        settings: Settings {
+            name: "Caps".into(),
+            rule_system: crate::rules::SystemId::Lotf.id().into(),
+            war: "american_revolution".into(),
+            points: 200,
+            turns: 5,
+            sides: [
+                SideSetup {
+                    name: p.sides[0].0.into(),
+                    home: p.sides[0].1.into(),
+                },
+                SideSetup {
+                    name: p.sides[1].0.into(),
+                    home: p.sides[1].1.into(),
+                },
+            ],
+            rules: HouseRules::default(),
+            scenario: None,
+        },
+        map: p.map,
+    });
+    let mut guards = force("Guards", Nation::British);
+    for (g, group) in guards.groups.iter_mut().enumerate() {
+        group.elements = (1..=4)
+            .map(|e| {
+                let mut el = ElementDoc::new(
+                    &format!("Regiment {g}-{e}"),
+                    ElementType::Infantry,
+                    Size::Small,
+                );
+                if e == 1 {
+                    el.upgrades.push(Upgrade::Elite);
+                }
+                el
+            })
+            .collect();
+    }
+    for (user, side, roster) in [(1, 0, guards), (2, 1, force("Line", Nation::American))] {
+        let e = enlist(&log.state, &log.cat, user, "p", side, &json(&roster), 5).expect("enlists");
+        log.push(e);
+    }
+    log.push(Event::Started);
+    let d = doc(&log.state.forces["f1"].roster);
+    assert_eq!(d.element_count(), 8);
+    assert_eq!(
+        d.groups
+            .iter()
+            .flat_map(|g| &g.elements)
+            .filter(|e| e.upgrades.contains(&Upgrade::Elite))
+            .filter_map(|e| e.id.as_deref())
+            .collect::<Vec<_>>(),
+        ["e1", "e5"]
+    );
+    log
+}
+
+fn lose(log: &mut Log, element: &str) {
+    log.push(Event::ElementLost {
+        force: "f1".into(),
+        element: element.into(),
+        roll: 2,
+        battle: "the battle at Kennett Square".into(),
+    });
+}
+
+fn elite_for(log: &Log, element: &str) -> Result<Event, CampaignError> {
+    purchase(
+        &log.state,
+        &log.cat,
+        "f1",
+        &Purchase::Upgrade {
+            element: element.into(),
+            upgrade: crate::rules::systems::lotf::types::Upgrade::Elite
+                .id()
+                .into(),
+        },
+    )
+}
+
+/// M-96: a force that held two Elite elements of eight and lost a plain one (seven left) may
+/// still restore and upgrade: its caps are judged on its strength before its losses.
+#[test]
+fn m96_a_force_that_lost_an_element_may_still_restore_and_upgrade() {
+    let mut log = elite_campaign();
+    lose(&mut log, "e8");
+    reduce(&mut log, "e2", "tiny");
+    assert!(close(&mut log, 1).is_empty());
+    assert_eq!(log.state.forces["f1"].bank, 15);
+    let restored = restore(&log.state, &log.cat, "f1", "e2")
+        .expect("the two Elite elements it held before its losses still count as legal");
+    log.push(restored);
+    let upgrade = purchase(
+        &log.state,
+        &log.cat,
+        "f1",
+        &Purchase::Upgrade {
+            element: "e3".into(),
+            upgrade: crate::rules::systems::lotf::types::Upgrade::LightInfantry
+                .id()
+                .into(),
+        },
+    )
+    .expect("an uncapped upgrade within the bank");
+    log.push(upgrade);
+    assert_eq!(log.state.forces["f1"].bank, 15 - 5 - 5);
+    assert_eq!(
+        CampaignState::rebuild(&log.cat, &log.entries).expect("rebuilds"),
+        log.state
+    );
+}
+
+/// M-96: a force that lost one of its two Elite elements may make another element Elite (its
+/// allowance is still two, judged on the eight elements it had), but not a third.
+#[test]
+fn m96_a_force_that_lost_an_elite_element_may_give_the_upgrade_to_another_but_no_more() {
+    let mut log = elite_campaign();
+    lose(&mut log, "e1");
+    assert!(close(&mut log, 1).is_empty());
+    let second = elite_for(&log, "e2").expect("two Elite elements, as before its losses");
+    log.push(second);
+    let third = elite_for(&log, "e3").expect_err("a third is over the cap");
+    let words = third.to_string();
+    assert!(
+        words.contains("3 elements have Elite") && words.contains("allows 2"),
+        "{words}"
+    );
+}

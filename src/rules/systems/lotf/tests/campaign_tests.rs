@@ -1329,3 +1329,36 @@ fn m96_a_force_that_lost_an_elite_element_may_give_the_upgrade_to_another_but_no
         "{words}"
     );
 }
+
+/// M-97: reinforcement points come at the end of every turn but the last, and the log and the
+/// switch say so; what is left in a bank at the end goes unused.
+#[test]
+fn m97_no_reinforcements_come_after_the_last_turn_and_the_log_says_so() {
+    let mut log = philadelphia(HouseRules::default());
+    for turn in 1..=3 {
+        assert!(close(&mut log, turn).is_empty());
+    }
+    assert_eq!(log.state.phase, Phase::Ended);
+    let gained: Vec<u32> = log
+        .entries
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Reinforced { force, gained, .. } if force == "f1" => Some(*gained),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(gained, [15, 15], "after turns 1 and 2, not after the last");
+    let ended = log.state.ended.clone().unwrap_or_default();
+    assert!(
+        ended.contains("no reinforcement points")
+            && ended.contains("30 points left unspent go unused"),
+        "the end says what became of the points: {ended}"
+    );
+    let label = HouseRules::default()
+        .switches()
+        .iter()
+        .find(|(id, ..)| *id == "reinforcements")
+        .map(|(_, label, _)| *label)
+        .unwrap_or_default();
+    assert!(label.contains("every turn but the last"), "{label}");
+}

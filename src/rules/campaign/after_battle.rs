@@ -2,6 +2,8 @@
 //! surrender, casualty rolls, field promotions, experience, and — when it was the turn's
 //! last battle — the end of the turn.
 
+use std::collections::BTreeMap;
+
 use super::aftermath::{
     band_of_roll, casualty_roll, experience_roll, promotion_rating, roll_of_band, Casualty,
 };
@@ -196,7 +198,10 @@ pub fn resolve_battle(
         }
     }
 
-    // Killed commanders: field promotion.
+    // Killed commanders: field promotion. A Group Commander who steps up to lead his
+    // force moves to the Force Commander's post; `stepped_up` remembers it by force, so that
+    // experience follows the man and not the post he left (M-95).
+    let mut stepped_up: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for (side, id) in &report.killed {
         let force_id = force_of(*side);
         let Some(f) = work.forces.get(&force_id).filter(|f| f.active()).cloned() else {
@@ -223,6 +228,16 @@ pub fn resolve_battle(
             rules_of_system.rated_commanders(),
             &battle_name,
         ) {
+            // A new man in a post other than the fallen one's: that post's commander stepped
+            // up into the fallen one's.
+            if let Event::CommanderReplaced { commander, .. } = &e {
+                if commander != id {
+                    stepped_up
+                        .entry(force_id.clone())
+                        .or_default()
+                        .insert(commander.clone(), id.clone());
+                }
+            }
             push(&mut work, &mut events, e)?;
         }
     }
@@ -252,27 +267,37 @@ pub fn resolve_battle(
         }
     }
 
-    // Experience of rated commanders after a major result.
+    // Experience of rated commanders after a major result, for the men who fought (M-95): the
+    // commanders the force had when the battle began, less those killed or captured. One who
+    // stepped up to lead the force rolls in the post he now holds; an officer promoted after
+    // the battle did not fight it and does not roll.
     if rules.experience
         && rules_of_system.rated_commanders()
         && report.result.level == "major"
         && !tie
     {
-        let winner = force_of(winner_side);
-        if let Some(f) = work.forces.get(&winner).filter(|f| f.active()).cloned() {
-            let killed: Vec<&String> = report
+        let fell = |side: Side, post: &str| {
+            report
                 .killed
                 .iter()
-                .filter(|(s, _)| *s == winner_side)
-                .map(|(_, id)| id)
-                .collect();
-            for (cmd, rating) in &f.ratings {
-                if killed.contains(&cmd) {
+                .any(|(s, c)| *s == side && c.as_str() == post)
+        };
+        let winner = force_of(winner_side);
+        let fought: Vec<String> = state
+            .forces
+            .get(&winner)
+            .map(|f| f.ratings.keys().cloned().collect())
+            .unwrap_or_default();
+        if let Some(f) = work.forces.get(&winner).filter(|f| f.active()).cloned() {
+            let moved = stepped_up.get(&winner);
+            for post in fought.iter().filter(|p| !fell(winner_side, p)) {
+                let now = moved.and_then(|m| m.get(post)).unwrap_or(post);
+                let Some(rating) = f.ratings.get(now).copied() else {
                     continue;
-                }
-                let (band, roll) = experience_roll(&mut dice, band_of_roll(*rating), 3, true);
-                let rating_roll = if band == band_of_roll(*rating) {
-                    *rating
+                };
+                let (band, roll) = experience_roll(&mut dice, band_of_roll(rating), 3, true);
+                let rating_roll = if band == band_of_roll(rating) {
+                    rating
                 } else {
                     roll_of_band(band)
                 };
@@ -281,7 +306,7 @@ pub fn resolve_battle(
                     &mut events,
                     Event::Experience {
                         force: winner.clone(),
-                        commander: cmd.clone(),
+                        commander: now.clone(),
                         roll,
                         rating_roll,
                         battle: battle_name.clone(),
@@ -289,10 +314,17 @@ pub fn resolve_battle(
                 )?;
             }
         }
+        // The Force Commander who lost: the one who led the force into the battle. If he fell
+        // or was taken, nobody rolls; his successor did not lose the battle as its commander.
         let loser = force_of(loser_side);
+        let lost_it = match state.forces.get(&loser) {
+            Some(f) => shape_of(rules_of_system, f)?.commander.map(|c| c.id),
+            None => None,
+        }
+        .filter(|id| !fell(loser_side, id));
         if let Some(f) = work.forces.get(&loser).filter(|f| f.active()).cloned() {
-            let fc = shape_of(rules_of_system, &f)?.commander.map(|c| c.id);
-            if let Some((cmd, rating)) = fc.and_then(|id| f.ratings.get(&id).map(|r| (id, *r))) {
+            if let Some((cmd, rating)) = lost_it.and_then(|id| f.ratings.get(&id).map(|r| (id, *r)))
+            {
                 let (band, roll) = experience_roll(&mut dice, band_of_roll(rating), 3, false);
                 let rating_roll = if band == band_of_roll(rating) {
                     rating

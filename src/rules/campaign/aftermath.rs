@@ -72,7 +72,8 @@ pub fn promotion_rating(dice: &mut Dice) -> u8 {
 
 /// Experience after a battle (campaign rules v1): after a Major Victory each surviving
 /// commander of the winner moves up a band on a 6; after a Major Defeat the losing Force
-/// Commander moves down a band on a 1. Returns the new band and the roll.
+/// Commander moves down a band on a 1. Returns the new band and the roll. Who rolls — the men
+/// who fought, not their replacements — is for the caller (M-95).
 pub fn experience_roll(
     dice: &mut Dice,
     band: RatingBand,

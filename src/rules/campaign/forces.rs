@@ -127,7 +127,11 @@ fn priced(
             f.bank
         )));
     }
-    let problems = rules.problems(&bought.roster, state.points(), true);
+    let problems = rules.problems_in_campaign(
+        &bought.roster,
+        state.points(),
+        raised(rules, f, &bought.roster),
+    );
     if !problems.is_empty() {
         return Err(invalid(format!(
             "The force would not be legal: {}",
@@ -142,6 +146,22 @@ fn priced(
         full_size: bought.joined,
         element: bought.element,
     })
+}
+
+/// How many elements the force has raised: those on `roster` and every one it enlisted with or
+/// bought and has since lost. Its percentage caps are judged on this, so they do not shrink
+/// with its losses (M-96).
+fn raised(rules: &dyn ForceRules, f: &Force, roster: &RosterJson) -> usize {
+    let on_roster: Vec<String> = rules
+        .element_sizes(roster)
+        .map(|sizes| sizes.into_iter().map(|(id, _)| id).collect())
+        .unwrap_or_default();
+    let lost = f
+        .full_sizes
+        .keys()
+        .filter(|id| !on_roster.contains(id))
+        .count();
+    on_roster.len() + lost
 }
 
 /// A reduced element that can buy one size back, and what that costs.

@@ -417,6 +417,13 @@ pub trait ForceRules: Sync {
     /// What makes the force illegal at the battle size, in words. Once casualties have
     /// started, too few groups or elements are no longer errors (campaign rules v1).
     fn problems(&self, roster: &RosterJson, size: u32, casualties_started: bool) -> Vec<String>;
+    /// What makes a force in a running campaign illegal (casualties started), with any
+    /// percentage caps judged on `raised` elements: every element the force has enlisted or
+    /// bought, those it lost included, so its caps do not shrink with its losses (M-96).
+    fn problems_in_campaign(&self, roster: &RosterJson, size: u32, raised: usize) -> Vec<String> {
+        let _ = raised;
+        self.problems(roster, size, true)
+    }
     /// The force's commanders, groups and elements; an error for a document the system
     /// cannot read.
     fn shape(&self, roster: &RosterJson) -> Result<ForceShape, String>;

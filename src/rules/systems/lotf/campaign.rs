@@ -10,7 +10,9 @@ use super::battle::{CommanderState, ScenarioId};
 use super::record::{scouts, CommanderFate, FinalState};
 use super::roster::{ElementDoc, RosterDoc, MAX_TEXT_CHARS};
 use super::types::{ElementType, Size, Upgrade, War, Weapon};
-use super::validate::{price_element, price_roster, sizes_for, validate, FindingCode, Severity};
+use super::validate::{
+    price_element, price_roster, sizes_for, validate_caps_on, FindingCode, Severity,
+};
 use super::{BattleSetup, Catalogue, DisciplineLevel, Outcome, Side};
 use crate::rules::campaign::aftermath::EndState;
 use crate::rules::campaign::error::FieldProblem;
@@ -151,6 +153,36 @@ impl Catalogue {
         });
         let after = price_element(self, &kept);
         (dropped, before.saturating_sub(after))
+    }
+
+    /// A campaign force's errors at the battle size: once casualties have started, too few
+    /// groups or elements are no longer errors (campaign rules v1), and the R-6 caps are judged
+    /// on at least `raised` elements, lost ones included (M-96).
+    fn campaign_problems(
+        &self,
+        roster: &RosterJson,
+        size: u32,
+        casualties_started: bool,
+        raised: usize,
+    ) -> Vec<String> {
+        let mut doc = match read(roster) {
+            Ok(doc) => doc.into_owned(),
+            Err(e) => return vec![e],
+        };
+        doc.points_limit = Some(size);
+        validate_caps_on(self, &doc, raised)
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .filter(|f| {
+                !(casualties_started
+                    && matches!(
+                        f.code,
+                        FindingCode::TooFewGroups | FindingCode::TooFewElements
+                    ))
+            })
+            .map(|f| f.message.clone())
+            .collect()
     }
 
     fn restore(
@@ -350,24 +382,11 @@ impl ForceRules for Catalogue {
     }
 
     fn problems(&self, roster: &RosterJson, size: u32, casualties_started: bool) -> Vec<String> {
-        let mut doc = match read(roster) {
-            Ok(doc) => doc.into_owned(),
-            Err(e) => return vec![e],
-        };
-        doc.points_limit = Some(size);
-        validate(self, &doc)
-            .findings
-            .iter()
-            .filter(|f| f.severity == Severity::Error)
-            .filter(|f| {
-                !(casualties_started
-                    && matches!(
-                        f.code,
-                        FindingCode::TooFewGroups | FindingCode::TooFewElements
-                    ))
-            })
-            .map(|f| f.message.clone())
-            .collect()
+        self.campaign_problems(roster, size, casualties_started, 0)
+    }
+
+    fn problems_in_campaign(&self, roster: &RosterJson, size: u32, raised: usize) -> Vec<String> {
+        self.campaign_problems(roster, size, true, raised)
     }
 
     fn shape(&self, roster: &RosterJson) -> Result<ForceShape, String> {

@@ -287,6 +287,9 @@ struct Ctx<'a> {
     /// Severity of organisation, points and cap findings: warnings in
     /// historical mode (R-1, M-1).
     org: Severity,
+    /// The fewest elements the R-6 caps are judged on: a campaign force's strength before its
+    /// losses (M-96); 0 outside campaigns.
+    cap_elements: usize,
 }
 
 impl Ctx<'_> {
@@ -309,6 +312,12 @@ impl Ctx<'_> {
 
 /// Judge a roster against a catalogue: every finding at once, plus points.
 pub fn validate(cat: &Catalogue, roster: &RosterDoc) -> Report {
+    validate_caps_on(cat, roster, 0)
+}
+
+/// As [`validate`], with the R-6 caps judged on at least `cap_elements` elements: a campaign
+/// force is judged on its strength before its losses (M-96).
+pub fn validate_caps_on(cat: &Catalogue, roster: &RosterDoc, cap_elements: usize) -> Report {
     let historical = roster.mode == Mode::Historical;
     let mut cx = Ctx {
         cat,
@@ -319,6 +328,7 @@ pub fn validate(cat: &Catalogue, roster: &RosterDoc) -> Report {
         } else {
             Severity::Error
         },
+        cap_elements,
     };
     check_force(&mut cx);
     for (gi, g) in roster.groups.iter().enumerate() {
@@ -712,9 +722,19 @@ fn check_element(cx: &mut Ctx<'_>, gi: usize, ei: usize, e: &ElementDoc) {
 
 /// each capped upgrade separately, at most ⌊25 % × elements⌋ elements.
 /// Hessian Grenadiers count as Grenadiers. Warnings in historical mode (M-1).
+/// A campaign force's elements are counted as before its losses (M-96).
 fn check_caps(cx: &mut Ctx<'_>) {
-    let total = cx.roster.element_count();
+    let count = cx.roster.element_count();
+    let total = count.max(cx.cap_elements);
     let allowed = cx.cat.cap_allowance(total);
+    let force = if total > count {
+        format!(
+            "{}, {total} before its losses,",
+            plural(count, "element", "elements")
+        )
+    } else {
+        plural(total, "element", "elements")
+    };
     let capped: Vec<Upgrade> = cx
         .cat
         .upgrades()
@@ -742,7 +762,7 @@ fn check_caps(cx: &mut Ctx<'_>) {
                     "elements have"
                 },
                 cx.upgrade_name(u),
-                plural(total, "element", "elements"),
+                force,
                 allowed,
                 cx.cat.cap_percent()
             );

@@ -1256,3 +1256,116 @@ async fn a_battle_is_rearranged_voided_and_fought_again() {
     let page = v.get_html(&format!("/campaigns/{id}/forces/f1")).await;
     assert!(!page.contains("id=\"buy-element\""), "but not on another's");
 }
+
+/// M-97: reinforcement points come at the end of every turn but the last. In the last turn the
+/// force page and the attention list warn that points not spent now go unused; after the end the
+/// page says how many were left, the log's last entry says no points came, and the organiser can
+/// no longer add reinforcement points (campaign points still may be adjusted).
+#[tokio::test]
+async fn reinforcement_points_end_with_the_last_turn() {
+    use crate::helpers::PASSWORD;
+    let app = spawn_app().await;
+    let api = Api {
+        app: &app,
+        http: reqwest::Client::new(),
+    };
+    let howe = player(&app, "howe@example.com").await;
+    let washington = player(&app, "washington@example.com").await;
+    let created = api
+        .ok(
+            &howe,
+            "POST",
+            "/campaigns",
+            Some(
+                json!({"name": "Two turns", "map": "philadelphia-1777", "points": 200,
+                        "turns": 2, "sides": ["", ""]}),
+            ),
+        )
+        .await;
+    let id = created["id"].as_i64().expect("campaign id");
+    let code = created["invite_code"].as_str().expect("code").to_string();
+    for (side, (p, nation)) in [(&howe, "british"), (&washington, "american")]
+        .into_iter()
+        .enumerate()
+    {
+        let r = roster_of(&api, p, nation, nation).await;
+        api.ok(
+            p,
+            "POST",
+            &format!("/campaigns/{id}/join"),
+            Some(json!({"code": code, "side": side, "roster_id": r})),
+        )
+        .await;
+    }
+    api.ok(&howe, "POST", &format!("/campaigns/{id}/start"), None)
+        .await;
+    let page = app.other_visitor();
+    page.login("howe@example.com", PASSWORD).await;
+    let force_page = format!("/campaigns/{id}/forces/f1");
+    let last_turn = "last turn: no reinforcement points come after it";
+    assert!(
+        !page.get_html(&force_page).await.contains(last_turn),
+        "turn 1 of 2 is not the last"
+    );
+
+    api.ok(&howe, "POST", &format!("/campaigns/{id}/turn/close"), None)
+        .await;
+    let f1 = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/forces/f1"), None)
+        .await;
+    assert_eq!(f1["bank"], 15, "10, and 5 for Head of Elk");
+    let html = page.get_html(&force_page).await;
+    assert!(
+        html.contains(last_turn),
+        "the force page warns in the last turn"
+    );
+    let show = page.get_html(&format!("/campaigns/{id}")).await;
+    assert!(
+        show.contains("points not spent now go unused"),
+        "the attention list warns too"
+    );
+
+    api.ok(&howe, "POST", &format!("/campaigns/{id}/turn/close"), None)
+        .await;
+    let state = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
+        .await;
+    assert_eq!(state["phase"], "ended");
+    let f1 = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/forces/f1"), None)
+        .await;
+    assert_eq!(f1["bank"], 15, "nothing came after the last turn");
+    let html = page.get_html(&force_page).await;
+    assert!(
+        html.contains("The campaign is over: the 15 points left in the bank go unused"),
+        "the force page says what became of the bank"
+    );
+    let log = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/log"), None)
+        .await;
+    let ended = log["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .find(|e| e["kind"] == "ended")
+        .expect("the campaign ended")
+        .to_string();
+    assert!(ended.contains("no reinforcement points"), "{ended}");
+    let (status, body) = api
+        .call(
+            &howe,
+            "POST",
+            &format!("/campaigns/{id}/adjustments"),
+            Some(json!({"force": "f1", "bank": 10, "reason": "too late"})),
+        )
+        .await;
+    assert_eq!(status, 409, "{body}");
+    assert!(body.to_string().contains("could never be spent"), "{body}");
+    api.ok(
+        &howe,
+        "POST",
+        &format!("/campaigns/{id}/adjustments"),
+        Some(json!({"force": "f1", "points": 1, "reason": "a fine last march"})),
+    )
+    .await;
+}

@@ -433,9 +433,16 @@ pub fn attention(c: &Loaded, system: &dyn ForceRules) -> Vec<String> {
                 .points()
                 .saturating_sub(crate::rules::campaign::turn::force_points(system, f));
             if f.bank >= 5 && room >= 5 && st.phase == Phase::Orders {
+                let last = st.settings().is_some_and(|s| st.turn >= s.turns);
                 out.push(format!(
-                    "You have {} reinforcement points to spend (the force has room for {} more).",
-                    f.bank, room
+                    "You have {} reinforcement points to spend (the force has room for {} more).{}",
+                    f.bank,
+                    room,
+                    if last {
+                        " This is the last turn: points not spent now go unused."
+                    } else {
+                        ""
+                    }
                 ));
             }
         }

@@ -495,6 +495,13 @@ pub async fn adjust(
                 "Adjustments are made once the campaign has started.".into(),
             ));
         }
+        // M-97: nothing can be bought once the campaign is over.
+        if st.phase == Phase::Ended && a.bank != 0 {
+            return Err(Error::Conflict(
+                "The campaign is over: reinforcement points could never be spent. Campaign points may still be adjusted."
+                    .into(),
+            ));
+        }
         Ok(vec![Pending {
             event: Event::Adjusted {
                 force: a.force.clone(),

@@ -11,7 +11,7 @@ use super::error::CampaignError;
 pub use super::forces_api::{BattleReport, ElementEnd};
 use super::forces_api::{ForceRules, ForceShape};
 use super::state::{BattleSite, BattleStatus, CampaignState, Event, Force, Phase};
-use super::turn::{end_turn, ending_reason, retreat_place};
+use super::turn::{end_turn, ending_reason, retreat_place, the_end};
 use crate::rules::dice::Dice;
 use crate::rules::system::BattleSide as Side;
 
@@ -360,7 +360,8 @@ pub fn resolve_battle(
     }
 
     if let Some(reason) = ending_reason(&work) {
-        push(&mut work, &mut events, Event::Ended { reason })?;
+        let end = the_end(&work, rules_of_system, reason);
+        push(&mut work, &mut events, end)?;
     } else if work.phase == Phase::Battles && work.pending_battles().next().is_none() {
         for e in end_turn(&work, rules_of_system) {
             push(&mut work, &mut events, e)?;

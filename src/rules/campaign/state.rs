@@ -24,7 +24,7 @@ pub struct HouseRules {
     pub field_promotion: bool,
     /// Commanders move up or down a rating band after a Major Victory or Defeat.
     pub experience: bool,
-    /// Forces gain points at the end of each turn.
+    /// Forces gain points at the end of each turn but the last (M-97).
     pub reinforcements: bool,
     /// A beaten force with nowhere to retreat surrenders; off: it falls back to its home place.
     pub surrender: bool,
@@ -78,7 +78,7 @@ impl HouseRules {
             ),
             (
                 "reinforcements",
-                "Forces gain reinforcement points every turn",
+                "Forces gain reinforcement points at the end of every turn but the last",
                 self.reinforcements,
             ),
             (

@@ -357,7 +357,7 @@ pub fn end_turn(state: &CampaignState, system: &dyn ForceRules) -> Vec<Event> {
     }
     let last = state.settings().map_or(0, |s| s.turns);
     let ending = ending_reason(state).is_some() || state.turn >= last;
-    // No reinforcements after the last turn: there is nothing left to spend them on.
+    // No reinforcements after the last turn: there is no turn left to spend them in (M-97).
     if state.rules().reinforcements && !ending {
         // A system that prices no forces has nothing to buy with reinforcement points.
         for f in state
@@ -379,17 +379,67 @@ pub fn end_turn(state: &CampaignState, system: &dyn ForceRules) -> Vec<Event> {
         }
     }
     if let Some(reason) = ending_reason(state) {
-        events.push(Event::Ended { reason });
+        events.push(the_end(state, system, reason));
     } else if state.turn >= last {
-        events.push(Event::Ended {
-            reason: format!("The last turn ({last}) is over."),
-        });
+        events.push(the_end(
+            state,
+            system,
+            format!("The last turn ({last}) is over."),
+        ));
     } else {
         events.push(Event::TurnBegan {
             turn: state.turn + 1,
         });
     }
     events
+}
+
+/// Whether the campaign's forces gain reinforcement points: the switch is on and the rule system
+/// prices its forces.
+fn reinforced(state: &CampaignState, system: &dyn ForceRules) -> bool {
+    state.rules().reinforcements
+        && state
+            .forces
+            .values()
+            .any(|f| system.points(&f.roster).is_some())
+}
+
+/// The campaign's end, and what it means for reinforcement points (M-97): none come after it,
+/// and points left in a bank go unused.
+pub fn the_end(state: &CampaignState, system: &dyn ForceRules, reason: String) -> Event {
+    let reason = if reinforced(state, system) {
+        format!(
+            "{reason} The end brings no reinforcement points, and points left unspent go unused."
+        )
+    } else {
+        reason
+    };
+    Event::Ended { reason }
+}
+
+/// What a force's player should know about its reinforcement points as the campaign ends
+/// (M-97): in the last turn, that points not spent now go unused; once it is over, how many
+/// were left. `None` at other times, or for a campaign without reinforcement points.
+pub fn reinforcement_notice(
+    state: &CampaignState,
+    system: &dyn ForceRules,
+    force: &Force,
+) -> Option<String> {
+    if !reinforced(state, system) || system.points(&force.roster).is_none() {
+        return None;
+    }
+    let last = state.settings().map_or(0, |s| s.turns);
+    match state.phase {
+        Phase::Orders if state.turn >= last && force.active() => Some(
+            "This is the campaign's last turn: no reinforcement points come after it, and points not spent now go unused."
+                .into(),
+        ),
+        Phase::Ended if force.bank > 0 => Some(format!(
+            "The campaign is over: the {} points left in the bank go unused.",
+            force.bank
+        )),
+        _ => None,
+    }
 }
 
 /// Why the campaign ends now, if a side has no forces left in the field.

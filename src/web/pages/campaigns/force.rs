@@ -72,6 +72,8 @@ struct ForcePage {
     fc_rating: String,
     fc_history: Vec<String>,
     notice: &'static str,
+    /// What becomes of the bank as the campaign ends (M-97); empty at other times.
+    bank_note: String,
     groups: Vec<GroupView>,
     lost: Vec<LostLine>,
     mine: bool,
@@ -197,6 +199,8 @@ async fn force_page(
         fc_rating: fc.map_or_else(|| rating_words(system, None), |c| rating(&c.id)),
         fc_history: fc.map(|c| history(&c.id)).unwrap_or_default(),
         notice,
+        bank_note: crate::rules::campaign::turn::reinforcement_notice(st, system, f)
+            .unwrap_or_default(),
         lost,
         mine: c.force.as_deref() == Some(force),
         running: st.phase == Phase::Orders && f.active(),

@@ -1362,3 +1362,38 @@ fn m97_no_reinforcements_come_after_the_last_turn_and_the_log_says_so() {
         .unwrap_or_default();
     assert!(label.contains("every turn but the last"), "{label}");
 }
+
+/// R-12, M-83: a colonel who steps up to lead the force after his general fell did not fall
+/// himself; his old group's history says he left it to lead the force.
+#[test]
+fn a_colonel_who_steps_up_to_lead_the_force_is_not_reported_fallen() {
+    let mut log = triangle(HouseRules::default());
+    give(&mut log, "f2", "b");
+    let no = close(&mut log, 2)[0];
+    let shape = log
+        .cat
+        .shape(&log.state.forces["f2"].roster)
+        .expect("readable");
+    let general = shape.commander.as_ref().expect("a general").id.clone();
+    let mut rep = report("attacker", "major");
+    rep.killed = vec![(Side::Attacker, general.clone())];
+    let events = resolve_battle(&log.state, &cat(), no, &rep, 1).expect("resolves");
+    log.push_all(events);
+    let f = &log.state.forces["f2"];
+    let general_note = f.history[&general].last().cloned().unwrap_or_default();
+    assert!(
+        general_note.contains("fell in the battle at B"),
+        "{general_note}"
+    );
+    let colonel = shape
+        .groups
+        .iter()
+        .filter_map(|g| g.commander.as_ref())
+        .find(|c| general_note.contains(&format!("{} took command", c.name)))
+        .expect("a colonel took the general's place");
+    let left = f.history[&colonel.id].last().cloned().unwrap_or_default();
+    assert!(
+        !left.contains("fell") && left.contains(&format!("{} left", colonel.name)),
+        "{left}"
+    );
+}

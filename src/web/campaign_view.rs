@@ -214,10 +214,19 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
             fallen,
             name,
             roll,
+            stepped_up,
             ..
         } => format!(
-            "{}: {fallen} has fallen; {name} takes command ({roll}).",
-            force_label(st, force)
+            "{}: {fallen} {}; {name} takes command ({roll}).",
+            force_label(st, force),
+            if *stepped_up {
+                format!(
+                    "leaves his post to become {}",
+                    system.words().commander_in_chief
+                )
+            } else {
+                "has fallen".to_string()
+            }
         ),
         Event::Experience {
             force,

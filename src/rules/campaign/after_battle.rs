@@ -467,6 +467,7 @@ pub fn replace_commander(
                 rating_roll: rating,
                 roll: format!("{promoted} promoted from his group, keeping his rating (R-12)"),
                 battle: battle.to_string(),
+                stepped_up: false,
             });
             let (r, words) = roll_new(dice);
             events.push(Event::CommanderReplaced {
@@ -477,6 +478,7 @@ pub fn replace_commander(
                 rating_roll: r,
                 roll: words,
                 battle: battle.to_string(),
+                stepped_up: true,
             });
             return events;
         }
@@ -496,6 +498,7 @@ pub fn replace_commander(
         rating_roll: r,
         roll: words,
         battle: battle.to_string(),
+        stepped_up: false,
     });
     events
 }

@@ -389,6 +389,9 @@ pub enum Event {
         /// What was rolled, in words.
         roll: String,
         battle: String,
+        /// The commander who left the post did not fall: he stepped up to lead the force.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        stepped_up: bool,
     },
     Experience {
         force: String,
@@ -848,17 +851,21 @@ impl CampaignState {
                 name,
                 rating_roll,
                 battle,
+                stepped_up,
                 ..
             } => {
+                let lead = rules.words().commander_in_chief;
                 let f = self.force_mut(seq, force)?;
                 rules
                     .rename_commander(&mut f.roster, commander, name)
                     .map_err(|e| bad(seq, e))?;
                 f.ratings.insert(commander.clone(), *rating_roll);
-                f.note(
-                    commander,
-                    format!("{fallen} fell in {battle}; {name} took command"),
-                );
+                let left = if *stepped_up {
+                    format!("{fallen} left to become {lead} after {battle}")
+                } else {
+                    format!("{fallen} fell in {battle}")
+                };
+                f.note(commander, format!("{left}; {name} took command"));
             }
             Event::Experience {
                 force,
@@ -1154,6 +1161,7 @@ mod tests {
                 rating_roll: 3,
                 roll: "rolled 4, −1".into(),
                 battle: "the battle at Chadds Ford".into(),
+                stepped_up: false,
             },
             Event::Experience {
                 force: f(),

@@ -1187,7 +1187,11 @@ fn m95_the_major_defeat_roll_is_for_the_force_commander_who_lost() {
             .into_iter()
             .map(|(c, _)| c)
             .collect();
-        assert_eq!(rolled, [general.clone()], "seed {seed}: he lost, he rolls");
+        assert_eq!(
+            rolled,
+            std::slice::from_ref(&general),
+            "seed {seed}: he lost, he rolls"
+        );
     }
 }
 

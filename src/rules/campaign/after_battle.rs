@@ -199,9 +199,9 @@ pub fn resolve_battle(
     }
 
     // Killed commanders: field promotion. A Group Commander who steps up to lead his
-    // force moves to the Force Commander's post; `stepped_up` remembers it by force, so that
-    // experience follows the man and not the post he left (M-95).
-    let mut stepped_up: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    // force moves to the Force Commander's post; `moved_up` remembers it by force (his old post
+    // to his new one), so that experience follows the man and not the post he left (M-95).
+    let mut moved_up: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for (side, id) in &report.killed {
         let force_id = force_of(*side);
         let Some(f) = work.forces.get(&force_id).filter(|f| f.active()).cloned() else {
@@ -228,15 +228,16 @@ pub fn resolve_battle(
             rules_of_system.rated_commanders(),
             &battle_name,
         ) {
-            // A new man in a post other than the fallen one's: that post's commander stepped
-            // up into the fallen one's.
-            if let Event::CommanderReplaced { commander, .. } = &e {
-                if commander != id {
-                    stepped_up
-                        .entry(force_id.clone())
-                        .or_default()
-                        .insert(commander.clone(), id.clone());
-                }
+            if let Event::CommanderReplaced {
+                commander,
+                stepped_up: true,
+                ..
+            } = &e
+            {
+                moved_up
+                    .entry(force_id.clone())
+                    .or_default()
+                    .insert(commander.clone(), id.clone());
             }
             push(&mut work, &mut events, e)?;
         }
@@ -289,7 +290,7 @@ pub fn resolve_battle(
             .map(|f| f.ratings.keys().cloned().collect())
             .unwrap_or_default();
         if let Some(f) = work.forces.get(&winner).filter(|f| f.active()).cloned() {
-            let moved = stepped_up.get(&winner);
+            let moved = moved_up.get(&winner);
             for post in fought.iter().filter(|p| !fell(winner_side, p)) {
                 let now = moved.and_then(|m| m.get(post)).unwrap_or(post);
                 let Some(rating) = f.ratings.get(now).copied() else {
@@ -405,7 +406,8 @@ fn nearest_free_place(
 /// The entries for a commander killed in battle. R-12: a Group Commander is replaced at −1 on
 /// his rating roll (a 1 stays a 1); a Force Commander is replaced by the best-rated Group
 /// Commander, who keeps his rating, and that group gets a new commander by field promotion.
-/// Commanders who fell in the same battle (`fallen`) are not candidates (M-83).
+/// Commanders who fell in the same battle (`fallen`) are not candidates (M-83); the entry for
+/// the post the promoted Group Commander left is marked `stepped_up`, since he did not fall.
 /// With the house rule off, the replacement rolls in full.
 #[allow(clippy::too_many_arguments)]
 pub fn replace_commander(

@@ -452,7 +452,8 @@ pub struct Adjustment {
     #[serde(default)]
     #[schema(minimum = -100, maximum = 100)]
     pub points: i32,
-    /// Reinforcement points for a force: at most 100 either way.
+    /// Reinforcement points for a force: at most 100 either way; none once the campaign has
+    /// ended.
     #[serde(default)]
     #[schema(minimum = -100, maximum = 100)]
     pub bank: i32,

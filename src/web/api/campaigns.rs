@@ -498,10 +498,12 @@ pub async fn replace_player(
 /// Make a manual adjustment
 ///
 /// Organiser only: campaign points for a force or a side, or reinforcement points for a force,
-/// with a reason. It is a log entry like everything else.
+/// with a reason. It is a log entry like everything else. Reinforcement points are refused once
+/// the campaign has ended, since nothing can be bought with them (M-97).
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), request_body = Adjustment, responses(
     (status = 200, description = "The campaign", body = CampaignJson),
     (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 409, description = "The campaign has not started, or it has ended and reinforcement points were given", body = ErrorBody),
     (status = 422, description = "A field needs attention", body = ErrorBody)
 ))]
 #[post("/campaigns/{id}/adjustments")]

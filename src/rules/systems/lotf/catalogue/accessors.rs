@@ -5,14 +5,16 @@ use crate::rules::systems::lotf::types::{
     ElementType, Formation, Nation, Size, Upgrade, War, Weapon,
 };
 
-fn find_dice(list: &[DiceModifier], id: &str) -> i32 {
+// A catalogue that loaded has exactly one row for every modifier id (the
+// check), so the 0 below is never reached.
+fn find_dice<Id: PartialEq>(list: &[DiceModifier<Id>], id: Id) -> i32 {
     list.iter()
         .find(|m| m.id == id)
         .map(|m| i32::from(m.dice))
         .unwrap_or(0)
 }
 
-fn find_value(list: &[ValueModifier], id: &str) -> i32 {
+fn find_value<Id: PartialEq>(list: &[ValueModifier<Id>], id: Id) -> i32 {
     list.iter()
         .find(|m| m.id == id)
         .map(|m| i32::from(m.value))
@@ -150,24 +152,24 @@ impl Catalogue {
             .or_else(|| rows().find(|r| r.weapon.is_none()))
     }
 
-    /// A shooting dice modifier by id (0 when absent; the check makes sure
-    /// every id the rules code uses is present).
-    pub fn shooting_modifier(&self, id: &str) -> i32 {
+    /// A shooting dice modifier (a loaded catalogue has a row for every
+    /// value: the check refuses data without one).
+    pub fn shooting_modifier(&self, id: ShootingModifier) -> i32 {
         find_dice(&self.tables.shooting.modifiers, id)
     }
 
-    /// A melee dice modifier by id.
-    pub fn melee_dice_modifier(&self, id: &str) -> i32 {
+    /// A melee dice modifier.
+    pub fn melee_dice_modifier(&self, id: MeleeDiceModifier) -> i32 {
         find_dice(&self.tables.melee.dice_modifiers, id)
     }
 
-    /// A melee resolution modifier by id.
-    pub fn melee_resolution_modifier(&self, id: &str) -> i32 {
+    /// A melee resolution modifier.
+    pub fn melee_resolution_modifier(&self, id: MeleeResolutionModifier) -> i32 {
         find_value(&self.tables.melee.resolution_modifiers, id)
     }
 
-    /// A Morale Test modifier by id.
-    pub fn morale_modifier(&self, id: &str) -> i32 {
+    /// A Morale Test modifier.
+    pub fn morale_modifier(&self, id: MoraleModifier) -> i32 {
         find_value(&self.tables.morale.modifiers, id)
     }
 

@@ -225,34 +225,31 @@ impl Catalogue {
         if t.shooting.modifiers.is_empty() || t.melee.dice_modifiers.is_empty() {
             p.push("shooting or melee dice modifiers are missing".into());
         }
-        for id in modifier_ids::SHOOTING {
-            if !t.shooting.modifiers.iter().any(|m| m.id == *id) {
-                p.push(format!(
-                    "shooting modifier {id}, which the combat code uses, is missing"
-                ));
-            }
-        }
-        for id in modifier_ids::MELEE_DICE {
-            if !t.melee.dice_modifiers.iter().any(|m| m.id == *id) {
-                p.push(format!(
-                    "melee dice modifier {id}, which the combat code uses, is missing"
-                ));
-            }
-        }
-        for id in modifier_ids::MELEE_RESOLUTION {
-            if !t.melee.resolution_modifiers.iter().any(|m| m.id == *id) {
-                p.push(format!(
-                    "melee resolution modifier {id}, which the combat code uses, is missing"
-                ));
-            }
-        }
-        for id in modifier_ids::MORALE {
-            if !t.morale.modifiers.iter().any(|m| m.id == *id) {
-                p.push(format!(
-                    "morale modifier {id}, which the combat code uses, is missing"
-                ));
-            }
-        }
+        // Every modifier the combat code names has exactly one row: a missing
+        // row is a load error, never a silent 0 (issue 16).
+        let shooting: Vec<_> = t.shooting.modifiers.iter().map(|m| m.id).collect();
+        rows_once(
+            "shooting modifier",
+            ShootingModifier::ALL,
+            &shooting,
+            &mut p,
+        );
+        let melee_dice: Vec<_> = t.melee.dice_modifiers.iter().map(|m| m.id).collect();
+        rows_once(
+            "melee dice modifier",
+            MeleeDiceModifier::ALL,
+            &melee_dice,
+            &mut p,
+        );
+        let resolution: Vec<_> = t.melee.resolution_modifiers.iter().map(|m| m.id).collect();
+        rows_once(
+            "melee resolution modifier",
+            MeleeResolutionModifier::ALL,
+            &resolution,
+            &mut p,
+        );
+        let morale: Vec<_> = t.morale.modifiers.iter().map(|m| m.id).collect();
+        rows_once("morale modifier", MoraleModifier::ALL, &morale, &mut p);
         for (field, text) in t.numbers.dice_fields() {
             if crate::rules::dice::DiceExpr::parse(text).is_none() {
                 p.push(format!(
@@ -454,6 +451,24 @@ impl Catalogue {
             }
             (Some(_), _) => p.push(format!("{at}: gun classes on a non-artillery entry")),
             (None, _) => {}
+        }
+    }
+}
+
+/// Each id of `all` must have exactly one row in `rows`.
+fn rows_once<Id: Copy + PartialEq + std::fmt::Display>(
+    table: &str,
+    all: &[Id],
+    rows: &[Id],
+    p: &mut Vec<String>,
+) {
+    for id in all {
+        match rows.iter().filter(|r| *r == id).count() {
+            1 => {}
+            0 => p.push(format!(
+                "{table} {id}, which the combat code uses, has no row"
+            )),
+            n => p.push(format!("{table} {id} has {n} rows (expected one)")),
         }
     }
 }

@@ -7,7 +7,8 @@
 //! build a modified catalogue with [`Catalogue::from_json`].
 //!
 //! The code is split by job: [`schema`] holds the data structures the JSON
-//! files are read into, `accessors` the lookups the rules code uses, `check`
+//! files are read into, `modifiers` the typed ids of the modifier tables,
+//! `accessors` the lookups the rules code uses, `check`
 //! the consistency check run on every load and `text` the plain-text
 //! rendering for `muster catalog`.
 
@@ -15,9 +16,11 @@ use serde::{Deserialize, Serialize};
 
 mod accessors;
 mod check;
+mod modifiers;
 pub mod schema;
 mod text;
 
+pub use modifiers::{MeleeDiceModifier, MeleeResolutionModifier, MoraleModifier, ShootingModifier};
 pub use schema::{
     CommanderRating, Commanders, DiceModifier, DisciplineLevelData, ElementTypeData, FormationData,
     HistoricalEntry, MeleeTable, Meta, MoraleTable, MovementRow, NamedEffect, NationData,
@@ -79,53 +82,6 @@ pub struct Catalogue {
     nations: Vec<NationData>,
     wars: Vec<WarData>,
     historical_notes: Vec<String>,
-}
-
-/// Modifier ids the combat code looks up; the consistency check requires them.
-pub mod modifier_ids {
-    pub const SHOOTING: &[&str] = &[
-        "cover",
-        "open_order",
-        "long_range",
-        "point_blank",
-        "flank",
-        "disorder",
-        "grapeshot",
-        "exhausted",
-    ];
-    pub const MELEE_DICE: &[&str] = &[
-        "initiated",
-        "battle_line",
-        "flank",
-        "counter_charged",
-        "disorder",
-        "exhausted",
-    ];
-    pub const MELEE_RESOLUTION: &[&str] = &[
-        "vs_unlimbered_or_column",
-        "line_vs_open",
-        "hits",
-        "flank_attack",
-        "fit_vs_exhausted",
-        "fit_vs_shaken",
-        "in_spi",
-        "commander_attached",
-        "defenses",
-        "high_ground",
-    ];
-    pub const MORALE: &[&str] = &[
-        "march_column",
-        "forced_order",
-        "excess_hits",
-        "shaken_or_exhausted",
-        "disordered",
-        "group_broken",
-        "supported",
-        "battle_line",
-        "commander_attached",
-        "cover",
-        "defenses",
-    ];
 }
 
 fn parse_file<T: for<'de> Deserialize<'de>>(file: &str, text: &str) -> Result<T, CatalogueError> {

@@ -2,6 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::modifiers::{
+    MeleeDiceModifier, MeleeResolutionModifier, MoraleModifier, ShootingModifier,
+};
 use crate::rules::systems::lotf::types::{
     ElementType, Formation, Nation, Size, Upgrade, War, Weapon,
 };
@@ -171,20 +174,23 @@ pub struct Commanders {
     pub notes: Vec<String>,
 }
 
-/// A dice modifier in the shooting or melee tables.
+/// A dice modifier in the shooting or melee tables, keyed by a typed id
+/// ([`ShootingModifier`] or [`MeleeDiceModifier`]): an id the code does not
+/// know fails to load.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct DiceModifier {
-    pub id: String,
+pub struct DiceModifier<Id> {
+    pub id: Id,
     pub condition: String,
     pub dice: i8,
 }
 
-/// A modifier to a result or a roll.
+/// A modifier to a result or a roll, keyed by a typed id
+/// ([`MeleeResolutionModifier`] or [`MoraleModifier`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ValueModifier {
-    pub id: String,
+pub struct ValueModifier<Id> {
+    pub id: Id,
     pub condition: String,
     pub value: i8,
 }
@@ -207,7 +213,7 @@ pub struct ShootingTable {
     pub dice: String,
     pub zero_pool: String,
     pub sequence: Vec<String>,
-    pub modifiers: Vec<DiceModifier>,
+    pub modifiers: Vec<DiceModifier<ShootingModifier>>,
     pub special: Vec<NamedEffect>,
 }
 
@@ -227,10 +233,10 @@ pub struct MeleeTable {
     pub to_hit: u8,
     pub base_dice: u8,
     pub sequence: Vec<String>,
-    pub dice_modifiers: Vec<DiceModifier>,
+    pub dice_modifiers: Vec<DiceModifier<MeleeDiceModifier>>,
     pub support: Vec<SupportRule>,
     pub support_note: String,
-    pub resolution_modifiers: Vec<ValueModifier>,
+    pub resolution_modifiers: Vec<ValueModifier<MeleeResolutionModifier>>,
     pub charge_size: String,
 }
 
@@ -250,7 +256,7 @@ pub struct TestKind {
 pub struct MoraleTable {
     pub roll: String,
     pub test_kinds: Vec<TestKind>,
-    pub modifiers: Vec<ValueModifier>,
+    pub modifiers: Vec<ValueModifier<MoraleModifier>>,
 }
 
 /// A discipline level and its effects.

@@ -2,6 +2,9 @@
 //! broken data.
 
 use super::support::*;
+use crate::rules::systems::lotf::catalogue::{
+    MeleeDiceModifier, MeleeResolutionModifier, MoraleModifier, ShootingModifier,
+};
 use crate::rules::systems::lotf::*;
 
 fn modified(f: impl FnOnce(&mut serde_json::Value)) -> Result<Catalogue, CatalogueError> {
@@ -174,24 +177,17 @@ fn tables_hold_the_numbers_the_rulings_name() {
     let t = cat().tables().clone();
     assert_eq!(t.shooting.to_hit, 5, "R-14");
     assert_eq!(t.game_length_turns, 6, "R-24");
-    let dice = |id: &str| {
-        t.shooting
-            .modifiers
-            .iter()
-            .find(|m| m.id == id)
-            .map(|m| m.dice)
-    };
-    assert_eq!(dice("grapeshot"), Some(2));
-    assert_eq!(dice("point_blank"), Some(1));
-    let res = |id: &str| {
-        t.melee
-            .resolution_modifiers
-            .iter()
-            .find(|m| m.id == id)
-            .map(|m| m.value)
-    };
-    assert_eq!(res("fit_vs_exhausted"), Some(2));
-    assert_eq!(res("defenses"), Some(2));
+    let c = cat();
+    assert_eq!(c.shooting_modifier(ShootingModifier::Grapeshot), 2);
+    assert_eq!(c.shooting_modifier(ShootingModifier::PointBlank), 1);
+    assert_eq!(
+        c.melee_resolution_modifier(MeleeResolutionModifier::FitVsExhausted),
+        2
+    );
+    assert_eq!(
+        c.melee_resolution_modifier(MeleeResolutionModifier::Defenses),
+        2
+    );
     let levels: Vec<_> = t
         .victory_points
         .levels
@@ -337,6 +333,122 @@ fn consistency_check_rejects_an_empty_version_and_unknown_fields() {
         p.iter().any(|x| x.contains("unknown field `colour`")),
         "{p:?}"
     );
+}
+
+/// The four modifier tables the combat code reads, as (table, JSON path,
+/// every id the code names).
+fn modifier_tables() -> Vec<(&'static str, [&'static str; 2], Vec<&'static str>)> {
+    vec![
+        (
+            "shooting modifier",
+            ["shooting", "modifiers"],
+            ShootingModifier::ALL.iter().map(|m| m.id()).collect(),
+        ),
+        (
+            "melee dice modifier",
+            ["melee", "dice_modifiers"],
+            MeleeDiceModifier::ALL.iter().map(|m| m.id()).collect(),
+        ),
+        (
+            "melee resolution modifier",
+            ["melee", "resolution_modifiers"],
+            MeleeResolutionModifier::ALL
+                .iter()
+                .map(|m| m.id())
+                .collect(),
+        ),
+        (
+            "morale modifier",
+            ["morale", "modifiers"],
+            MoraleModifier::ALL.iter().map(|m| m.id()).collect(),
+        ),
+    ]
+}
+
+#[test]
+fn a_misspelt_modifier_id_fails_to_load() {
+    // Issue 16: a misspelt id used to load and count 0.
+    for (table, [a, b], ids) in modifier_tables() {
+        let first = ids[0];
+        let r = modified(|v| {
+            v["tables"][a][b][0]["id"] = serde_json::json!(format!("{first}x"));
+        });
+        match r {
+            Err(CatalogueError::Parse { message, .. }) => assert!(
+                message.contains(&format!("unknown variant `{first}x`")),
+                "{table}: {message}"
+            ),
+            other => panic!("{table}: a misspelt id loaded or failed oddly: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_missing_modifier_row_fails_to_load() {
+    // Issue 16: every modifier the combat code names needs its row; none
+    // may be missing and silently count 0.
+    for (table, [a, b], ids) in modifier_tables() {
+        for id in ids {
+            let p = problems(modified(|v| {
+                let rows = v["tables"][a][b].as_array_mut().expect("rows");
+                rows.retain(|r| r["id"] != id);
+            }));
+            assert_eq!(
+                p,
+                vec![format!(
+                    "{table} {id}, which the combat code uses, has no row"
+                )],
+                "{table} {id}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_modifier_row_given_twice_fails_to_load() {
+    let p = problems(modified(|v| {
+        let rows = v["tables"]["morale"]["modifiers"]
+            .as_array_mut()
+            .expect("rows");
+        let mut again = rows[0].clone();
+        again["value"] = serde_json::json!(3);
+        rows.push(again);
+    }));
+    assert_eq!(
+        p,
+        vec!["morale modifier march_column has 2 rows (expected one)".to_string()]
+    );
+}
+
+#[test]
+fn typed_modifier_lookups_read_their_row() {
+    let c = cat();
+    let t = c.tables();
+    for m in &t.shooting.modifiers {
+        assert_eq!(c.shooting_modifier(m.id), i32::from(m.dice), "{}", m.id);
+    }
+    for m in &t.melee.dice_modifiers {
+        assert_eq!(c.melee_dice_modifier(m.id), i32::from(m.dice), "{}", m.id);
+    }
+    for m in &t.melee.resolution_modifiers {
+        assert_eq!(
+            c.melee_resolution_modifier(m.id),
+            i32::from(m.value),
+            "{}",
+            m.id
+        );
+    }
+    for m in &t.morale.modifiers {
+        assert_eq!(c.morale_modifier(m.id), i32::from(m.value), "{}", m.id);
+    }
+    // The book's numbers for a few rows.
+    assert_eq!(c.shooting_modifier(ShootingModifier::Cover), -1);
+    assert_eq!(c.melee_dice_modifier(MeleeDiceModifier::Initiated), 2);
+    assert_eq!(
+        c.melee_resolution_modifier(MeleeResolutionModifier::VsUnlimberedOrColumn),
+        2
+    );
+    assert_eq!(c.morale_modifier(MoraleModifier::Supported), 1);
 }
 
 #[test]

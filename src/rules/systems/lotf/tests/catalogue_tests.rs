@@ -493,3 +493,34 @@ fn upgrade_formations_apply_r9() {
         .render_text()
         .contains("Open Order, March Column (never Battle Line, R-9)"));
 }
+
+#[test]
+fn wait_for_my_command_stores_an_order_it_does_not_add_one() {
+    // Issue 16, seed l. 1213–1217 with storing orders at l. 1039–1073: the
+    // Command Point lets an element that has used up its orders keep one
+    // back (a Combat Order for a Snap Fire or a Maneuver Order for a
+    // Counter-charge) as its last action; it gives no extra order to carry
+    // out now. The summary is what the quick reference shows.
+    let c = cat();
+    let o = c
+        .commanders()
+        .special_orders
+        .iter()
+        .find(|o| o.id == "wait_for_my_command")
+        .expect("order");
+    let s = o.summary.to_lowercase();
+    assert!(
+        !s.contains("extra") && !s.contains("gives an element one"),
+        "it must not read as an added order: {}",
+        o.summary
+    );
+    for words in [
+        "store",
+        "snap fire",
+        "counter-charge",
+        "last action",
+        "one command point",
+    ] {
+        assert!(s.contains(words), "missing `{words}`: {}", o.summary);
+    }
+}

@@ -562,3 +562,31 @@ fn historical_lists_offer_cannons_and_howitzers_not_siege_mortars() {
     let lists = &text[text.find("HISTORICAL ELEMENT LISTS").expect("lists")..];
     assert!(!lists.contains("Siege mortar"), "{lists}");
 }
+
+#[test]
+fn artillery_faces_by_prolonging_not_by_a_turn_order() {
+    // Issue 16, seed l. 971–996 (and the book's order summary, l. 5795–5833): infantry and cavalry have an order to turn
+    // or face about; artillery has none, it changes facing as part of an
+    // unlimbered move or by prolonging on the spot for a Maneuver Order.
+    let c = cat();
+    let maneuvers = |t: ElementType| {
+        c.tables()
+            .orders
+            .iter()
+            .find(|o| o.element_type == t)
+            .map(|o| o.maneuver.join(" | "))
+            .expect("orders")
+    };
+    let art = maneuvers(ElementType::Artillery).to_lowercase();
+    assert!(
+        !art.contains("face left") && !art.contains("turn") && !art.contains("rear"),
+        "artillery has no turn order: {art}"
+    );
+    assert!(art.contains("prolong"), "artillery prolongs: {art}");
+    for t in [ElementType::Infantry, ElementType::Cavalry] {
+        assert!(
+            maneuvers(t).contains("Face left, right or to the rear"),
+            "{t}"
+        );
+    }
+}

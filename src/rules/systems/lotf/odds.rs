@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::catalogue::{skill_ids, Catalogue};
+use super::catalogue::{skill_ids, Catalogue, MeleeResolutionModifier};
 use super::combat::melee::side_hit_probability;
 use super::combat::{
     binomial, judge_volley, melee_pool, melee_resolution, morale_modifier, morale_pass_probability,
@@ -783,7 +783,7 @@ fn side_odds(cat: &Catalogue, me: &MeleeSide, other: &MeleeSide) -> (MeleeSideOd
 pub fn melee_odds_for_sides(cat: &Catalogue, a: &MeleeSide, d: &MeleeSide) -> MeleeOdds {
     let (ao, _) = side_odds(cat, a, d);
     let (dd, _) = side_odds(cat, d, a);
-    let per_hit = cat.melee_resolution_modifier("hits");
+    let per_hit = cat.melee_resolution_modifier(MeleeResolutionModifier::Hits);
     let mut margins: std::collections::BTreeMap<i32, f64> = std::collections::BTreeMap::new();
     for (ha, pa) in ao.hits_distribution.iter().enumerate() {
         for (hd, pd) in dd.hits_distribution.iter().enumerate() {

@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{die_hit_probability, DicePool, Term};
 use crate::rules::dice::Dice;
-use crate::rules::systems::lotf::catalogue::Catalogue;
+use crate::rules::systems::lotf::catalogue::{
+    Catalogue, MeleeDiceModifier, MeleeResolutionModifier,
+};
 use crate::rules::systems::lotf::types::{DisciplineLevel, ElementType, Formation};
 
 /// A supporting element.
@@ -127,31 +129,36 @@ pub fn melee_pool(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) -> DiceP
         pool.add(
             "initiated",
             "initiated",
-            cat.melee_dice_modifier("initiated"),
+            cat.melee_dice_modifier(MeleeDiceModifier::Initiated),
         );
     }
     if side.formation == Formation::BattleLine && !side.self_preservation {
         pool.add(
             "battle_line",
             "battle line",
-            cat.melee_dice_modifier("battle_line"),
+            cat.melee_dice_modifier(MeleeDiceModifier::BattleLine),
         );
     }
     if side.flank {
-        pool.add("flank", "flank", cat.melee_dice_modifier("flank"));
+        pool.add(
+            "flank",
+            "flank",
+            cat.melee_dice_modifier(MeleeDiceModifier::Flank),
+        );
     }
     if side.counter_charged {
         pool.add(
             "counter_charged",
             "counter-charge",
-            cat.melee_dice_modifier("counter_charged"),
+            cat.melee_dice_modifier(MeleeDiceModifier::CounterCharged),
         );
     }
     if side.disorder_markers > 0 {
         pool.add(
             "disorder",
             "Disorder",
-            cat.melee_dice_modifier("disorder") * side.disorder_markers.min(1000) as i32,
+            cat.melee_dice_modifier(MeleeDiceModifier::Disorder)
+                * side.disorder_markers.min(1000) as i32,
         );
     }
     if matches!(
@@ -161,7 +168,7 @@ pub fn melee_pool(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) -> DiceP
         pool.add(
             "exhausted",
             "Exhausted",
-            cat.melee_dice_modifier("exhausted"),
+            cat.melee_dice_modifier(MeleeDiceModifier::Exhausted),
         );
     }
     if !side.in_building {
@@ -181,44 +188,56 @@ pub fn melee_pool(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) -> DiceP
 /// when rolled).
 pub fn melee_resolution(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) -> (i32, Vec<Term>) {
     let mut terms = Vec::new();
-    let mut add = |id: &str, label: &str| {
+    let mut add = |id: MeleeResolutionModifier, label: &str| {
         let v = cat.melee_resolution_modifier(id);
         if v != 0 {
-            terms.push(Term::new(id, label, v));
+            terms.push(Term::new(id.id(), label, v));
         }
     };
     if matches!(
         other.formation,
         Formation::Unlimbered | Formation::MarchColumn
     ) {
-        add("vs_unlimbered_or_column", "enemy unlimbered or in column");
+        add(
+            MeleeResolutionModifier::VsUnlimberedOrColumn,
+            "enemy unlimbered or in column",
+        );
     }
     if side.formation == Formation::BattleLine && !side.self_preservation && other.open_like() {
-        add("line_vs_open", "line against open order");
+        add(
+            MeleeResolutionModifier::LineVsOpen,
+            "line against open order",
+        );
     }
     if side.flank {
-        add("flank_attack", "flank attack");
+        add(MeleeResolutionModifier::FlankAttack, "flank attack");
     }
     if side.level == DisciplineLevel::Fit {
         match other.level {
-            DisciplineLevel::Exhausted | DisciplineLevel::Shattered => {
-                add("fit_vs_exhausted", "Fit against Exhausted")
+            DisciplineLevel::Exhausted | DisciplineLevel::Shattered => add(
+                MeleeResolutionModifier::FitVsExhausted,
+                "Fit against Exhausted",
+            ),
+            DisciplineLevel::Shaken => {
+                add(MeleeResolutionModifier::FitVsShaken, "Fit against Shaken")
             }
-            DisciplineLevel::Shaken => add("fit_vs_shaken", "Fit against Shaken"),
             DisciplineLevel::Fit => {}
         }
     }
     if side.in_spi {
-        add("in_spi", "inside its commander's SPI");
+        add(MeleeResolutionModifier::InSpi, "inside its commander's SPI");
     }
     if side.commander_attached {
-        add("commander_attached", "commander attached");
+        add(
+            MeleeResolutionModifier::CommanderAttached,
+            "commander attached",
+        );
     }
     if side.defenses {
-        add("defenses", "defenses");
+        add(MeleeResolutionModifier::Defenses, "defenses");
     }
     if side.high_ground {
-        add("high_ground", "high ground");
+        add(MeleeResolutionModifier::HighGround, "high ground");
     }
     let total = terms.iter().map(|t| t.value).sum();
     (total, terms)
@@ -274,7 +293,7 @@ pub fn resolve_melee(
     let pd = melee_pool(cat, defender, attacker);
     let (fa, ha) = roll_side(&pa, attacker.reroll_misses, dice);
     let (fd, hd) = roll_side(&pd, defender.reroll_misses, dice);
-    let per_hit = cat.melee_resolution_modifier("hits");
+    let per_hit = cat.melee_resolution_modifier(MeleeResolutionModifier::Hits);
     let ra = ha as i32 * per_hit + melee_resolution(cat, attacker, defender).0;
     let rd = hd as i32 * per_hit + melee_resolution(cat, defender, attacker).0;
     let outcome = match ra.cmp(&rd) {

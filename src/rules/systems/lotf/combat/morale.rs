@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Term;
 use crate::rules::dice::Dice;
-use crate::rules::systems::lotf::catalogue::Catalogue;
+use crate::rules::systems::lotf::catalogue::{Catalogue, MoraleModifier};
 
 /// The three kinds of test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -61,7 +61,7 @@ pub fn morale_modifier(cat: &Catalogue, s: &MoraleSituation, kind: TestKind) -> 
         add(
             "march_column",
             "march column",
-            cat.morale_modifier("march_column"),
+            cat.morale_modifier(MoraleModifier::MarchColumn),
         );
     }
     if s.forced_orders > 1 {
@@ -69,59 +69,67 @@ pub fn morale_modifier(cat: &Catalogue, s: &MoraleSituation, kind: TestKind) -> 
         add(
             "forced_order",
             "later forced orders",
-            cat.morale_modifier("forced_order") * k,
+            cat.morale_modifier(MoraleModifier::ForcedOrder) * k,
         );
     }
     if s.excess_hits > 0 {
         add(
             "excess_hits",
             "excess hits",
-            cat.morale_modifier("excess_hits") * s.excess_hits.min(100) as i32,
+            cat.morale_modifier(MoraleModifier::ExcessHits) * s.excess_hits.min(100) as i32,
         );
     }
     if s.shaken_or_exhausted {
         add(
             "shaken_or_exhausted",
             "Shaken or Exhausted",
-            cat.morale_modifier("shaken_or_exhausted"),
+            cat.morale_modifier(MoraleModifier::ShakenOrExhausted),
         );
     }
     if s.disordered {
         add(
             "disordered",
             "disordered",
-            cat.morale_modifier("disordered"),
+            cat.morale_modifier(MoraleModifier::Disordered),
         );
     }
     if s.group_broken {
         add(
             "group_broken",
             "group broken",
-            cat.morale_modifier("group_broken"),
+            cat.morale_modifier(MoraleModifier::GroupBroken),
         );
     }
     if s.supported {
-        add("supported", "supported", cat.morale_modifier("supported"));
+        add(
+            "supported",
+            "supported",
+            cat.morale_modifier(MoraleModifier::Supported),
+        );
     }
     if s.battle_line {
         add(
             "battle_line",
             "battle line",
-            cat.morale_modifier("battle_line"),
+            cat.morale_modifier(MoraleModifier::BattleLine),
         );
     }
     if s.commander_attached {
         add(
             "commander_attached",
             "commander attached",
-            cat.morale_modifier("commander_attached"),
+            cat.morale_modifier(MoraleModifier::CommanderAttached),
         );
     }
     if s.in_cover {
-        add("cover", "cover", cat.morale_modifier("cover"));
+        add("cover", "cover", cat.morale_modifier(MoraleModifier::Cover));
     }
     if s.in_defenses {
-        add("defenses", "defenses", cat.morale_modifier("defenses"));
+        add(
+            "defenses",
+            "defenses",
+            cat.morale_modifier(MoraleModifier::Defenses),
+        );
     }
     if s.preserve_the_nation && kind == TestKind::Discipline {
         // The skill's −1 on Discipline Tests (Advanced Rules); it is a skill,
@@ -129,7 +137,7 @@ pub fn morale_modifier(cat: &Catalogue, s: &MoraleSituation, kind: TestKind) -> 
         add(
             "preserve_the_nation",
             "Preserve the Nation",
-            cat.morale_modifier("excess_hits"),
+            cat.morale_modifier(MoraleModifier::ExcessHits),
         );
     }
     let total = terms.iter().map(|t| t.value).sum();

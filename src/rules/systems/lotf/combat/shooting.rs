@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::DicePool;
 use crate::rules::dice::Dice;
-use crate::rules::systems::lotf::catalogue::Catalogue;
+use crate::rules::systems::lotf::catalogue::{Catalogue, ShootingModifier};
 use crate::rules::systems::lotf::types::{ElementType, Weapon};
 
 /// What an artillery element loads.
@@ -131,40 +131,56 @@ pub fn shooting_pool(
     pool.add("action", "Action", i32::from(shooter.action));
     pool.add("numbers", "Numbers", i32::from(shooter.extra_dice));
     if shooter.exhausted {
-        pool.add("exhausted", "Exhausted", cat.shooting_modifier("exhausted"));
+        pool.add(
+            "exhausted",
+            "Exhausted",
+            cat.shooting_modifier(ShootingModifier::Exhausted),
+        );
     }
     if kind == ShotKind::Grapeshot {
-        pool.add("grapeshot", "grapeshot", cat.shooting_modifier("grapeshot"));
+        pool.add(
+            "grapeshot",
+            "grapeshot",
+            cat.shooting_modifier(ShootingModifier::Grapeshot),
+        );
     }
     if sit.range_inches <= u32::from(n.point_blank_inches) {
         pool.add(
             "point_blank",
             "point blank",
-            cat.shooting_modifier("point_blank"),
+            cat.shooting_modifier(ShootingModifier::PointBlank),
         );
     }
     if sit.range_inches > u32::from(n.long_range_over_inches) {
         pool.add(
             "long_range",
             "long range",
-            cat.shooting_modifier("long_range"),
+            cat.shooting_modifier(ShootingModifier::LongRange),
         );
     }
     if sit.flank {
-        pool.add("flank", "flank", cat.shooting_modifier("flank"));
+        pool.add(
+            "flank",
+            "flank",
+            cat.shooting_modifier(ShootingModifier::Flank),
+        );
     }
     if sit.target_in_cover && kind != ShotKind::Mortar {
-        pool.add("cover", "cover", cat.shooting_modifier("cover"));
+        pool.add(
+            "cover",
+            "cover",
+            cat.shooting_modifier(ShootingModifier::Cover),
+        );
     }
     if sit.target_open_order {
         pool.add(
             "open_order",
             "open order",
-            cat.shooting_modifier("open_order"),
+            cat.shooting_modifier(ShootingModifier::OpenOrder),
         );
     }
     if shooter.disorder_markers > 0 {
-        let per = cat.shooting_modifier("disorder");
+        let per = cat.shooting_modifier(ShootingModifier::Disorder);
         let label = if shooter.disorder_markers == 1 {
             "Disorder Marker".to_string()
         } else {

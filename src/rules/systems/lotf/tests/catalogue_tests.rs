@@ -2,6 +2,9 @@
 //! broken data.
 
 use super::support::*;
+use crate::rules::systems::lotf::catalogue::{
+    MeleeDiceModifier, MeleeResolutionModifier, MoraleModifier, ShootingModifier,
+};
 use crate::rules::systems::lotf::*;
 
 fn modified(f: impl FnOnce(&mut serde_json::Value)) -> Result<Catalogue, CatalogueError> {
@@ -174,24 +177,17 @@ fn tables_hold_the_numbers_the_rulings_name() {
     let t = cat().tables().clone();
     assert_eq!(t.shooting.to_hit, 5, "R-14");
     assert_eq!(t.game_length_turns, 6, "R-24");
-    let dice = |id: &str| {
-        t.shooting
-            .modifiers
-            .iter()
-            .find(|m| m.id == id)
-            .map(|m| m.dice)
-    };
-    assert_eq!(dice("grapeshot"), Some(2));
-    assert_eq!(dice("point_blank"), Some(1));
-    let res = |id: &str| {
-        t.melee
-            .resolution_modifiers
-            .iter()
-            .find(|m| m.id == id)
-            .map(|m| m.value)
-    };
-    assert_eq!(res("fit_vs_exhausted"), Some(2));
-    assert_eq!(res("defenses"), Some(2));
+    let c = cat();
+    assert_eq!(c.shooting_modifier(ShootingModifier::Grapeshot), 2);
+    assert_eq!(c.shooting_modifier(ShootingModifier::PointBlank), 1);
+    assert_eq!(
+        c.melee_resolution_modifier(MeleeResolutionModifier::FitVsExhausted),
+        2
+    );
+    assert_eq!(
+        c.melee_resolution_modifier(MeleeResolutionModifier::Defenses),
+        2
+    );
     let levels: Vec<_> = t
         .victory_points
         .levels
@@ -339,6 +335,122 @@ fn consistency_check_rejects_an_empty_version_and_unknown_fields() {
     );
 }
 
+/// The four modifier tables the combat code reads, as (table, JSON path,
+/// every id the code names).
+fn modifier_tables() -> Vec<(&'static str, [&'static str; 2], Vec<&'static str>)> {
+    vec![
+        (
+            "shooting modifier",
+            ["shooting", "modifiers"],
+            ShootingModifier::ALL.iter().map(|m| m.id()).collect(),
+        ),
+        (
+            "melee dice modifier",
+            ["melee", "dice_modifiers"],
+            MeleeDiceModifier::ALL.iter().map(|m| m.id()).collect(),
+        ),
+        (
+            "melee resolution modifier",
+            ["melee", "resolution_modifiers"],
+            MeleeResolutionModifier::ALL
+                .iter()
+                .map(|m| m.id())
+                .collect(),
+        ),
+        (
+            "morale modifier",
+            ["morale", "modifiers"],
+            MoraleModifier::ALL.iter().map(|m| m.id()).collect(),
+        ),
+    ]
+}
+
+#[test]
+fn a_misspelt_modifier_id_fails_to_load() {
+    // Issue 16: a misspelt id used to load and count 0.
+    for (table, [a, b], ids) in modifier_tables() {
+        let first = ids[0];
+        let r = modified(|v| {
+            v["tables"][a][b][0]["id"] = serde_json::json!(format!("{first}x"));
+        });
+        match r {
+            Err(CatalogueError::Parse { message, .. }) => assert!(
+                message.contains(&format!("unknown variant `{first}x`")),
+                "{table}: {message}"
+            ),
+            other => panic!("{table}: a misspelt id loaded or failed oddly: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_missing_modifier_row_fails_to_load() {
+    // Issue 16: every modifier the combat code names needs its row; none
+    // may be missing and silently count 0.
+    for (table, [a, b], ids) in modifier_tables() {
+        for id in ids {
+            let p = problems(modified(|v| {
+                let rows = v["tables"][a][b].as_array_mut().expect("rows");
+                rows.retain(|r| r["id"] != id);
+            }));
+            assert_eq!(
+                p,
+                vec![format!(
+                    "{table} {id}, which the combat code uses, has no row"
+                )],
+                "{table} {id}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_modifier_row_given_twice_fails_to_load() {
+    let p = problems(modified(|v| {
+        let rows = v["tables"]["morale"]["modifiers"]
+            .as_array_mut()
+            .expect("rows");
+        let mut again = rows[0].clone();
+        again["value"] = serde_json::json!(3);
+        rows.push(again);
+    }));
+    assert_eq!(
+        p,
+        vec!["morale modifier march_column has 2 rows (expected one)".to_string()]
+    );
+}
+
+#[test]
+fn typed_modifier_lookups_read_their_row() {
+    let c = cat();
+    let t = c.tables();
+    for m in &t.shooting.modifiers {
+        assert_eq!(c.shooting_modifier(m.id), i32::from(m.dice), "{}", m.id);
+    }
+    for m in &t.melee.dice_modifiers {
+        assert_eq!(c.melee_dice_modifier(m.id), i32::from(m.dice), "{}", m.id);
+    }
+    for m in &t.melee.resolution_modifiers {
+        assert_eq!(
+            c.melee_resolution_modifier(m.id),
+            i32::from(m.value),
+            "{}",
+            m.id
+        );
+    }
+    for m in &t.morale.modifiers {
+        assert_eq!(c.morale_modifier(m.id), i32::from(m.value), "{}", m.id);
+    }
+    // The book's numbers for a few rows.
+    assert_eq!(c.shooting_modifier(ShootingModifier::Cover), -1);
+    assert_eq!(c.melee_dice_modifier(MeleeDiceModifier::Initiated), 2);
+    assert_eq!(
+        c.melee_resolution_modifier(MeleeResolutionModifier::VsUnlimberedOrColumn),
+        2
+    );
+    assert_eq!(c.morale_modifier(MoraleModifier::Supported), 1);
+}
+
 #[test]
 fn render_text_shows_the_tables() {
     let text = cat().render_text();
@@ -380,4 +492,101 @@ fn upgrade_formations_apply_r9() {
     assert!(c
         .render_text()
         .contains("Open Order, March Column (never Battle Line, R-9)"));
+}
+
+#[test]
+fn wait_for_my_command_stores_an_order_it_does_not_add_one() {
+    // Issue 16, seed l. 1213–1217 with storing orders at l. 1039–1073: the
+    // Command Point lets an element that has used up its orders keep one
+    // back (a Combat Order for a Snap Fire or a Maneuver Order for a
+    // Counter-charge) as its last action; it gives no extra order to carry
+    // out now. The summary is what the quick reference shows.
+    let c = cat();
+    let o = c
+        .commanders()
+        .special_orders
+        .iter()
+        .find(|o| o.id == "wait_for_my_command")
+        .expect("order");
+    let s = o.summary.to_lowercase();
+    assert!(
+        !s.contains("extra") && !s.contains("gives an element one"),
+        "it must not read as an added order: {}",
+        o.summary
+    );
+    for words in [
+        "store",
+        "snap fire",
+        "counter-charge",
+        "last action",
+        "one command point",
+    ] {
+        assert!(s.contains(words), "missing `{words}`: {}", o.summary);
+    }
+}
+
+#[test]
+fn historical_lists_offer_cannons_and_howitzers_not_siege_mortars() {
+    // Issue 16: the book's lists (seed l. 2745–2890) give artillery
+    // "cannons and howitzers", and rocket batteries too in the War of 1812;
+    // none names a mortar. Cannons and howitzers are light or heavy guns by
+    // weight; Provincial Artillery, printed without a kind of gun, is
+    // offered the same (M-25).
+    let c = cat();
+    let mut seen = 0;
+    for w in c.wars() {
+        for nl in &w.nations {
+            for e in nl
+                .entries
+                .iter()
+                .filter(|e| e.element_type == ElementType::Artillery)
+            {
+                seen += 1;
+                let mut expected = vec![Weapon::LightGun, Weapon::HeavyGun];
+                if w.id == War::WarOf1812 {
+                    expected.push(Weapon::Rockets);
+                }
+                assert_eq!(
+                    e.gun_classes.clone().unwrap_or_default(),
+                    expected,
+                    "{} {} {}",
+                    w.id,
+                    nl.nation,
+                    e.id
+                );
+            }
+        }
+    }
+    assert_eq!(seen, 11, "the book lists eleven artillery entries");
+    let text = cat().render_text();
+    let lists = &text[text.find("HISTORICAL ELEMENT LISTS").expect("lists")..];
+    assert!(!lists.contains("Siege mortar"), "{lists}");
+}
+
+#[test]
+fn artillery_faces_by_prolonging_not_by_a_turn_order() {
+    // Issue 16, seed l. 971–996 (and the book's order summary, l. 5795–5833): infantry and cavalry have an order to turn
+    // or face about; artillery has none, it changes facing as part of an
+    // unlimbered move or by prolonging on the spot for a Maneuver Order.
+    let c = cat();
+    let maneuvers = |t: ElementType| {
+        c.tables()
+            .orders
+            .iter()
+            .find(|o| o.element_type == t)
+            .map(|o| o.maneuver.join(" | "))
+            .expect("orders")
+    };
+    let art = maneuvers(ElementType::Artillery).to_lowercase();
+    assert!(
+        !art.contains("face left") && !art.contains("turn") && !art.contains("rear"),
+        "artillery has no turn order: {art}"
+    );
+    assert!(art.contains("prolong"), "artillery prolongs: {art}");
+    for t in [ElementType::Infantry, ElementType::Cavalry] {
+        assert!(
+            maneuvers(t).contains("Face left, right or to the rear"),
+            "{t}"
+        );
+    }
 }

@@ -3,6 +3,7 @@
 
 mod backup;
 mod lod;
+mod lotf;
 mod rules;
 mod users;
 
@@ -118,7 +119,7 @@ pub enum Command {
     /// print a table of how the simulator's results fall against the bounds the rules should
     /// meet. Exit code 1 when a row is out of bounds. Needs no database.
     Calibrate {
-        /// The rule system to calibrate (only lod has a calibration table).
+        /// The rule system to calibrate (lotf or lod).
         #[arg(long, value_name = "SYSTEM", value_parser = system_id, default_value = "lod")]
         system: SystemId,
         /// Battles per row.
@@ -127,6 +128,13 @@ pub enum Command {
         /// Print the rows as JSON.
         #[arg(long)]
         json: bool,
+        /// Instead of the table, fight one battle of this row (numbered from 0, in the table's
+        /// order) with `--seed` and print its narrated log (lotf only).
+        #[arg(long, value_name = "ROW")]
+        row: Option<usize>,
+        /// The seed of the battle `--row` fights.
+        #[arg(long, value_name = "SEED", default_value_t = 1)]
+        seed: u64,
     },
     /// Print a rule system's catalogue as tables (or JSON): for Land of the Free element
     /// statistics, weapons, upgrades, skills, commander ratings and tables; for Liberty or
@@ -162,12 +170,18 @@ pub fn main() -> ExitCode {
             system,
             battles,
             json,
+            row,
+            seed,
         }) => {
-            if system != SystemId::Lod {
-                eprintln!("muster calibrate: only --system lod has a calibration table");
-                return ExitCode::from(2);
-            }
-            return lod::calibrate(battles, json);
+            let show = row.map(|r| (r, seed));
+            return match system {
+                SystemId::Lod => lod::calibrate(battles, json),
+                SystemId::Lotf => lotf::calibrate(battles, json, show),
+                _ => {
+                    eprintln!("muster calibrate: only lotf and lod have a calibration table");
+                    ExitCode::from(2)
+                }
+            };
         }
         Some(Command::Simulate {
             attacker,

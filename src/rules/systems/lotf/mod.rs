@@ -4,6 +4,7 @@
 //! Everything here is pure: no I/O, deterministic, and safe on any input.
 
 pub mod battle;
+pub mod calibration;
 pub mod campaign;
 pub mod catalogue;
 pub mod combat;

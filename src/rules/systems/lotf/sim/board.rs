@@ -1,7 +1,7 @@
-//! The simulator's board: the abstract battlefield of three sectors across
-//! the table and a depth axis between the two edges (see
-//! `docs/simulator.md`), the elements, commanders and groups on it, and the
-//! read-only queries a policy makes of it.
+//! The simulator's board: a 72" × 48" table on which every element is a
+//! point (its leader) with a frontage and a facing toward one of the two long
+//! edges (M-19 as amended: `docs/simulator.md`), the commanders and groups on
+//! it, and the read-only geometry and queries a policy makes of it.
 
 use crate::rules::systems::lotf::battle::ScenarioId;
 use crate::rules::systems::lotf::catalogue::Catalogue;
@@ -11,16 +11,72 @@ use crate::rules::systems::lotf::combat::{
 };
 use crate::rules::systems::lotf::types::{DisciplineLevel, ElementType, Formation, Size, Weapon};
 
-use crate::rules::battlefield::{self, Edge};
-pub use crate::rules::battlefield::{sector_for, TABLE_DEPTH};
+pub use crate::rules::battlefield::TABLE_DEPTH;
 
-/// How a side plays a scenario.
+/// The table edge an element withdraws toward: the attacker's (near, depth
+/// 0"), the defender's (far, 48"), or the left end (0" across) for a column
+/// marching along the table in an Ambush.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Posture {
-    /// Move on the enemy and the objectives.
-    Advance,
-    /// Stay on the objectives or behind the defences and shoot.
-    Hold,
+pub enum Home {
+    Near,
+    Far,
+    Left,
+}
+
+impl Home {
+    /// A unit step toward the edge.
+    pub fn toward(self) -> (f64, f64) {
+        match self {
+            Home::Near => (0.0, -1.0),
+            Home::Far => (0.0, 1.0),
+            Home::Left => (-1.0, 0.0),
+        }
+    }
+    /// Whether a point is off the table past this edge.
+    pub fn beyond(self, x: f64, y: f64) -> bool {
+        match self {
+            Home::Near => y < 0.0,
+            Home::Far => y > TABLE_DEPTH,
+            Home::Left => x < 0.0,
+        }
+    }
+    /// The facing (+1 toward the far edge) of an element entering from this edge.
+    pub fn facing(self) -> f64 {
+        match self {
+            Home::Far => -1.0,
+            _ => 1.0,
+        }
+    }
+}
+
+/// Width of the table across, in inches (a 6' table).
+pub const TABLE_WIDTH: f64 = 72.0;
+/// Width of one of the three deployment sectors.
+pub const SECTOR_WIDTH: f64 = 24.0;
+/// Room each element takes in a line: elements stand this far apart, centre to centre.
+pub const FILE_WIDTH: f64 = 8.0;
+
+/// The sector (0 left, 1 centre, 2 right) of a point across the table.
+pub fn sector_of(x: f64) -> i32 {
+    ((x / SECTOR_WIDTH).floor() as i32).clamp(0, 2)
+}
+
+/// The centre of a file (0, 1, 2 …) of a sector.
+pub fn file_x(sector: i32, file: usize) -> f64 {
+    f64::from(sector) * SECTOR_WIDTH + FILE_WIDTH / 2.0 + FILE_WIDTH * (file % 3) as f64
+}
+
+/// Frontage of an element in inches: by size in a line, narrow in a column.
+pub fn frontage(size: Size, formation: Formation) -> f64 {
+    if matches!(formation, Formation::MarchColumn | Formation::Limbered) {
+        return 2.0;
+    }
+    match size {
+        Size::Tiny => 2.0,
+        Size::Small => 4.0,
+        Size::Medium => 6.0,
+        Size::Large => 7.0,
+    }
 }
 
 /// One element in the battle.
@@ -41,6 +97,8 @@ pub struct Unit {
     pub extra: u8,
     pub range: u8,
     pub min_range: u8,
+    /// Threat Zone depth: 12", 18" with Rifles (R-10).
+    pub threat_zone: u8,
     pub marksmen: bool,
     pub german_ranks: bool,
     pub esprit: bool,
@@ -51,6 +109,7 @@ pub struct Unit {
     pub vanguard: bool,
     pub carry_on: bool,
     pub scouts: bool,
+    pub cumbersome: bool,
     pub fight_formation: Formation,
     pub points: u32,
     pub level: DisciplineLevel,
@@ -62,12 +121,25 @@ pub struct Unit {
     pub on_table: bool,
     pub formation: Formation,
     pub loaded: bool,
-    pub sector: i32,
+    /// Across the table, 0" (left) to 72" (right).
+    pub x: f64,
+    /// Depth, 0" (the attacker's edge) to 48".
     pub y: f64,
-    pub start_y: f64,
+    /// +1 when facing the far edge, −1 when facing the near edge.
+    pub facing: f64,
+    /// The edge it withdraws toward.
+    pub home: Home,
+    pub start: (f64, f64),
     pub engaged: Option<usize>,
+    /// Behind a linear obstacle: cover and defences while it stays put.
     pub defenses: bool,
     pub cover: bool,
+    /// The scenario keeps it where it stands (defenders of works and objectives).
+    pub pinned: bool,
+    /// A stored Maneuver Order (for a Counter-charge).
+    pub stored_maneuver: bool,
+    /// A stored Combat Order (for a Snap Fire).
+    pub stored_combat: bool,
     pub flank_turn: u32,
     pub inspired: bool,
     pub shots_this_activation: u32,
@@ -99,18 +171,16 @@ impl Unit {
     pub fn must_withdraw_from_charge(&self) -> bool {
         self.formation == Formation::Limbered
     }
-    /// The attacker starts from the near edge of the battlefield, the defender from the far.
-    pub(super) fn start_edge(&self) -> Edge {
-        match self.side {
-            Side::Attacker => Edge::Near,
-            Side::Defender => Edge::Far,
-        }
+    pub fn width(&self) -> f64 {
+        frontage(self.size, self.formation)
     }
-    pub(super) fn forward(&self) -> f64 {
-        self.start_edge().forward()
+    /// It has a Threat Zone: not in March Column or limbered.
+    pub fn threatens(&self) -> bool {
+        self.active() && !matches!(self.formation, Formation::MarchColumn | Formation::Limbered)
     }
-    pub(super) fn edge(&self) -> f64 {
-        self.start_edge().depth()
+    /// Still where it started (cover and defences hold only there).
+    pub fn unmoved(&self) -> bool {
+        (self.x - self.start.0).abs() < 0.01 && (self.y - self.start.1).abs() < 0.01
     }
 }
 
@@ -139,8 +209,9 @@ pub struct Group {
     pub commander: Option<usize>,
     pub units: Vec<usize>,
     pub arrives_turn: u32,
-    pub entry_sector: i32,
-    pub entry_y: Option<f64>,
+    /// Where its elements come on: the first file's point and the edge they face from.
+    pub entry: (f64, f64),
+    pub entry_home: Home,
     pub flank_entry: bool,
 }
 
@@ -152,9 +223,13 @@ pub struct View {
     pub units: Vec<Unit>,
     pub cmds: Vec<Cmd>,
     pub groups: Vec<Group>,
-    pub objectives: Vec<(i32, f64)>,
-    pub postures: [Posture; 2],
+    /// Objective markers (x, y).
+    pub objectives: Vec<(f64, f64)>,
     pub force_commander: [Option<usize>; 2],
+    /// The group being activated, whose commander may spend points now.
+    pub active_group: Option<usize>,
+    /// Maneuver and Combat Orders the active element has left.
+    pub active_orders: (i32, i32),
 }
 
 pub(super) fn sidx(s: Side) -> usize {
@@ -164,15 +239,41 @@ pub(super) fn sidx(s: Side) -> usize {
     }
 }
 
+/// Distance from a point to an element's frontage.
+fn point_gap(u: &Unit, p: (f64, f64)) -> f64 {
+    let dx = ((u.x - p.0).abs() - u.width() / 2.0).max(0.0);
+    dx.hypot(u.y - p.1)
+}
+
 impl View {
     pub fn element(&self, i: usize) -> &Unit {
         &self.units[i]
     }
 
-    /// Distance between two elements (M-19).
+    /// Closest distance between two elements' frontages.
     pub fn distance(&self, a: usize, b: usize) -> f64 {
-        let (x, y) = (&self.units[a], &self.units[b]);
-        battlefield::distance((x.sector, x.y), (y.sector, y.y))
+        let (p, q) = (&self.units[a], &self.units[b]);
+        let dx = ((p.x - q.x).abs() - (p.width() + q.width()) / 2.0).max(0.0);
+        dx.hypot(p.y - q.y)
+    }
+
+    /// `b` stands in `a`'s Threat Zone: in the strip as wide as `a`'s frontage,
+    /// ahead of it, within its Threat Zone depth.
+    pub fn in_threat_zone(&self, a: usize, b: usize) -> bool {
+        let (p, q) = (&self.units[a], &self.units[b]);
+        if !p.threatens() || p.engaged.is_some() {
+            return false;
+        }
+        let ahead = (q.y - p.y) * p.facing;
+        ahead > -0.5
+            && ahead <= f64::from(p.threat_zone)
+            && (q.x - p.x).abs() <= (p.width() + q.width()) / 2.0
+    }
+
+    /// `a` is in `t`'s flank: its leader level with or behind `t`'s front.
+    pub fn in_flank_of(&self, a: usize, t: usize) -> bool {
+        let (p, q) = (&self.units[a], &self.units[t]);
+        (p.y - q.y) * q.facing <= 0.0
     }
 
     fn enemies(&self, me: usize) -> impl Iterator<Item = usize> + '_ {
@@ -180,13 +281,23 @@ impl View {
         (0..self.units.len()).filter(move |&i| self.units[i].side != side && self.units[i].active())
     }
 
-    pub fn nearest_enemy(&self, me: usize) -> Option<usize> {
-        self.enemies(me).min_by(|&a, &b| {
+    fn friends(&self, me: usize) -> impl Iterator<Item = usize> + '_ {
+        let side = self.units[me].side;
+        (0..self.units.len())
+            .filter(move |&i| i != me && self.units[i].side == side && self.units[i].active())
+    }
+
+    fn closest(&self, me: usize, it: impl Iterator<Item = usize>) -> Option<usize> {
+        it.min_by(|&a, &b| {
             self.distance(me, a)
                 .partial_cmp(&self.distance(me, b))
                 .unwrap_or(std::cmp::Ordering::Equal)
                 .then(a.cmp(&b))
         })
+    }
+
+    pub fn nearest_enemy(&self, me: usize) -> Option<usize> {
+        self.closest(me, self.enemies(me))
     }
 
     pub fn nearest_enemy_distance(&self, me: usize) -> f64 {
@@ -195,7 +306,7 @@ impl View {
             .unwrap_or(f64::INFINITY)
     }
 
-    /// Charge reach of the element's formation (0: cannot charge).
+    /// Charge reach of the element's formation (0: cannot charge): twice its move.
     pub fn charge_reach(&self, cat: &Catalogue, me: usize) -> f64 {
         let u = &self.units[me];
         cat.movement(u.et, u.formation, u.weapon)
@@ -203,16 +314,23 @@ impl View {
             .unwrap_or(0.0)
     }
 
-    pub(super) fn advance_rate(&self, cat: &Catalogue, me: usize) -> f64 {
+    pub fn advance_rate(&self, cat: &Catalogue, me: usize) -> f64 {
         let u = &self.units[me];
         cat.movement(u.et, u.formation, u.weapon)
             .map(|m| f64::from(m.advance))
             .unwrap_or(0.0)
     }
 
-    /// The enemy this element could charge now, if any: the nearest in its
-    /// sector, within reach, not already fighting, and of a size it may charge
-    /// (R-28).
+    /// Enemies ahead of the element (its arc of sight is its front).
+    fn ahead(&self, me: usize, t: usize) -> bool {
+        let (u, q) = (&self.units[me], &self.units[t]);
+        (q.y - u.y) * u.facing >= -0.5
+    }
+
+    /// The enemy this element may charge now, if any: not already fighting,
+    /// ahead of it and within its charge reach, the closest one in its Threat
+    /// Zone first, else the closest; of a size and in a state it may charge
+    /// (R-28; an Exhausted element only into a flank).
     pub fn charge_target(&self, cat: &Catalogue, me: usize) -> Option<usize> {
         let u = &self.units[me];
         if u.engaged.is_some() {
@@ -222,18 +340,17 @@ impl View {
         if reach <= 0.0 {
             return None;
         }
+        let candidates = || {
+            self.enemies(me).filter(move |&t| {
+                self.units[t].engaged.is_none()
+                    && self.ahead(me, t)
+                    && self.distance(me, t) <= reach
+            })
+        };
         let t = self
-            .enemies(me)
-            .filter(|&t| self.units[t].sector == u.sector && self.units[t].engaged.is_none())
-            .min_by(|&a, &b| {
-                self.distance(me, a)
-                    .partial_cmp(&self.distance(me, b))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            })?;
-        if self.distance(me, t) > reach {
-            return None;
-        }
-        let flank = u.flank_turn == self.turn;
+            .closest(me, candidates().filter(|&t| self.in_threat_zone(me, t)))
+            .or_else(|| self.closest(me, candidates()))?;
+        let flank = self.in_flank_of(me, t) || u.flank_turn == self.turn;
         charge_permission(
             u.et,
             u.size,
@@ -247,144 +364,199 @@ impl View {
         .map(|_| t)
     }
 
-    /// The target a shot must take: the nearest enemy in range that is not
-    /// locked in a melee.
-    pub fn shoot_target(&self, me: usize) -> Option<usize> {
-        let u = &self.units[me];
-        if !u.loaded
-            || u.engaged.is_some()
-            || u.formation == Formation::MarchColumn
-            || u.formation == Formation::Limbered
-        {
-            return None;
+    /// Whether a friend stands in the fire zone between `me` and `t`.
+    fn fire_zone_blocked(&self, me: usize, t: usize) -> bool {
+        let (u, q) = (&self.units[me], &self.units[t]);
+        let (dx, dy) = (q.x - u.x, q.y - u.y);
+        let len2 = dx * dx + dy * dy;
+        if len2 < 1e-9 {
+            return false;
         }
-        self.enemies(me)
-            .filter(|&t| self.units[t].engaged.is_none())
-            .filter(|&t| {
-                let d = self.distance(me, t);
-                d <= f64::from(u.range) && d >= f64::from(u.min_range)
-            })
-            .min_by(|&a, &b| {
-                self.distance(me, a)
-                    .partial_cmp(&self.distance(me, b))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            })
+        self.friends(me).any(|f| {
+            let p = &self.units[f];
+            let s = ((p.x - u.x) * dx + (p.y - u.y) * dy) / len2;
+            if s <= 0.0 || s >= 1.0 {
+                return false;
+            }
+            let (cx, cy) = (u.x + s * dx, u.y + s * dy);
+            let off = ((p.x - cx).abs() - (p.width() + u.width()) / 2.0).max(0.0);
+            off.hypot(p.y - cy) < 0.5
+        })
     }
 
-    /// Worth spending a Maneuver on reloading: unloaded, and an enemy within
-    /// reach of its weapon or closing.
+    /// Whether `me` may shoot at `t` now: loaded, formed, in range and arc,
+    /// the target not in a melee, no friend in the fire zone, and for mortars
+    /// and rockets no friend within 6" of the target.
+    pub fn may_shoot_at(&self, me: usize, t: usize) -> bool {
+        let u = &self.units[me];
+        let q = &self.units[t];
+        if !u.loaded
+            || u.engaged.is_some()
+            || matches!(u.formation, Formation::MarchColumn | Formation::Limbered)
+            || !q.active()
+            || q.engaged.is_some()
+        {
+            return false;
+        }
+        let d = self.distance(me, t);
+        if d > f64::from(u.range) || d < f64::from(u.min_range) || !self.ahead(me, t) {
+            return false;
+        }
+        if self.fire_zone_blocked(me, t) {
+            return false;
+        }
+        if matches!(u.weapon, Weapon::SiegeMortar | Weapon::Rockets)
+            && self.units.iter().enumerate().any(|(f, p)| {
+                p.side == u.side && p.active() && f != me && self.distance(f, t) <= 6.0
+            })
+        {
+            return false;
+        }
+        true
+    }
+
+    /// The target a shot must take: the closest enemy it may shoot at.
+    pub fn shoot_target(&self, me: usize) -> Option<usize> {
+        self.closest(me, self.enemies(me).filter(|&t| self.may_shoot_at(me, t)))
+    }
+
+    /// Worth spending a Maneuver on reloading: unloaded, able to, and an enemy
+    /// within reach of its weapon or closing.
     pub fn can_reload(&self, me: usize) -> bool {
         let u = &self.units[me];
         !u.loaded
             && u.formation != Formation::Limbered
+            && !(u.cumbersome && u.et == ElementType::Cavalry)
             && self.nearest_enemy_distance(me) <= f64::from(u.range) + 12.0
     }
 
-    /// Whether the element should stay where it is.
+    /// Whether the element should stay where it is: the scenario pins it, or it
+    /// is a gun or a rifle element with a target in range.
     pub fn should_hold_ground(&self, me: usize) -> bool {
         let u = &self.units[me];
-        if self.postures[sidx(u.side)] == Posture::Hold {
+        if u.pinned {
             return true;
         }
-        if u.et == ElementType::Artillery {
+        if u.et == ElementType::Artillery || u.fear {
             return self.nearest_enemy_distance(me) <= f64::from(u.range);
         }
-        // Riflemen and others that fear cold steel keep their distance.
-        u.fear && self.nearest_enemy_distance(me) <= f64::from(u.range)
+        false
     }
 
-    /// Shift sector when no enemy is in this one but some are elsewhere.
-    pub fn shift_direction(&self, me: usize) -> Option<i8> {
+    /// Where the element heads: the closest enemy, else the closest objective
+    /// it does not hold yet.
+    pub fn goal(&self, me: usize) -> Option<(f64, f64)> {
+        if let Some(t) = self.nearest_enemy(me) {
+            let q = &self.units[t];
+            return Some((q.x, q.y));
+        }
         let u = &self.units[me];
-        if self.enemies(me).any(|t| self.units[t].sector == u.sector) {
-            return None;
-        }
-        // An objective still to take in this sector comes first.
-        if self.objective_goal(me).is_some() {
-            return None;
-        }
-        let t = self.nearest_enemy(me)?;
-        let ts = self.units[t].sector;
-        if ts > u.sector {
-            Some(1)
-        } else if ts < u.sector {
-            Some(-1)
-        } else {
-            None
-        }
-    }
-
-    fn objective_goal(&self, me: usize) -> Option<f64> {
-        let u = &self.units[me];
-        if !self.scenario.uses_objectives() {
-            return None;
-        }
         self.objectives
             .iter()
-            .filter(|(s, y)| *s == u.sector && (u.y - y).abs() > 3.0)
-            .map(|(_, y)| *y)
+            .copied()
+            .filter(|o| point_gap(u, *o) > 3.0)
             .min_by(|a, b| {
-                (u.y - a)
-                    .abs()
-                    .partial_cmp(&(u.y - b).abs())
+                point_gap(u, *a)
+                    .partial_cmp(&point_gap(u, *b))
                     .unwrap_or(std::cmp::Ordering::Equal)
             })
     }
 
-    /// Whether a forward move is possible and useful.
-    pub fn can_advance(&self, me: usize) -> bool {
+    /// A point beside the open flank of enemy `t`, a little behind its front
+    /// (no friend of `t` covers that side), the side nearer `me` first.
+    pub fn flank_point(&self, me: usize, t: usize) -> Option<(f64, f64)> {
+        let (u, q) = (&self.units[me], &self.units[t]);
+        let mut sides = [-1.0, 1.0];
+        if u.x > q.x {
+            sides.swap(0, 1);
+        }
+        sides.into_iter().find_map(|s: f64| {
+            let x = q.x + s * (q.width() / 2.0 + u.width() / 2.0 + 1.0);
+            if !(0.0..=TABLE_WIDTH).contains(&x) {
+                return None;
+            }
+            let covered = self.units.iter().enumerate().any(|(f, o)| {
+                f != t
+                    && o.side == q.side
+                    && o.active()
+                    && (o.x - q.x) * s > 0.0
+                    && (o.x - q.x).abs() < q.width() / 2.0 + o.width() / 2.0 + 4.0
+                    && (o.y - q.y).abs() < 6.0
+            });
+            (!covered).then_some((x, q.y - q.facing))
+        })
+    }
+
+    /// Whether `t` is worn: not Fit, disordered, or halfway to a Discipline Test.
+    pub fn worn(&self, t: usize) -> bool {
+        let q = &self.units[t];
+        q.level != DisciplineLevel::Fit || q.dm > 0 || 2 * q.hits >= u32::from(q.discipline)
+    }
+
+    /// An objective this element stands on and should keep: no other friend
+    /// holds it.
+    pub fn guards_objective(&self, cat: &Catalogue, me: usize) -> bool {
+        let r = f64::from(cat.numbers().objective_inches);
         let u = &self.units[me];
-        if u.engaged.is_some() || self.advance_rate_raw(me) <= 0.0 {
+        let last = u32::from(cat.tables().game_length_turns);
+        if u.is_cavalry()
+            || self.turn + 1 < last
+            || !matches!(u.level, DisciplineLevel::Fit | DisciplineLevel::Shaken)
+        {
             return false;
         }
-        let gap = self.gap_ahead(me);
-        if gap <= 1.0 {
+        self.objectives.iter().any(|o| {
+            point_gap(u, *o) <= r
+                && !self.friends(me).any(|f| {
+                    f < me
+                        && matches!(
+                            self.units[f].level,
+                            DisciplineLevel::Fit | DisciplineLevel::Shaken
+                        )
+                        && point_gap(&self.units[f], *o) <= r
+                })
+        })
+    }
+
+    /// Whether a move toward its goal is possible and useful.
+    pub fn can_advance(&self, cat: &Catalogue, me: usize) -> bool {
+        let u = &self.units[me];
+        if u.engaged.is_some() || !self.moves_at_all(me) || self.advance_rate(cat, me) <= 0.0 {
             return false;
         }
         // Exhausted elements inside a Threat Zone may not close (R-19 table).
-        if u.level == DisciplineLevel::Exhausted && self.nearest_enemy_distance(me) <= 12.0 {
+        if u.level == DisciplineLevel::Exhausted
+            && self.enemies(me).any(|t| self.in_threat_zone(t, me))
+        {
             return false;
         }
-        self.goal_y(me)
-            .map(|g| (g - u.y).abs() > 0.5)
-            .unwrap_or(false)
+        match self.goal(me) {
+            Some(g) => {
+                let near = self
+                    .nearest_enemy(me)
+                    .map(|t| self.distance(me, t))
+                    .unwrap_or(f64::INFINITY);
+                near > 1.5 && point_gap(u, g) > 1.5
+            }
+            None => false,
+        }
     }
 
-    fn advance_rate_raw(&self, me: usize) -> f64 {
+    fn moves_at_all(&self, me: usize) -> bool {
         let u = &self.units[me];
-        if u.et == ElementType::Artillery && u.formation == Formation::Unlimbered {
-            return 0.0; // guns stay in battery in this abstraction (M-19)
-        }
-        1.0
+        // Guns in battery stay there (M-19).
+        !(u.et == ElementType::Artillery && u.formation == Formation::Unlimbered)
     }
 
-    /// Free ground ahead before touching an enemy in the sector.
-    pub(super) fn gap_ahead(&self, me: usize) -> f64 {
-        let u = &self.units[me];
-        self.enemies(me)
-            .filter(|&t| self.units[t].sector == u.sector)
-            .map(|t| (self.units[t].y - u.y) * u.forward())
-            .filter(|d| *d >= 0.0)
-            .fold(f64::INFINITY, f64::min)
-    }
-
-    pub(super) fn goal_y(&self, me: usize) -> Option<f64> {
-        let u = &self.units[me];
-        let in_sector = self
-            .enemies(me)
-            .filter(|&t| self.units[t].sector == u.sector)
-            .min_by(|&a, &b| {
-                self.distance(me, a)
-                    .partial_cmp(&self.distance(me, b))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            });
-        if let Some(t) = in_sector {
-            return Some(self.units[t].y);
+    /// The element faces away from the closest enemy, which is behind it.
+    pub fn enemy_behind(&self, me: usize) -> bool {
+        match self.nearest_enemy(me) {
+            Some(t) => {
+                let (u, q) = (&self.units[me], &self.units[t]);
+                (q.y - u.y) * u.facing < -1.0 && self.distance(me, t) <= 24.0
+            }
+            None => false,
         }
-        if let Some(y) = self.objective_goal(me) {
-            return Some(y);
-        }
-        None
     }
 
     /// Both sides of a melee between `a` (charging when `a_charges`) and `b`.
@@ -395,8 +567,9 @@ impl View {
         b: usize,
         a_charges: bool,
     ) -> (MeleeSide, MeleeSide) {
-        let mut sa = self.melee_side(cat, a, b);
-        let mut sb = self.melee_side(cat, b, a);
+        let flank = self.in_flank_of(a, b) || self.units[a].flank_turn == self.turn;
+        let (mut sa, _) = self.melee_side(cat, a, b, flank);
+        let (mut sb, _) = self.melee_side(cat, b, a, false);
         sa.initiated = a_charges;
         if a_charges {
             sa.reroll_misses = self.units[a].inspired || self.units[a].inspirational;
@@ -407,47 +580,113 @@ impl View {
         (sa, sb)
     }
 
-    fn melee_side(&self, cat: &Catalogue, me: usize, foe: usize) -> MeleeSide {
+    /// The melee as it will be fought if `a` charges `b` from where it
+    /// stands: `a` moved into contact first, so its support is counted from
+    /// there (the charge is judged at the positions it is fought from).
+    pub fn charge_sides(&self, cat: &Catalogue, a: usize, b: usize) -> (MeleeSide, MeleeSide) {
+        let flank = self.in_flank_of(a, b) || self.units[a].flank_turn == self.turn;
+        let (x, y) = contact_point(&self.units[a], &self.units[b]);
+        let (mut sa, _) = self.melee_side_at(cat, a, b, flank, Some((a, (x, y))));
+        let (sb, _) = self.melee_side_at(cat, b, a, false, Some((a, (x, y))));
+        sa.initiated = true;
+        sa.reroll_misses = self.units[a].inspired || self.units[a].inspirational;
+        (sa, sb)
+    }
+
+    /// One side of a melee, and which friends support it (R-18): up to three,
+    /// in the engaged element's flank (level with or behind its front) and
+    /// within 6" of it; close support (all its Action dice, compulsory) for a
+    /// supporter within 1" of, or in the Threat Zone of, the enemy in the melee.
+    pub fn melee_side(
+        &self,
+        cat: &Catalogue,
+        me: usize,
+        foe: usize,
+        flank: bool,
+    ) -> (MeleeSide, Vec<usize>) {
+        self.melee_side_at(cat, me, foe, flank, None)
+    }
+
+    /// [`melee_side`](Self::melee_side) with one element (the charger)
+    /// standing somewhere else: `moved` is its index and position.
+    fn melee_side_at(
+        &self,
+        cat: &Catalogue,
+        me: usize,
+        foe: usize,
+        flank: bool,
+        moved: Option<(usize, (f64, f64))>,
+    ) -> (MeleeSide, Vec<usize>) {
+        let pos = |i: usize| -> (f64, f64) {
+            match moved {
+                Some((m, p)) if m == i => p,
+                _ => (self.units[i].x, self.units[i].y),
+            }
+        };
         let u = &self.units[me];
         let n = cat.numbers();
-        let mut supporters: Vec<Supporter> = (0..self.units.len())
-            .filter(|&i| i != me && self.units[i].side == u.side && self.units[i].active())
-            .filter(|&i| self.units[i].engaged.is_none() && self.units[i].sector == u.sector)
-            .filter(|&i| (self.units[i].y - u.y).abs() <= f64::from(n.support_inches))
+        let (ux, uy) = pos(me);
+        let (fx, fy) = pos(foe);
+        // Frontage-to-frontage distance from element `i` (where it stands) to a point.
+        let gap = |i: usize, px: f64, py: f64, w: f64| -> f64 {
+            let o = &self.units[i];
+            let dx = ((o.x - px).abs() - (o.width() + w) / 2.0).max(0.0);
+            dx.hypot(o.y - py)
+        };
+        let foe_u = &self.units[foe];
+        let mut supporters: Vec<(usize, Supporter)> = self
+            .friends(me)
+            .filter(|&i| self.units[i].engaged.is_none())
+            .filter(|&i| (self.units[i].y - uy) * u.facing <= 0.5)
+            .filter(|&i| gap(i, ux, uy, u.width()) <= f64::from(n.support_inches))
             .map(|i| {
                 let s = &self.units[i];
-                Supporter {
-                    action: s.action,
-                    extra_dice: s.extra,
-                    disorder_markers: s.dm,
-                    close: (s.y - self.units[foe].y).abs() <= f64::from(n.close_support_inches),
-                    level: s.level,
-                    formation: s.formation,
-                }
+                let ahead = (s.y - fy) * foe_u.facing;
+                let in_foe_tz = foe_u.threatens()
+                    && ahead > -0.5
+                    && ahead <= f64::from(foe_u.threat_zone)
+                    && (s.x - fx).abs() <= (foe_u.width() + s.width()) / 2.0;
+                let close =
+                    gap(i, fx, fy, foe_u.width()) <= f64::from(n.close_support_inches) || in_foe_tz;
+                (
+                    i,
+                    Supporter {
+                        action: s.action,
+                        extra_dice: s.extra,
+                        disorder_markers: s.dm,
+                        close,
+                        level: s.level,
+                        formation: s.formation,
+                    },
+                )
             })
-            .filter(|s| s.eligible())
+            .filter(|(_, s)| s.eligible())
             .collect();
-        supporters.sort_by_key(|s| std::cmp::Reverse(s.dice()));
+        supporters.sort_by_key(|(i, s)| (std::cmp::Reverse((s.close, s.dice())), *i));
         supporters.truncate(usize::from(n.max_supporters));
-        MeleeSide {
-            element_type: u.et,
-            action: u.action,
-            extra_dice: u.extra,
-            level: u.level,
-            formation: u.formation,
-            disorder_markers: u.dm,
-            initiated: false,
-            flank: u.flank_turn == self.turn,
-            counter_charged: false,
-            supporters,
-            in_spi: self.in_spi(me),
-            commander_attached: self.attached_commander(me).is_some(),
-            defenses: u.defenses && (u.y - u.start_y).abs() < 0.01,
-            high_ground: false,
-            self_preservation: u.self_pres,
-            in_building: false,
-            reroll_misses: false,
-        }
+        let ids = supporters.iter().map(|(i, _)| *i).collect();
+        (
+            MeleeSide {
+                element_type: u.et,
+                action: u.action,
+                extra_dice: u.extra,
+                level: u.level,
+                formation: u.formation,
+                disorder_markers: u.dm,
+                initiated: false,
+                flank,
+                counter_charged: false,
+                supporters: supporters.into_iter().map(|(_, s)| s).collect(),
+                in_spi: self.in_spi(me),
+                commander_attached: self.attached_commander(me).is_some(),
+                defenses: u.defenses && u.unmoved(),
+                high_ground: false,
+                self_preservation: u.self_pres,
+                in_building: false,
+                reroll_misses: false,
+            },
+            ids,
+        )
     }
 
     pub fn attached_commander(&self, me: usize) -> Option<usize> {
@@ -458,18 +697,21 @@ impl View {
 
     /// The group commander's position: the middle of the group's elements
     /// on the table (M-19).
-    fn group_centre(&self, g: usize) -> Option<(i32, f64)> {
-        let mut ys: Vec<(i32, f64)> = self.groups[g]
+    pub fn group_centre(&self, g: usize) -> Option<(f64, f64)> {
+        let on: Vec<&Unit> = self.groups[g]
             .units
             .iter()
-            .filter(|&&i| self.units[i].active())
-            .map(|&i| (self.units[i].sector, self.units[i].y))
+            .map(|&i| &self.units[i])
+            .filter(|u| u.active())
             .collect();
-        if ys.is_empty() {
+        if on.is_empty() {
             return None;
         }
-        ys.sort_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal));
-        Some(ys[ys.len() / 2])
+        let n = on.len() as f64;
+        Some((
+            on.iter().map(|u| u.x).sum::<f64>() / n,
+            on.iter().map(|u| u.y).sum::<f64>() / n,
+        ))
     }
 
     /// Inside its Group Commander's sphere of influence.
@@ -483,12 +725,10 @@ impl View {
             return false;
         }
         if let Some(a) = cmd.attached_to {
-            return a == me;
+            return a == me || self.distance(a, me) <= f64::from(cmd.rating.spi);
         }
         match self.group_centre(u.group) {
-            Some((s, y)) => {
-                battlefield::distance((u.sector, u.y), (s, y)) <= f64::from(cmd.rating.spi)
-            }
+            Some(p) => point_gap(u, p) <= f64::from(cmd.rating.spi),
             None => false,
         }
     }
@@ -502,14 +742,31 @@ impl View {
         self.in_spi(i)
     }
 
+    /// Whether `target` may counter-charge `charger` (R-28 and the
+    /// Counter-charge rules): its type may, it can charge at all and reach
+    /// it, and it passes no test to do so.
     pub fn may_counter_charge(&self, cat: &Catalogue, target: usize, charger: usize) -> bool {
         let t = &self.units[target];
         let c = &self.units[charger];
-        counter_charge_allowed(t.et, c.et)
-            && self.charge_reach(cat, target) > 0.0
+        t.engaged.is_none()
+            && counter_charge_allowed(t.et, c.et)
+            && self.charge_reach(cat, target) >= self.distance(target, charger)
             && charge_permission(t.et, t.size, t.formation, t.level, t.fear, c.size, false)
                 .map(|p| !p.disorder_test && !p.morale_test)
                 .unwrap_or(false)
+    }
+
+    /// Whether an element with a stored Maneuver Order may counter-charge the
+    /// active element that ended an order in its Threat Zone: infantry only
+    /// against infantry within 6", cavalry against infantry or cavalry within
+    /// 12" (the book's Counter-charge conditions).
+    pub fn stored_counter_charge(&self, cat: &Catalogue, me: usize, active: usize) -> bool {
+        let u = &self.units[me];
+        if !u.stored_maneuver || !self.in_threat_zone(me, active) {
+            return false;
+        }
+        let limit = if u.is_cavalry() { 12.0 } else { 6.0 };
+        self.distance(me, active) <= limit && self.may_counter_charge(cat, me, active)
     }
 
     pub fn can_closing_fire(&self, target: usize, charger: usize) -> bool {
@@ -518,6 +775,7 @@ impl View {
             && !matches!(t.formation, Formation::MarchColumn | Formation::Limbered)
             && self.distance(target, charger) <= f64::from(t.range)
             && self.distance(target, charger) >= f64::from(t.min_range)
+            && self.ahead(target, charger)
     }
 
     pub fn may_withdraw(&self, target: usize) -> bool {
@@ -530,6 +788,17 @@ impl View {
         (u.level == DisciplineLevel::Exhausted && u.hits == 0)
             || (u.discipline > 1 && u.hits + 1 >= u.discipline.into())
             || u.dm >= 2
+    }
+
+    /// A Fit friend within 6" in its flank (R-20's support for Morale Tests).
+    pub fn supported(&self, cat: &Catalogue, me: usize) -> bool {
+        let u = &self.units[me];
+        self.friends(me).any(|f| {
+            let o = &self.units[f];
+            o.level == DisciplineLevel::Fit
+                && (o.y - u.y) * u.facing <= 0.5
+                && self.distance(f, me) <= f64::from(cat.numbers().morale_support_inches)
+        })
     }
 
     /// Whether an element is broken for its group (R-23).
@@ -549,13 +818,19 @@ impl View {
         group_is_broken(broken, total)
     }
 
-    /// R-23: more broken groups than unbroken ones.
-    pub fn force_broken(&self, side: Side) -> bool {
+    /// Broken groups and all groups of a side (R-23).
+    pub fn broken_groups(&self, side: Side) -> (usize, usize) {
         let gs: Vec<usize> = (0..self.groups.len())
             .filter(|&g| self.groups[g].side == side)
             .collect();
         let broken = gs.iter().filter(|&&g| self.group_broken(g)).count();
-        broken > gs.len() - broken
+        (broken, gs.len())
+    }
+
+    /// R-23: more broken groups than unbroken ones.
+    pub fn force_broken(&self, side: Side) -> bool {
+        let (broken, all) = self.broken_groups(side);
+        broken > all - broken
     }
 
     /// Points lost so far (R-31).
@@ -567,16 +842,15 @@ impl View {
             .sum()
     }
 
-    /// Objectives held: an element Fit or Shaken within 6" in the sector, and none of the enemy's.
+    /// Objectives held: an element Fit or Shaken within 6", and none of the enemy's.
     pub fn objectives_held(&self, cat: &Catalogue, side: Side) -> u32 {
         let r = f64::from(cat.numbers().objective_inches);
-        let near = |s: Side, o: &(i32, f64)| {
+        let near = |s: Side, o: &(f64, f64)| {
             self.units.iter().any(|u| {
                 u.side == s
                     && u.active()
                     && matches!(u.level, DisciplineLevel::Fit | DisciplineLevel::Shaken)
-                    && u.sector == o.0
-                    && (u.y - o.1).abs() <= r
+                    && point_gap(u, *o) <= r
             })
         };
         self.objectives
@@ -584,6 +858,20 @@ impl View {
             .filter(|o| near(side, o) && !near(side.other(), o))
             .count() as u32
     }
+}
+
+/// Where a charger ends up in contact with its target: against the side of
+/// the target it comes from, its frontage overlapping the target's.
+pub fn contact_point(a: &Unit, t: &Unit) -> (f64, f64) {
+    let reach_x = (a.width() + t.width()) / 2.0 - 0.5;
+    let dx = (a.x - t.x).clamp(-reach_x.max(0.0), reach_x.max(0.0));
+    let dy = a.y - t.y;
+    let y = if dy.abs() < 0.5 {
+        t.y
+    } else {
+        t.y + dy.signum() * 0.5
+    };
+    (t.x + dx, y)
 }
 
 pub(super) fn u_marksmen(v: &View, s: usize) -> bool {

@@ -1,34 +1,38 @@
 //! The battle engine: sets up the [`board`](super::board) from a set-up
 //! document and plays the turns, applying the rules; a [`Policy`] makes the
-//! choices.
+//! choices a player makes.
 
-use super::board::{sector_for, sidx, u_marksmen, Cmd, Group, Posture, Unit, View, TABLE_DEPTH};
+use super::board::{contact_point, sidx, u_marksmen, Cmd, Group, Home, Unit, View, TABLE_WIDTH};
 use super::log::{LogKind, LogLine};
 use super::policy::{Action, Policy, Reaction};
-use crate::rules::battlefield;
+use super::BattleStats;
 use crate::rules::dice::{Dice, DiceExpr};
 use crate::rules::systems::lotf::battle::{BattleSetup, ScenarioId};
 use crate::rules::systems::lotf::catalogue::{skill_ids, Catalogue};
 use crate::rules::systems::lotf::combat::{
     charge_permission, combat_orders, commander_killed, degrade, morale_modifier, resolve_melee,
     roll_command_points, roll_morale, roll_rating, roll_volley, shooting_pool, take_hits,
-    withdraw_reaction_expr, MeleeOutcome, MeleeSide, MoraleSituation, MoraleTest, ShooterState,
-    ShotSituation, ShotSpec, Side, TestKind,
+    withdraw_reaction_expr, MeleeOutcome, MoraleSituation, MoraleTest, ShooterState, ShotSituation,
+    ShotSpec, Side, TestKind,
 };
 use crate::rules::systems::lotf::odds::has_skill;
 use crate::rules::systems::lotf::profile::profile;
 use crate::rules::systems::lotf::types::{DisciplineLevel, ElementType, Formation, Weapon};
 use crate::rules::systems::lotf::validate::price_element;
 
-/// The engine: state, dice and log.
+/// The engine: state, dice, the policy and the log.
 pub struct Engine<'c> {
     pub cat: &'c Catalogue,
     pub v: View,
     pub dice: Dice,
+    pub policy: &'c mut dyn Policy,
     pub narrate: bool,
     pub log: Vec<LogLine>,
     pub turn_points: Vec<(u32, u32, u32)>,
     pub ended_by_break: Option<(Side, u32)>,
+    pub stats: BattleStats,
+    /// Forced Orders given to the active element so far (each after the first costs 1).
+    forced: u32,
 }
 
 macro_rules! say {
@@ -62,12 +66,35 @@ impl From<String> for SimError {
     }
 }
 
+/// How a charge ended for the charger.
+enum ChargeEnd {
+    Fought(bool),
+    Locked,
+    Stopped,
+    EndActivation,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum SpecialOrder {
+    Volley(u32),
+    Charge,
+}
+
+/// What kind of shot is fired (for the log and the counts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fire {
+    Volley,
+    Snap,
+    Closing,
+}
+
 impl<'c> Engine<'c> {
     /// Build the battle from a checked set-up.
     pub fn new(
         cat: &'c Catalogue,
         setup: &BattleSetup,
         narrate: bool,
+        policy: &'c mut dyn Policy,
     ) -> Result<Engine<'c>, SimError> {
         setup.check()?;
         let mut dice = Dice::from_seed(setup.seed);
@@ -79,8 +106,9 @@ impl<'c> Engine<'c> {
             cmds: Vec::new(),
             groups: Vec::new(),
             objectives: Vec::new(),
-            postures: [Posture::Advance, Posture::Advance],
             force_commander: [None, None],
+            active_group: None,
+            active_orders: (0, 0),
         };
         for (side, force) in [
             (Side::Attacker, &setup.attacker),
@@ -99,7 +127,10 @@ impl<'c> Engine<'c> {
             )?;
             v.force_commander[sidx(side)] = Some(v.cmds.len());
             v.cmds.push(fc);
-            let ngroups = r.groups.len();
+            let home = match side {
+                Side::Attacker => Home::Near,
+                Side::Defender => Home::Far,
+            };
             for (gi, g) in r.groups.iter().enumerate() {
                 let gidx = v.groups.len();
                 let cmd = match &g.commander {
@@ -118,7 +149,6 @@ impl<'c> Engine<'c> {
                     }
                     None => None,
                 };
-                let sector = sector_for(gi, ngroups);
                 let mut units = Vec::new();
                 for e in &g.elements {
                     let mut doc = e.clone();
@@ -168,6 +198,7 @@ impl<'c> Engine<'c> {
                         extra: p.extra_dice,
                         range: p.range.max,
                         min_range: p.range.min.unwrap_or(0),
+                        threat_zone: p.threat_zone,
                         marksmen: has_skill(&p, "marksmen"),
                         german_ranks: has_skill(&p, skill_ids::GERMAN_RANKS),
                         esprit: has_skill(&p, "esprit_de_corps"),
@@ -178,6 +209,7 @@ impl<'c> Engine<'c> {
                         vanguard: has_skill(&p, "vanguard"),
                         carry_on: has_skill(&p, "carry_on"),
                         scouts: has_skill(&p, skill_ids::SCOUTS),
+                        cumbersome: has_skill(&p, "cumbersome"),
                         fight_formation: fight,
                         points: price_element(cat, &doc),
                         level,
@@ -189,12 +221,17 @@ impl<'c> Engine<'c> {
                         on_table: false,
                         formation: fight,
                         loaded: true,
-                        sector,
+                        x: 0.0,
                         y: 0.0,
-                        start_y: 0.0,
+                        facing: home.facing(),
+                        home,
+                        start: (f64::NAN, f64::NAN),
                         engaged: None,
                         defenses: false,
                         cover: false,
+                        pinned: false,
+                        stored_maneuver: false,
+                        stored_combat: false,
                         flank_turn: 0,
                         inspired: false,
                         shots_this_activation: 0,
@@ -214,8 +251,8 @@ impl<'c> Engine<'c> {
                     commander: cmd,
                     units,
                     arrives_turn: 0,
-                    entry_sector: sector,
-                    entry_y: None,
+                    entry: (36.0, home.facing()),
+                    entry_home: home,
                     flank_entry: false,
                 });
             }
@@ -225,10 +262,13 @@ impl<'c> Engine<'c> {
             cat,
             v,
             dice,
+            policy,
             narrate,
             log: Vec::new(),
             turn_points: Vec::new(),
             ended_by_break: None,
+            stats: BattleStats::default(),
+            forced: 0,
         })
     }
 
@@ -301,6 +341,8 @@ impl<'c> Engine<'c> {
         }
         self.v.units[i].removed = true;
         self.v.units[i].left_field = left_field;
+        self.v.units[i].stored_maneuver = false;
+        self.v.units[i].stored_combat = false;
         say!(
             self,
             LogKind::Removed,
@@ -335,6 +377,7 @@ impl<'c> Engine<'c> {
         );
     }
 
+    /// R-33: an attached commander's Morale replaces the element's.
     fn morale_target(&self, i: usize) -> i32 {
         match self.v.attached_commander(i) {
             Some(c) => i32::from(self.v.cmds[c].rating.morale),
@@ -344,14 +387,6 @@ impl<'c> Engine<'c> {
 
     fn situation(&self, i: usize) -> MoraleSituation {
         let u = &self.v.units[i];
-        let supported = self.v.units.iter().enumerate().any(|(j, o)| {
-            j != i
-                && o.side == u.side
-                && o.active()
-                && o.level == DisciplineLevel::Fit
-                && o.sector == u.sector
-                && (o.y - u.y).abs() <= f64::from(self.cat.numbers().morale_support_inches)
-        });
         MoraleSituation {
             march_column: u.formation == Formation::MarchColumn,
             forced_orders: 0,
@@ -362,22 +397,45 @@ impl<'c> Engine<'c> {
             ),
             disordered: u.dm > 0,
             group_broken: self.v.group_broken(u.group),
-            supported,
+            supported: self.v.supported(self.cat, i),
             battle_line: u.formation == Formation::BattleLine,
             commander_attached: self.v.attached_commander(i).is_some(),
-            in_cover: u.cover && (u.y - u.start_y).abs() < 0.01,
-            in_defenses: u.defenses && (u.y - u.start_y).abs() < 0.01,
+            in_cover: u.cover && u.unmoved(),
+            in_defenses: u.defenses && u.unmoved(),
             preserve_the_nation: u.preserve,
         }
     }
 
-    /// Take a test for element `i`; returns whether it passed.
+    /// A commander who may spend a Command Point on element `i` now: its
+    /// group's commander with points left, not attached elsewhere, with the
+    /// element in his SPI; else the Force Commander (R-27).
+    fn spending_commander(&self, i: usize) -> Option<usize> {
+        let g = self.v.units[i].group;
+        let free = |c: usize| {
+            let k = &self.v.cmds[c];
+            k.alive && k.on_table && k.cp > 0 && k.attached_to.is_none()
+        };
+        if let Some(c) = self.v.groups[g].commander {
+            if free(c) && self.v.in_spi(i) {
+                return Some(c);
+            }
+        }
+        self.v.force_commander[sidx(self.v.units[i].side)].filter(|&c| free(c))
+    }
+
+    /// Take a test for element `i`; returns whether it passed. A commander
+    /// may spend a point on Encouraging Words to re-roll a die of a failed test.
     fn test(&mut self, i: usize, kind: TestKind, excess: u32, what: &str) -> bool {
         let mut s = self.situation(i);
         s.excess_hits = excess;
+        s.forced_orders = if what == "a forced order" {
+            self.forced
+        } else {
+            0
+        };
         let (m, _) = morale_modifier(self.cat, &s, kind);
         let u = &self.v.units[i];
-        let t = MoraleTest {
+        let mut t = MoraleTest {
             target: self.morale_target(i),
             modifier: m,
             esprit_de_corps: u.esprit,
@@ -386,7 +444,6 @@ impl<'c> Engine<'c> {
                 && u.et == ElementType::Artillery
                 && u.formation == Formation::Unlimbered,
         };
-        let r = roll_morale(&t, &mut self.dice);
         if t.automatic_pass {
             say!(
                 self,
@@ -396,6 +453,29 @@ impl<'c> Engine<'c> {
                 self.v.units[i].name
             );
             return true;
+        }
+        // Encouraging Words is decided before the roll (the point is spent
+        // only if the re-roll is used); Esprit de Corps comes first.
+        let ew = match self.spending_commander(i) {
+            Some(c) if !t.esprit_de_corps && self.policy.encouraging_words(&self.v, i, kind) => {
+                Some(c)
+            }
+            _ => None,
+        };
+        t.encouraging_words = ew.is_some();
+        let r = roll_morale(&t, &mut self.dice);
+        if let (Some(c), Some("encouraging_words")) = (ew, r.reroll) {
+            self.v.cmds[c].cp -= 1;
+            self.v.cmds[c].attached_to = Some(i);
+            self.stats.command_points += 1;
+            say!(
+                self,
+                LogKind::Commander,
+                Some(i),
+                "{} steadies {} with a word (a die rolled again).",
+                self.v.cmds[c].name,
+                self.v.units[i].name
+            );
         }
         say!(
             self,
@@ -409,6 +489,11 @@ impl<'c> Engine<'c> {
             t.target,
             if r.passed { "steady" } else { "it wavers" }
         );
+        if !r.passed {
+            // A failed Morale Test clears stored orders.
+            self.v.units[i].stored_maneuver = false;
+            self.v.units[i].stored_combat = false;
+        }
         r.passed
     }
 
@@ -427,10 +512,14 @@ impl<'c> Engine<'c> {
             .map(|m| f64::from(m.advance))
             .unwrap_or(3.0);
         let dist = rate * f64::from(maneuvers);
-        let ny = u.y - u.forward() * dist;
+        let (dx, dy) = u.home.toward();
+        let (nx, ny) = (u.x + dx * dist, u.y + dy * dist);
+        let home = u.home;
         if let Some(f) = self.v.units[i].engaged.take() {
             self.v.units[f].engaged = None;
         }
+        self.v.units[i].stored_maneuver = false;
+        self.v.units[i].stored_combat = false;
         say!(
             self,
             LogKind::Withdraw,
@@ -444,14 +533,17 @@ impl<'c> Engine<'c> {
                 " in good order"
             }
         );
-        if !(0.0..=TABLE_DEPTH).contains(&ny) {
-            self.v.units[i].y = self.v.units[i].edge();
+        if home.beyond(nx, ny) {
+            let u = &mut self.v.units[i];
+            u.x = nx.clamp(0.0, TABLE_WIDTH);
+            u.y = ny.clamp(0.0, super::board::TABLE_DEPTH);
             let exhausted = self.v.units[i].level == DisciplineLevel::Exhausted;
             if exhausted || !self.test(i, TestKind::Morale, 0, "staying on the field") {
                 self.remove(i, true);
             }
         } else {
-            self.v.units[i].y = ny;
+            self.v.units[i].x = nx.clamp(0.0, TABLE_WIDTH);
+            self.v.units[i].y = ny.clamp(0.0, super::board::TABLE_DEPTH);
         }
     }
 
@@ -491,8 +583,10 @@ impl<'c> Engine<'c> {
         false
     }
 
-    /// Fire one shooting order (or a closing fire) from `s` at `t`.
-    fn shoot(&mut self, p: &mut dyn Policy, s: usize, t: usize, spend_cp: bool) -> bool {
+    /// Fire one shot from `s` at `t`: a volley of the active element, a
+    /// Snap Fire from a stored Combat Order, or a Closing Fire. Returns
+    /// whether the target failed a Discipline Test.
+    fn shoot(&mut self, s: usize, t: usize, fire: Fire) -> bool {
         let u = &self.v.units[s];
         let tg = &self.v.units[t];
         let shooter = ShooterState {
@@ -509,11 +603,12 @@ impl<'c> Engine<'c> {
         let grape = u.et == ElementType::Artillery
             && d <= u32::from(self.cat.numbers().grapeshot_max_inches)
             && matches!(u.weapon, Weapon::LightGun | Weapon::HeavyGun);
+        let flank = self.v.in_flank_of(s, t) || u.flank_turn == self.v.turn;
         let sit = ShotSituation {
             range_inches: d,
-            target_in_cover: tg.cover && (tg.y - tg.start_y).abs() < 0.01,
+            target_in_cover: tg.cover && tg.unmoved(),
             target_open_order: matches!(tg.formation, Formation::OpenOrder | Formation::Unlimbered),
-            flank: u.flank_turn == self.v.turn,
+            flank,
             ammunition: if grape {
                 crate::rules::systems::lotf::combat::Ammunition::Grapeshot
             } else {
@@ -528,22 +623,37 @@ impl<'c> Engine<'c> {
         // German Ranks: the first volley of an activation counts as a
         // Concentrated Volley (R-7); otherwise a commander may order one.
         let german_first = u.german_ranks && u.shots_this_activation == 0;
-        if spend_cp && (german_first || self.try_special(p, s, SpecialOrder::Volley(pool.dice()))) {
+        if fire == Fire::Volley
+            && (german_first || self.try_special(s, SpecialOrder::Volley(pool.dice())))
+        {
             spec.reroll_misses = true;
             spec.ignore_ragged = true;
         }
         self.v.units[s].loaded = false;
         self.v.units[s].shots_this_activation += 1;
+        self.stats.volleys += 1;
+        if fire == Fire::Snap {
+            self.stats.snap_fires += 1;
+        }
+        if flank {
+            self.stats.flank_attacks += 1;
+        }
         let r = roll_volley(self.cat, &spec, &mut self.dice);
         say!(
             self,
             LogKind::Shoot,
             Some(s),
-            "{} ({}) fires at {} from {}\" with {}: {} hit{}{}{}.",
+            "{} ({}) {} {} from {}\"{} with {}: {} hit{}{}{}.",
             self.v.units[s].name,
             self.v.units[s].side.id(),
+            match fire {
+                Fire::Volley => "fires at",
+                Fire::Snap => "snaps a volley at",
+                Fire::Closing => "meets the charge of",
+            },
             self.v.units[t].name,
             d,
+            if flank { " into its flank" } else { "" },
             pool.explanation(),
             r.effect.hits,
             if r.effect.hits == 1 { "" } else { "s" },
@@ -564,7 +674,7 @@ impl<'c> Engine<'c> {
 
     /// Spend a Command Point of the ordering commander on a special order
     /// that attaches him and needs a Morale Test. Returns whether it passed.
-    fn try_special(&mut self, p: &mut dyn Policy, i: usize, order: SpecialOrder) -> bool {
+    fn try_special(&mut self, i: usize, order: SpecialOrder) -> bool {
         let Some(c) = self.ordering_commander(i) else {
             return false;
         };
@@ -575,13 +685,14 @@ impl<'c> Engine<'c> {
             return false;
         }
         let want = match order {
-            SpecialOrder::Volley(d) => p.concentrated_volley(&self.v, i, d),
-            SpecialOrder::Charge => p.inspirational_charge(&self.v, i),
+            SpecialOrder::Volley(d) => self.policy.concentrated_volley(&self.v, i, d),
+            SpecialOrder::Charge => self.policy.inspirational_charge(&self.v, i),
         };
         if !want {
             return false;
         }
         self.v.cmds[c].cp -= 1;
+        self.stats.command_points += 1;
         self.v.cmds[c].attached_to = Some(i);
         let what = match order {
             SpecialOrder::Volley(_) => "a Concentrated Volley",
@@ -598,68 +709,89 @@ impl<'c> Engine<'c> {
         self.test(i, TestKind::Morale, 0, what)
     }
 
+    /// The commander who gives element `i` its orders: its Group Commander,
+    /// else the Force Commander (R-27).
     fn ordering_commander(&self, i: usize) -> Option<usize> {
         let g = self.v.units[i].group;
         match self.v.groups[g].commander {
             Some(c) if self.v.cmds[c].alive => Some(c),
-            _ => {
-                self.v.force_commander[sidx(self.v.units[i].side)].filter(|&c| self.v.cmds[c].alive)
-            }
+            _ => self.v.force_commander[sidx(self.v.units[i].side)]
+                .filter(|&c| self.v.cmds[c].alive && self.v.cmds[c].on_table),
         }
     }
 
-    /// Resolve a melee round between `a` (the active element) and `d`.
+    /// Resolve a melee between `a` (the active element, which spends the
+    /// Combat Order) and `d`. `counter`: `d` counter-charged into it;
+    /// `a_counter`: `a` is the passive element that counter-charged.
     /// Returns whether the active element won and stays able to act.
     fn melee(&mut self, a: usize, d: usize, counter: bool) -> bool {
-        let (mut sa, mut sd) = self.v.melee_sides(self.cat, a, d, true);
-        if counter {
-            sd.counter_charged = true;
+        self.stats.melees += 1;
+        // Limbered guns caught by a charge are Shattered when the melee begins.
+        if self.v.units[d].formation == Formation::Limbered {
+            say!(
+                self,
+                LogKind::Melee,
+                Some(d),
+                "The limbered guns of {} are caught and taken.",
+                self.v.units[d].name
+            );
+            self.set_level(d, DisciplineLevel::Shattered);
+            self.v.units[a].engaged = None;
+            self.v.units[a].dm += 1;
+            return true;
         }
+        let flank_a = self.v.in_flank_of(a, d) || self.v.units[a].flank_turn == self.v.turn;
+        let flank_d = self.v.in_flank_of(d, a);
+        let (mut sa, sup_a) = self.v.melee_side(self.cat, a, d, flank_a);
+        let (mut sd, sup_d) = self.v.melee_side(self.cat, d, a, flank_d);
         sa.initiated = true;
+        sa.reroll_misses = self.v.units[a].inspired;
         sd.initiated = false;
+        sd.counter_charged = counter;
+        if flank_a || flank_d {
+            self.stats.flank_attacks += 1;
+        }
         let r = resolve_melee(self.cat, &sa, &sd, &mut self.dice);
         say!(
             self,
             LogKind::Melee,
             Some(a),
-            "Melee: {} ({} dice) against {} ({} dice): {} hits to {}, results {} to {}.",
+            "Melee: {} ({} dice{}{}) against {} ({} dice{}): {} hits to {}, results {} to {}.",
             self.v.units[a].name,
             r.attacker_faces.len(),
+            if flank_a { ", into the flank" } else { "" },
+            if sup_a.is_empty() {
+                String::new()
+            } else {
+                format!(", {} supporting", sup_a.len())
+            },
             self.v.units[d].name,
             r.defender_faces.len(),
+            if sup_d.is_empty() {
+                String::new()
+            } else {
+                format!(", {} supporting", sup_d.len())
+            },
             r.attacker_hits,
             r.defender_hits,
             r.attacker_result,
             r.defender_result
         );
-        let loser_supporters = |v: &View, who: usize, side: &MeleeSide| -> Vec<usize> {
-            let _ = side;
-            (0..v.units.len())
-                .filter(|&i| {
-                    i != who && v.units[i].side == v.units[who].side && v.units[i].active()
-                })
-                .filter(|&i| {
-                    v.units[i].engaged.is_none() && v.units[i].sector == v.units[who].sector
-                })
-                .filter(|&i| (v.units[i].y - v.units[who].y).abs() <= 6.0)
-                .take(3)
-                .collect()
-        };
         let (hit_a, hit_d) = (r.defender_hits, r.attacker_hits);
+        let rout_expr =
+            DiceExpr::parse(&self.cat.numbers().rout_withdrawal).unwrap_or(DiceExpr::D3);
         match r.outcome {
             MeleeOutcome::Tie => {
                 self.v.units[a].dm += 1;
                 self.v.units[d].dm += 1;
                 let fa = self.land_hits(a, hit_a, false, false);
                 let fd = self.land_hits(d, hit_d, false, false);
-                let rout =
-                    DiceExpr::parse(&self.cat.numbers().rout_withdrawal).unwrap_or(DiceExpr::D3);
                 if fa {
-                    let m = rout.roll(&mut self.dice);
+                    let m = rout_expr.roll(&mut self.dice);
                     self.fall_back(a, m, true);
                 }
                 if fd {
-                    let m = rout.roll(&mut self.dice);
+                    let m = rout_expr.roll(&mut self.dice);
                     self.fall_back(d, m, true);
                 }
                 if !self.v.units[a].removed && !self.v.units[d].removed && !fa && !fd {
@@ -669,16 +801,14 @@ impl<'c> Engine<'c> {
                 false
             }
             o => {
-                let (w, l, sl) = if o == MeleeOutcome::AttackerWins {
-                    (a, d, &sd)
+                let (w, l, sups) = if o == MeleeOutcome::AttackerWins {
+                    (a, d, sup_d)
                 } else {
-                    (d, a, &sa)
+                    (d, a, sup_a)
                 };
-                let sups = loser_supporters(&self.v, l, sl);
                 self.v.units[a].engaged = None;
                 self.v.units[d].engaged = None;
-                let lu = &self.v.units[l];
-                if lu.et == ElementType::Artillery {
+                if self.v.units[l].et == ElementType::Artillery {
                     say!(
                         self,
                         LogKind::Melee,
@@ -688,17 +818,18 @@ impl<'c> Engine<'c> {
                     );
                     self.set_level(l, DisciplineLevel::Shattered);
                 } else {
-                    self.fall_back(l, r.margin.min(50) as i32, true);
+                    // R-30: one Maneuver per point lost; the supporters that
+                    // fought withdraw with it and take a hit each (R-18).
+                    let back = r.margin.min(50) as i32;
+                    self.fall_back(l, back, true);
                     for &s in &sups {
-                        self.fall_back(s, r.margin.min(50) as i32, true);
+                        self.fall_back(s, back, true);
                     }
                     self.v.units[l].dm += 1;
                     let failed =
                         self.land_hits(l, if l == a { hit_a } else { hit_d }, false, false);
                     if failed && !self.v.units[l].removed {
-                        let m = DiceExpr::parse(&self.cat.numbers().rout_withdrawal)
-                            .unwrap_or(DiceExpr::D3)
-                            .roll(&mut self.dice);
+                        let m = rout_expr.roll(&mut self.dice);
                         self.fall_back(l, m, true);
                     }
                     if r.margin > u32::from(self.v.units[l].discipline) && !self.v.units[l].removed
@@ -713,9 +844,7 @@ impl<'c> Engine<'c> {
                 self.v.units[w].dm += 1;
                 let wf = self.land_hits(w, if w == a { hit_a } else { hit_d }, false, false);
                 if wf && !self.v.units[w].removed {
-                    let m = DiceExpr::parse(&self.cat.numbers().rout_withdrawal)
-                        .unwrap_or(DiceExpr::D3)
-                        .roll(&mut self.dice);
+                    let m = rout_expr.roll(&mut self.dice);
                     self.fall_back(w, m, true);
                 }
                 w == a && !wf && !self.v.units[a].removed
@@ -723,35 +852,294 @@ impl<'c> Engine<'c> {
         }
     }
 
-    /// Run the whole battle.
-    pub fn run(&mut self, p: &mut dyn Policy) {
-        let last = u32::from(self.cat.tables().game_length_turns);
-        for turn in 1..=last {
-            self.v.turn = turn;
-            say!(self, LogKind::Turn, None, "Turn {turn} begins.");
-            // R-23: a broken force concedes before initiative.
-            for side in [Side::Attacker, Side::Defender] {
-                if turn > 1 && self.v.force_broken(side) {
-                    self.ended_by_break = Some((side, turn));
-                    say!(
-                        self,
-                        LogKind::Broken,
-                        None,
-                        "The {} force is broken and gives up the field.",
-                        side.id()
-                    );
-                    return;
+    /// Move `i` toward `to`, at most `dist`, and never closer than 1" to an
+    /// enemy it is not charging.
+    fn step_toward(&mut self, i: usize, to: (f64, f64), dist: f64, keep_off: bool) -> f64 {
+        let (x0, y0) = (self.v.units[i].x, self.v.units[i].y);
+        let (dx, dy) = (to.0 - x0, to.1 - y0);
+        let len = dx.hypot(dy);
+        if len < 1e-9 || dist <= 0.0 {
+            return 0.0;
+        }
+        let mut step = dist.min(len);
+        for _ in 0..12 {
+            let (nx, ny) = (x0 + dx / len * step, y0 + dy / len * step);
+            self.v.units[i].x = nx.clamp(0.0, TABLE_WIDTH);
+            self.v.units[i].y = ny.clamp(0.0, super::board::TABLE_DEPTH);
+            if !keep_off || self.v.nearest_enemy_distance(i) >= 1.0 {
+                return step;
+            }
+            step *= 0.6;
+        }
+        self.v.units[i].x = x0;
+        self.v.units[i].y = y0;
+        0.0
+    }
+
+    fn advance(&mut self, i: usize) {
+        let Some(goal) = self.policy.goal(self.cat, &self.v, i) else {
+            return;
+        };
+        let rate = self.v.advance_rate(self.cat, i);
+        // Stop at the distance the policy wants from an enemy goal.
+        let standoff = self.policy.standoff(self.cat, &self.v, i);
+        let target_gap = match self.v.nearest_enemy(i) {
+            Some(t) => self.v.distance(i, t),
+            None => f64::INFINITY,
+        };
+        let dist = if target_gap.is_finite() {
+            rate.min((target_gap - standoff).max(0.0))
+        } else {
+            rate
+        };
+        let moved = self.step_toward(i, goal, dist, true);
+        if moved > 0.0 {
+            say!(
+                self,
+                LogKind::Move,
+                Some(i),
+                "{} advances {:.0}\".",
+                self.v.units[i].name,
+                moved
+            );
+        }
+    }
+
+    /// Every enemy of the active element `a` with a stored order and `a` in
+    /// its Threat Zone may interrupt: Snap Fires, then Counter-charges.
+    /// Returns whether the active element's activation must end.
+    fn interrupts(&mut self, a: usize) -> bool {
+        if !self.v.units[a].active() {
+            return true;
+        }
+        let side = self.v.units[a].side;
+        let reactors: Vec<usize> = (0..self.v.units.len())
+            .filter(|&r| self.v.units[r].side != side && self.v.units[r].active())
+            .filter(|&r| self.v.in_threat_zone(r, a))
+            .collect();
+        for &r in &reactors {
+            if !self.v.units[a].active() || self.v.units[a].engaged.is_some() {
+                break;
+            }
+            if self.v.units[r].stored_combat
+                && self.v.may_shoot_at(r, a)
+                && self.policy.snap_fire(self.cat, &self.v, r, a)
+            {
+                self.v.units[r].stored_combat = false;
+                if self.shoot(r, a, Fire::Snap) {
+                    // The active element withdrew: its activation ends.
+                    return true;
                 }
             }
-            self.promote_force_commanders();
-            let first = self.initiative();
-            self.play_turn(p, first);
-            let a = self.v.points_lost(Side::Attacker);
-            let d = self.v.points_lost(Side::Defender);
-            self.turn_points.push((turn, a, d));
-            for c in self.v.cmds.iter_mut() {
-                c.cp = 0;
+        }
+        for &r in &reactors {
+            if !self.v.units[a].active() || self.v.units[a].engaged.is_some() {
+                break;
             }
+            if self.v.units[r].active()
+                && self.v.stored_counter_charge(self.cat, r, a)
+                && self.policy.counter_charge(self.cat, &self.v, r, a)
+            {
+                self.v.units[r].stored_maneuver = false;
+                self.stats.counter_charges += 1;
+                say!(
+                    self,
+                    LogKind::Reaction,
+                    Some(r),
+                    "{} ({}) counter-charges {} from a stored order!",
+                    self.v.units[r].name,
+                    self.v.units[r].side.id(),
+                    self.v.units[a].name
+                );
+                match self.charge(r, a, false, true) {
+                    ChargeEnd::Stopped => {}
+                    _ => return true,
+                }
+            }
+        }
+        !self.v.units[a].active() || self.v.units[a].engaged.is_some()
+    }
+
+    /// A charge by `i` against `t`. `has_combat`: the charger has a Combat
+    /// Order to start the melee. `counter`: a Counter-charge by a passive
+    /// element from a stored order, against the active element `t`.
+    fn charge(&mut self, i: usize, t: usize, has_combat: bool, counter: bool) -> ChargeEnd {
+        let u = &self.v.units[i];
+        let tg = &self.v.units[t];
+        let flank = self.v.in_flank_of(i, t) || u.flank_turn == self.v.turn;
+        let Ok(perm) =
+            charge_permission(u.et, u.size, u.formation, u.level, u.fear, tg.size, flank)
+        else {
+            return ChargeEnd::Stopped;
+        };
+        if perm.morale_test && !self.test(i, TestKind::Morale, 0, "the nerve to charge") {
+            return ChargeEnd::Stopped;
+        }
+        if perm.disorder_test && !self.test(i, TestKind::Disorder, 0, "the will to charge") {
+            self.v.units[i].dm += 1;
+            return ChargeEnd::Stopped;
+        }
+        if !counter && self.try_special(i, SpecialOrder::Charge) {
+            self.v.units[i].inspired = true;
+        }
+        self.stats.charges += 1;
+        if flank {
+            self.stats.flank_attacks += 1;
+        }
+        say!(
+            self,
+            LogKind::Charge,
+            Some(i),
+            "{} ({}) charges {}{}!",
+            self.v.units[i].name,
+            self.v.units[i].side.id(),
+            self.v.units[t].name,
+            if flank { " in the flank" } else { "" }
+        );
+        let reach = self.v.charge_reach(self.cat, i);
+        // First half of the charge, stopping 1" short.
+        let gap = self.v.distance(i, t);
+        let first = (reach / 2.0).min((gap - 1.0).max(0.0));
+        let to = (self.v.units[t].x, self.v.units[t].y);
+        self.step_toward(i, to, first, false);
+        // The target's reaction. Riflemen must pass a Morale Test for any
+        // reaction but Withdraw (Fear of Cold Steel).
+        let mut met_by_counter = false;
+        let mut reaction = self.policy.react(self.cat, &self.v, t, i);
+        if self.v.units[t].must_withdraw_from_charge() {
+            reaction = Reaction::Withdraw;
+        }
+        if self.v.units[t].engaged.is_some() {
+            reaction = Reaction::Hold;
+        }
+        if self.v.units[t].fear
+            && reaction != Reaction::Withdraw
+            && reaction != Reaction::Hold
+            && !self.test(t, TestKind::Morale, 0, "facing cold steel")
+        {
+            reaction = Reaction::Hold;
+        }
+        match reaction {
+            Reaction::Withdraw if self.v.may_withdraw(t) => {
+                let gc = self.v.groups[self.v.units[t].group]
+                    .commander
+                    .filter(|&c| self.v.cmds[c].alive);
+                let rating = gc.map(|c| self.v.cmds[c].rating.clone());
+                let (expr, bonus) =
+                    withdraw_reaction_expr(self.cat, rating.as_ref(), self.v.units[t].level);
+                let m = expr.roll(&mut self.dice) + bonus;
+                say!(
+                    self,
+                    LogKind::Reaction,
+                    Some(t),
+                    "{} pulls back before the charge.",
+                    self.v.units[t].name
+                );
+                self.fall_back(t, m, true);
+                if self.v.units[t].removed || self.v.distance(i, t) > reach / 2.0 {
+                    return ChargeEnd::Stopped;
+                }
+                if self.v.units[t].formation != Formation::Limbered {
+                    self.v.units[t].dm += 1;
+                }
+            }
+            Reaction::ClosingFire if self.v.can_closing_fire(t, i) => {
+                let failed = self.shoot(t, i, Fire::Closing);
+                if failed || !self.v.units[i].active() {
+                    return ChargeEnd::EndActivation;
+                }
+            }
+            Reaction::CounterCharge if self.v.may_counter_charge(self.cat, t, i) => {
+                say!(
+                    self,
+                    LogKind::Reaction,
+                    Some(t),
+                    "{} counter-charges!",
+                    self.v.units[t].name
+                );
+                self.stats.charges += 1;
+                self.stats.counter_charges += 1;
+                met_by_counter = true;
+            }
+            _ => {
+                if self.v.units[t].formation == Formation::MarchColumn && self.v.units[t].dm == 0 {
+                    if self.test(t, TestKind::Morale, 0, "forming up under a charge") {
+                        let f = self.v.units[t].fight_formation;
+                        self.v.units[t].formation = f;
+                        self.face(t, i);
+                    } else {
+                        self.v.units[t].dm += 1;
+                    }
+                }
+            }
+        }
+        if !self.v.units[t].active() || !self.v.units[i].active() {
+            return ChargeEnd::Stopped;
+        }
+        // Snap Fires and Counter-charges of the target's friends at the end of
+        // the first move (not against a passive counter-charger).
+        if !counter {
+            let side = self.v.units[t].side;
+            let others: Vec<usize> = (0..self.v.units.len())
+                .filter(|&r| r != t && self.v.units[r].side == side && self.v.units[r].active())
+                .filter(|&r| self.v.units[r].stored_combat && self.v.in_threat_zone(r, i))
+                .collect();
+            for r in others {
+                if !self.v.units[i].active() {
+                    break;
+                }
+                if self.v.may_shoot_at(r, i) && self.policy.snap_fire(self.cat, &self.v, r, i) {
+                    self.v.units[r].stored_combat = false;
+                    if self.shoot(r, i, Fire::Snap) {
+                        return ChargeEnd::EndActivation;
+                    }
+                }
+            }
+            if !self.v.units[i].active() {
+                return ChargeEnd::EndActivation;
+            }
+            // Still allowed to charge after the fire (R-28 by its new level)?
+            let u = &self.v.units[i];
+            if charge_permission(
+                u.et,
+                u.size,
+                u.formation,
+                u.level,
+                u.fear,
+                self.v.units[t].size,
+                flank,
+            )
+            .is_err()
+            {
+                return ChargeEnd::Stopped;
+            }
+        }
+        // Contact.
+        let (x, y) = contact_point(&self.v.units[i], &self.v.units[t]);
+        self.v.units[i].x = x;
+        self.v.units[i].y = y;
+        self.v.units[i].stored_maneuver = false;
+        self.v.units[i].stored_combat = false;
+        self.v.units[i].engaged = Some(t);
+        self.v.units[t].engaged = Some(i);
+        if counter {
+            // The passive counter-charger: the active element `t` must spend
+            // a Combat Order on the melee, which it does at once if it can.
+            let fought = self.melee(t, i, true);
+            return ChargeEnd::Fought(!fought);
+        }
+        if !has_combat {
+            self.v.units[i].dm += 1;
+            return ChargeEnd::Locked;
+        }
+        ChargeEnd::Fought(self.melee(i, t, met_by_counter))
+    }
+
+    /// Turn `i` to face `toward` (±y).
+    fn face(&mut self, i: usize, toward: usize) {
+        let dy = self.v.units[toward].y - self.v.units[i].y;
+        if dy.abs() > 0.01 {
+            self.v.units[i].facing = dy.signum();
         }
     }
 
@@ -798,7 +1186,8 @@ impl<'c> Engine<'c> {
             }
         }
         let mut bonus = [0i32; 2];
-        // Hold the Ground: Force Commanders arrive at the end of turn 1 with no points.
+        // Hold the Ground: Force Commanders arrive at the end of turn 1 with
+        // no points; a Force Commander still in reserve adds nothing.
         let no_fc_points = self.v.scenario == ScenarioId::HoldTheGround && self.v.turn == 1;
         for (s, b) in bonus.iter_mut().enumerate() {
             if let Some(fc) = self.v.force_commander[s] {
@@ -835,7 +1224,7 @@ impl<'c> Engine<'c> {
         }
     }
 
-    fn play_turn(&mut self, p: &mut dyn Policy, first: Side) {
+    fn play_turn(&mut self, first: Side) {
         let mut queue: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
         for (g, gr) in self.v.groups.iter().enumerate() {
             let arrived = gr.arrives_turn <= self.v.turn;
@@ -844,23 +1233,26 @@ impl<'c> Engine<'c> {
                 queue[sidx(gr.side)].push(g);
             }
         }
-        // Reserves: at most one new group a side each turn (the book's rule).
-        for q in queue.iter_mut() {
-            let mut entered = false;
-            q.retain(|&g| {
-                let gr = &self.v.groups[g];
-                let waiting = gr
-                    .units
-                    .iter()
-                    .all(|&i| !self.v.units[i].on_table && !self.v.units[i].removed);
-                if waiting {
-                    if entered {
-                        return false;
+        // Reserves: one new group a side each turn (the book's rule), except
+        // in an Ambush, where the rest come on together (M-22).
+        if self.v.scenario != ScenarioId::Ambush {
+            for q in queue.iter_mut() {
+                let mut entered = false;
+                q.retain(|&g| {
+                    let gr = &self.v.groups[g];
+                    let waiting = gr
+                        .units
+                        .iter()
+                        .all(|&i| !self.v.units[i].on_table && !self.v.units[i].removed);
+                    if waiting {
+                        if entered {
+                            return false;
+                        }
+                        entered = true;
                     }
-                    entered = true;
-                }
-                true
-            });
+                    true
+                });
+            }
         }
         let mut side = first;
         let mut idx = [0usize; 2];
@@ -869,15 +1261,63 @@ impl<'c> Engine<'c> {
             if idx[s] < queue[s].len() {
                 let g = queue[s][idx[s]];
                 idx[s] += 1;
-                self.activate_group(p, g);
+                self.activate_group(g);
             }
             side = side.other();
         }
+        self.v.active_group = None;
     }
 
-    fn activate_group(&mut self, p: &mut dyn Policy, g: usize) {
+    /// Bring a reserve group on at its entry point: from a long edge in a
+    /// line along it, from an end of the table in a line along that end;
+    /// each element faces the enemy.
+    fn arrive(&mut self, g: usize, waiting: &[usize]) {
+        let gr = &self.v.groups[g];
+        let (ex, ey) = gr.entry;
+        let home = gr.entry_home;
+        let flank = gr.flank_entry;
+        let side = gr.side;
+        let n = waiting.len() as f64;
+        let from_end = ex <= 0.0 || ex >= TABLE_WIDTH;
+        for (k, &i) in waiting.iter().enumerate() {
+            let off = (k as f64 - (n - 1.0) / 2.0) * super::board::FILE_WIDTH;
+            let (x, y) = if from_end {
+                (ex.clamp(2.0, TABLE_WIDTH - 2.0), ey + off)
+            } else {
+                (ex + off, ey)
+            };
+            let u = &mut self.v.units[i];
+            u.on_table = true;
+            u.x = x.clamp(0.0, TABLE_WIDTH);
+            u.y = y.clamp(0.0, super::board::TABLE_DEPTH);
+            u.home = home;
+            u.facing = home.facing();
+            u.start = (f64::NAN, f64::NAN);
+            if flank {
+                u.flank_turn = self.v.turn;
+            }
+            if let Some(t) = self.v.nearest_enemy(i) {
+                self.face(i, t);
+            }
+        }
+        // A Force Commander in reserve comes on with his side's first group.
+        if let Some(fc) = self.v.force_commander[sidx(side)] {
+            self.v.cmds[fc].on_table = true;
+        }
+        say!(
+            self,
+            LogKind::Arrival,
+            None,
+            "The {} {} marches onto the field{}.",
+            side.id(),
+            self.v.groups[g].name,
+            if flank { " on the enemy's flank" } else { "" }
+        );
+    }
+
+    fn activate_group(&mut self, g: usize) {
         let side = self.v.groups[g].side;
-        // Arrival from reserve.
+        self.v.active_group = Some(g);
         let waiting: Vec<usize> = self.v.groups[g]
             .units
             .iter()
@@ -885,31 +1325,7 @@ impl<'c> Engine<'c> {
             .filter(|&i| !self.v.units[i].on_table && !self.v.units[i].removed)
             .collect();
         if !waiting.is_empty() {
-            let gr = &self.v.groups[g];
-            let y = gr.entry_y.unwrap_or(match side {
-                Side::Attacker => 0.0,
-                Side::Defender => TABLE_DEPTH,
-            });
-            let (sector, flank) = (gr.entry_sector, gr.flank_entry);
-            for &i in &waiting {
-                let u = &mut self.v.units[i];
-                u.on_table = true;
-                u.sector = sector;
-                u.y = y;
-                u.start_y = f64::NAN;
-                if flank {
-                    u.flank_turn = self.v.turn;
-                }
-            }
-            say!(
-                self,
-                LogKind::Arrival,
-                None,
-                "The {} {} marches onto the field{}.",
-                side.id(),
-                self.v.groups[g].name,
-                if flank { " on the enemy's flank" } else { "" }
-            );
+            self.arrive(g, &waiting);
         }
         // Field promotion (R-12): the Force Commander spends a point.
         let leaderless = self.v.groups[g]
@@ -960,7 +1376,10 @@ impl<'c> Engine<'c> {
                 self.v.cmds[c].cp = roll_command_points(&r, &mut self.dice);
             }
         }
-        // R-23: a broken group tests every element first.
+        // R-23, R-20 as amended: a broken group tests every element first.
+        // Passing, the element activates as usual with its level and hits;
+        // failing, it drops a level and retires d3 Maneuvers in rout step,
+        // with no orders this turn.
         if self.v.group_broken(g) {
             say!(
                 self,
@@ -975,11 +1394,12 @@ impl<'c> Engine<'c> {
                 if !self.v.units[i].active() {
                     continue;
                 }
-                let passed = self.test(i, TestKind::Discipline, 0, "a broken group");
-                self.v.units[i].hits = 0;
+                if self.test(i, TestKind::Discipline, 0, "a broken group") {
+                    continue;
+                }
                 let next = degrade(self.v.units[i].level);
                 self.set_level(i, next);
-                if !passed && !self.v.units[i].removed {
+                if !self.v.units[i].removed {
                     self.v.units[i].no_orders_turn = self.v.turn;
                     let m = DiceExpr::parse(&self.cat.numbers().rout_withdrawal)
                         .unwrap_or(DiceExpr::D3)
@@ -991,12 +1411,97 @@ impl<'c> Engine<'c> {
         let units = self.v.groups[g].units.clone();
         for i in units {
             if self.v.units[i].active() {
-                self.activate(p, i);
+                self.activate(i);
             }
         }
     }
 
-    fn activate(&mut self, p: &mut dyn Policy, i: usize) {
+    fn rally(&mut self, i: usize) -> bool {
+        let Some(c) = self.ordering_commander(i) else {
+            return false;
+        };
+        if self.v.cmds[c].cp == 0
+            || self.v.cmds[c].attached_to.is_some()
+            || !self.v.in_spi_or_fc(i, c)
+            || !self.policy.rally(&self.v, i)
+        {
+            return false;
+        }
+        let turn = self.v.turn;
+        self.v.cmds[c].cp -= 1;
+        self.stats.command_points += 1;
+        self.v.cmds[c].attached_to = Some(i);
+        if self.test(i, TestKind::Morale, 0, "a rally") {
+            let u = &self.v.units[i];
+            if u.level == DisciplineLevel::Exhausted && u.hits == 0 {
+                if self.narrate {
+                    let u = &self.v.units[i];
+                    self.log.push(LogLine {
+                        turn,
+                        kind: LogKind::Rally,
+                        element: Some(u.key()),
+                        level: Some(DisciplineLevel::Shaken),
+                        text: format!("{} rallies and steadies to Shaken.", u.name),
+                    });
+                }
+                self.v.units[i].level = DisciplineLevel::Shaken;
+                self.v.units[i].rallied_turn = turn;
+            } else if u.hits > 0 {
+                self.v.units[i].hits = 0;
+                say!(
+                    self,
+                    LogKind::Rally,
+                    Some(i),
+                    "{} rallies and shakes off its losses.",
+                    self.v.units[i].name
+                );
+            } else {
+                self.v.units[i].dm = 0;
+                say!(
+                    self,
+                    LogKind::Rally,
+                    Some(i),
+                    "{} rallies and dresses its ranks.",
+                    self.v.units[i].name
+                );
+            }
+        }
+        true
+    }
+
+    /// A Forced Order (a Command Point and a Morale Test, −1 for each after
+    /// the first): passing grants one more order of the kind; failing adds a
+    /// Disorder Marker and ends the activation. `None`: no order was forced.
+    fn force_order(&mut self, i: usize, action: Action) -> Option<bool> {
+        let c = self.ordering_commander(i)?;
+        if self.v.cmds[c].cp == 0
+            || self.v.cmds[c].attached_to.is_some()
+            || !self.v.in_spi_or_fc(i, c)
+            || !self.policy.force_order(self.cat, &self.v, i, action)
+        {
+            return None;
+        }
+        self.v.cmds[c].cp -= 1;
+        self.stats.command_points += 1;
+        self.stats.forced_orders += 1;
+        self.forced += 1;
+        say!(
+            self,
+            LogKind::Commander,
+            Some(i),
+            "{} pushes {} beyond its orders.",
+            self.v.cmds[c].name,
+            self.v.units[i].name
+        );
+        if self.test(i, TestKind::Morale, 0, "a forced order") {
+            Some(true)
+        } else {
+            self.v.units[i].dm += 1;
+            Some(false)
+        }
+    }
+
+    fn activate(&mut self, i: usize) {
         // Commanders attached to it step away (they stay until its next activation).
         for c in self.v.cmds.iter_mut() {
             if c.attached_to == Some(i) {
@@ -1004,9 +1509,14 @@ impl<'c> Engine<'c> {
             }
         }
         let turn = self.v.turn;
-        self.v.units[i].inspired = false;
-        self.v.units[i].shots_this_activation = 0;
-        if self.v.units[i].no_orders_turn == turn {
+        let u = &mut self.v.units[i];
+        u.inspired = false;
+        u.shots_this_activation = 0;
+        // Stored orders are lost when the element activates.
+        u.stored_maneuver = false;
+        u.stored_combat = false;
+        self.forced = 0;
+        if u.no_orders_turn == turn {
             return;
         }
         say!(
@@ -1023,58 +1533,20 @@ impl<'c> Engine<'c> {
             self.v.units[i].level,
         ));
         // Rally (before acting): one plain Maneuver and Combat Order after it.
-        if let Some(c) = self.ordering_commander(i) {
-            if self.v.cmds[c].cp > 0
-                && self.v.cmds[c].attached_to.is_none()
-                && self.v.in_spi_or_fc(i, c)
-                && p.rally(&self.v, i)
-            {
-                self.v.cmds[c].cp -= 1;
-                self.v.cmds[c].attached_to = Some(i);
-                maneuvers = 1;
-                combats = 1;
-                let passed = self.test(i, TestKind::Morale, 0, "a rally");
-                if passed {
-                    let u = &self.v.units[i];
-                    if u.level == DisciplineLevel::Exhausted && u.hits == 0 {
-                        if self.narrate {
-                            let u = &self.v.units[i];
-                            self.log.push(LogLine {
-                                turn,
-                                kind: LogKind::Rally,
-                                element: Some(u.key()),
-                                level: Some(DisciplineLevel::Shaken),
-                                text: format!("{} rallies and steadies to Shaken.", u.name),
-                            });
-                        }
-                        self.v.units[i].level = DisciplineLevel::Shaken;
-                        self.v.units[i].rallied_turn = turn;
-                    } else if u.hits > 0 {
-                        self.v.units[i].hits = 0;
-                        say!(
-                            self,
-                            LogKind::Rally,
-                            Some(i),
-                            "{} rallies and shakes off its losses.",
-                            self.v.units[i].name
-                        );
-                    } else {
-                        self.v.units[i].dm = 0;
-                        say!(
-                            self,
-                            LogKind::Rally,
-                            Some(i),
-                            "{} rallies and dresses its ranks.",
-                            self.v.units[i].name
-                        );
-                    }
-                }
-            }
+        if self.rally(i) {
+            maneuvers = 1;
+            combats = 1;
         }
         // Leaderless elements without Carry On only tidy their ranks (M-21).
         let leaderless = self.ordering_commander(i).is_none();
-        let outside = !self.v.in_spi(i) && !self.v.units[i].vanguard && !leaderless;
-        let _ = outside;
+        // Outside its commander's SPI an element takes no orders but a move
+        // back toward him, unless it is Vanguard (it needs no SPI) or the
+        // Force Commander orders it (R-27).
+        let fc_orders = self.v.groups[self.v.units[i].group]
+            .commander
+            .map(|c| !self.v.cmds[c].alive)
+            .unwrap_or(true);
+        let outside = !leaderless && !fc_orders && !self.v.in_spi(i) && !self.v.units[i].vanguard;
         // Disorder Markers go first.
         while self.v.units[i].dm > 0 && maneuvers > 0 {
             self.v.units[i].dm -= 1;
@@ -1083,52 +1555,107 @@ impl<'c> Engine<'c> {
         if leaderless && !self.v.units[i].carry_on {
             return;
         }
+        if outside {
+            if maneuvers > 0 && self.v.units[i].engaged.is_none() {
+                if let Some(p) = self.v.group_centre(self.v.units[i].group) {
+                    let rate = self.v.advance_rate(self.cat, i);
+                    let moved = self.step_toward(i, p, rate, true);
+                    if moved > 0.0 {
+                        self.stats.out_of_command += 1;
+                        say!(
+                            self,
+                            LogKind::Move,
+                            Some(i),
+                            "{} is out of its commander's reach and closes on him {:.0}\".",
+                            self.v.units[i].name,
+                            moved
+                        );
+                    }
+                }
+            }
+            return;
+        }
         let mut steps = 0;
-        while (maneuvers > 0 || combats > 0) && self.v.units[i].active() && steps < 20 {
+        while self.v.units[i].active() && steps < 24 {
             steps += 1;
             // Locked in melee: the active element must fight.
             if let Some(f) = self.v.units[i].engaged {
                 if combats > 0 {
                     combats -= 1;
                     let won = self.melee(i, f, false);
-                    if won && maneuvers == 0 {
-                        maneuvers = 1; // the winner's free Maneuver
-                    } else if won {
-                        maneuvers += 1;
+                    if won {
+                        maneuvers += 1; // the winner's free Maneuver
                     }
                     continue;
                 }
                 break;
             }
-            let act = p.act(self.cat, &self.v, i);
+            self.v.active_orders = (maneuvers, combats);
+            let act = self.policy.act(self.cat, &self.v, i);
+            let needs_maneuver = matches!(
+                act,
+                Action::Charge(_)
+                    | Action::Reload
+                    | Action::Deploy
+                    | Action::Advance
+                    | Action::Face
+            );
+            let needs_combat = matches!(act, Action::Shoot(_));
+            if (needs_maneuver && maneuvers == 0) || (needs_combat && combats == 0) {
+                match self.force_order(i, act) {
+                    Some(true) => {
+                        if needs_maneuver {
+                            maneuvers += 1;
+                        } else {
+                            combats += 1;
+                        }
+                    }
+                    Some(false) => return,
+                    None => break,
+                }
+            }
             match act {
-                Action::Charge(t) if maneuvers > 0 => {
+                Action::Charge(t) => {
                     maneuvers -= 1;
-                    match self.charge(p, i, t, combats > 0) {
+                    match self.charge(i, t, combats > 0, false) {
                         ChargeEnd::Fought(won) => {
                             combats -= 1;
                             if won {
                                 maneuvers += 1;
+                            } else {
+                                break;
                             }
                         }
-                        ChargeEnd::Locked | ChargeEnd::Stopped => {}
-                        ChargeEnd::EndActivation => break,
+                        ChargeEnd::Locked => break,
+                        ChargeEnd::Stopped => {
+                            if self.interrupts(i) {
+                                return;
+                            }
+                        }
+                        ChargeEnd::EndActivation => return,
                     }
                 }
-                Action::Shoot(t) if combats > 0 => {
+                Action::Shoot(t) => {
                     combats -= 1;
-                    if self.shoot(p, i, t, true) && self.v.units[i].side != self.v.units[t].side {
-                        // the target's fate does not stop the shooter
+                    self.shoot(i, t, Fire::Volley);
+                    if self.interrupts(i) {
+                        return;
                     }
                 }
-                Action::Reload if maneuvers > 0 => {
+                Action::Reload => {
                     maneuvers -= 1;
                     self.v.units[i].loaded = true;
+                    if self.interrupts(i) {
+                        return;
+                    }
                 }
-                Action::Deploy if maneuvers > 0 => {
+                Action::Deploy => {
                     maneuvers -= 1;
                     let f = self.v.units[i].fight_formation;
                     self.v.units[i].formation = f;
+                    if let Some(t) = self.v.nearest_enemy(i) {
+                        self.face(i, t);
+                    }
                     say!(
                         self,
                         LogKind::Move,
@@ -1137,170 +1664,144 @@ impl<'c> Engine<'c> {
                         self.v.units[i].name,
                         f.label()
                     );
+                    if self.interrupts(i) {
+                        return;
+                    }
                 }
-                Action::Shift(dir) if maneuvers > 0 => {
+                Action::Face => {
                     maneuvers -= 1;
-                    let u = &mut self.v.units[i];
-                    u.sector = battlefield::clamp_sector(u.sector + i32::from(dir));
+                    self.v.units[i].facing = -self.v.units[i].facing;
                     say!(
                         self,
                         LogKind::Move,
                         Some(i),
-                        "{} sidesteps to sector {}.",
-                        self.v.units[i].name,
-                        self.v.units[i].sector + 1
+                        "{} turns about.",
+                        self.v.units[i].name
                     );
-                }
-                Action::Advance if maneuvers > 0 => {
-                    maneuvers -= 1;
-                    self.advance(i);
-                }
-                _ => break,
-            }
-        }
-    }
-
-    fn advance(&mut self, i: usize) {
-        let rate = self.v.advance_rate(self.cat, i);
-        let gap = self.v.gap_ahead(i);
-        let goal = self.v.goal_y(i);
-        let u = &self.v.units[i];
-        let fwd = u.forward();
-        let mut step = rate.min((gap - 1.0).max(0.0));
-        if let Some(g) = goal {
-            step = step.min(((g - u.y) * fwd).abs());
-            if (g - u.y) * fwd < 0.0 {
-                step = -step.min(rate);
-            }
-        }
-        let ny = battlefield::on_table(u.y + fwd * step);
-        self.v.units[i].y = ny;
-        say!(
-            self,
-            LogKind::Move,
-            Some(i),
-            "{} advances {:.0}\".",
-            self.v.units[i].name,
-            step.abs()
-        );
-    }
-
-    fn charge(&mut self, p: &mut dyn Policy, i: usize, t: usize, has_combat: bool) -> ChargeEnd {
-        let u = &self.v.units[i];
-        let tg = &self.v.units[t];
-        let flank = u.flank_turn == self.v.turn;
-        let Ok(perm) =
-            charge_permission(u.et, u.size, u.formation, u.level, u.fear, tg.size, flank)
-        else {
-            return ChargeEnd::Stopped;
-        };
-        if perm.morale_test && !self.test(i, TestKind::Morale, 0, "the nerve to charge") {
-            return ChargeEnd::Stopped;
-        }
-        if perm.disorder_test && !self.test(i, TestKind::Disorder, 0, "the will to charge") {
-            self.v.units[i].dm += 1;
-            return ChargeEnd::Stopped;
-        }
-        if self.try_special(p, i, SpecialOrder::Charge) {
-            self.v.units[i].inspired = true;
-        }
-        say!(
-            self,
-            LogKind::Charge,
-            Some(i),
-            "{} ({}) charges {}!",
-            self.v.units[i].name,
-            self.v.units[i].side.id(),
-            self.v.units[t].name
-        );
-        let reach = self.v.charge_reach(self.cat, i);
-        // First half of the charge.
-        let fwd = self.v.units[i].forward();
-        let gap = (self.v.units[t].y - self.v.units[i].y).abs();
-        let first = (reach / 2.0).min((gap - 1.0).max(0.0));
-        self.v.units[i].y += fwd * first;
-        let mut counter = false;
-        let reaction = p.react(self.cat, &self.v, t, i);
-        match reaction {
-            Reaction::Withdraw if self.v.may_withdraw(t) => {
-                let gc = self.v.groups[self.v.units[t].group]
-                    .commander
-                    .filter(|&c| self.v.cmds[c].alive);
-                let rating = gc.map(|c| self.v.cmds[c].rating.clone());
-                let (expr, bonus) =
-                    withdraw_reaction_expr(self.cat, rating.as_ref(), self.v.units[t].level);
-                let m = expr.roll(&mut self.dice) + bonus;
-                say!(
-                    self,
-                    LogKind::Reaction,
-                    Some(t),
-                    "{} pulls back before the charge.",
-                    self.v.units[t].name
-                );
-                self.fall_back(t, m, true);
-                if self.v.units[t].removed || self.v.distance(i, t) > reach / 2.0 {
-                    return ChargeEnd::Stopped;
-                }
-                self.v.units[t].dm += 1;
-            }
-            Reaction::ClosingFire if self.v.can_closing_fire(t, i) => {
-                say!(
-                    self,
-                    LogKind::Reaction,
-                    Some(t),
-                    "{} meets the charge with a volley.",
-                    self.v.units[t].name
-                );
-                let failed = self.shoot(p, t, i, false);
-                if failed || !self.v.units[i].active() {
-                    return ChargeEnd::EndActivation;
-                }
-            }
-            Reaction::CounterCharge if self.v.may_counter_charge(self.cat, t, i) => {
-                say!(
-                    self,
-                    LogKind::Reaction,
-                    Some(t),
-                    "{} counter-charges!",
-                    self.v.units[t].name
-                );
-                counter = true;
-            }
-            _ => {
-                if self.v.units[t].formation == Formation::MarchColumn && self.v.units[t].dm == 0 {
-                    if self.test(t, TestKind::Disorder, 0, "forming up under a charge") {
-                        let f = self.v.units[t].fight_formation;
-                        self.v.units[t].formation = f;
-                    } else {
-                        self.v.units[t].dm += 1;
+                    if self.interrupts(i) {
+                        return;
                     }
                 }
+                Action::Advance => {
+                    maneuvers -= 1;
+                    self.advance(i);
+                    if self.interrupts(i) {
+                        return;
+                    }
+                }
+                Action::Hold => break,
             }
         }
-        if !self.v.units[t].active() || !self.v.units[i].active() {
-            return ChargeEnd::Stopped;
+        self.store_orders(i, maneuvers, combats);
+    }
+
+    /// At the end of its activation an element keeps one Maneuver Order (for
+    /// a Counter-charge) and one Combat Order (for a Snap Fire, if loaded) it
+    /// did not use; a commander may spend a point on Wait For My Command to
+    /// store a Combat Order it no longer has.
+    fn store_orders(&mut self, i: usize, maneuvers: i32, combats: i32) {
+        let u = &self.v.units[i];
+        if !u.active() || u.engaged.is_some() || u.no_orders_turn == self.v.turn {
+            return;
         }
-        // Contact.
-        self.v.units[i].y = self.v.units[t].y;
-        self.v.units[i].engaged = Some(t);
-        self.v.units[t].engaged = Some(i);
-        if !has_combat {
-            self.v.units[i].dm += 1;
-            return ChargeEnd::Locked;
+        let can_counter = u.et != ElementType::Artillery
+            && !matches!(u.formation, Formation::MarchColumn | Formation::Limbered);
+        let can_snap =
+            u.loaded && !matches!(u.formation, Formation::MarchColumn | Formation::Limbered);
+        if maneuvers > 0 && can_counter {
+            self.v.units[i].stored_maneuver = true;
         }
-        ChargeEnd::Fought(self.melee(i, t, counter))
+        if combats > 0 && can_snap {
+            self.v.units[i].stored_combat = true;
+        } else if can_snap {
+            if let Some(c) = self.ordering_commander(i) {
+                if self.v.cmds[c].cp > 0
+                    && self.v.cmds[c].attached_to.is_none()
+                    && self.v.in_spi_or_fc(i, c)
+                    && self.policy.wait_for_my_command(self.cat, &self.v, i)
+                {
+                    self.v.cmds[c].cp -= 1;
+                    self.stats.command_points += 1;
+                    self.v.units[i].stored_combat = true;
+                    say!(
+                        self,
+                        LogKind::Commander,
+                        Some(i),
+                        "{} tells {} to wait for his command (a volley held back).",
+                        self.v.cmds[c].name,
+                        self.v.units[i].name
+                    );
+                }
+            }
+        }
+        if self.v.units[i].stored_maneuver || self.v.units[i].stored_combat {
+            self.stats.stored_orders += 1;
+        }
+    }
+
+    /// Run the whole battle.
+    pub fn run(&mut self) {
+        let last = u32::from(self.cat.tables().game_length_turns);
+        for turn in 1..=last {
+            self.v.turn = turn;
+            say!(self, LogKind::Turn, None, "Turn {turn} begins.");
+            // R-23: a broken force concedes before initiative.
+            if turn > 1 && self.concede(turn) {
+                return;
+            }
+            self.promote_force_commanders();
+            let first = self.initiative();
+            self.play_turn(first);
+            let a = self.v.points_lost(Side::Attacker);
+            let d = self.v.points_lost(Side::Defender);
+            self.turn_points.push((turn, a, d));
+            for c in self.v.cmds.iter_mut() {
+                c.cp = 0;
+            }
+        }
+        // A force broken when the last turn ends concedes as it would at the
+        // start of the next (the recorder judges the same way).
+        self.concede(last + 1);
+    }
+
+    /// R-23 and the ruling on both forces broken at once: the side that
+    /// concedes, if any, ends the battle.
+    fn concede(&mut self, turn: u32) -> bool {
+        let a = self.v.broken_groups(Side::Attacker);
+        let d = self.v.broken_groups(Side::Defender);
+        let Some(side) = conceding_side(a, d) else {
+            return false;
+        };
+        self.ended_by_break = Some((
+            side,
+            turn.min(u32::from(self.cat.tables().game_length_turns)),
+        ));
+        say!(
+            self,
+            LogKind::Broken,
+            None,
+            "The {} force is broken and gives up the field.",
+            side.id()
+        );
+        true
     }
 }
 
-#[derive(Debug, Clone, Copy)]
-enum SpecialOrder {
-    Volley(u32),
-    Charge,
-}
-
-enum ChargeEnd {
-    Fought(bool),
-    Locked,
-    Stopped,
-    EndActivation,
+/// Which force concedes (R-23): one broken force; when both are broken, the
+/// one with the larger share of broken groups, and neither on equal shares.
+fn conceding_side(a: (usize, usize), d: (usize, usize)) -> Option<Side> {
+    let broken = |(b, n): (usize, usize)| b > n - b;
+    match (broken(a), broken(d)) {
+        (true, false) => Some(Side::Attacker),
+        (false, true) => Some(Side::Defender),
+        (true, true) => {
+            let (x, y) = (a.0 * d.1, d.0 * a.1);
+            match x.cmp(&y) {
+                std::cmp::Ordering::Greater => Some(Side::Attacker),
+                std::cmp::Ordering::Less => Some(Side::Defender),
+                std::cmp::Ordering::Equal => None,
+            }
+        }
+        (false, false) => None,
+    }
 }

@@ -9,7 +9,7 @@ pub mod scenario;
 
 use serde::{Deserialize, Serialize};
 
-pub use board::TABLE_DEPTH;
+pub use board::{TABLE_DEPTH, TABLE_WIDTH};
 pub use engine::SimError;
 pub use log::{LogKind, LogLine};
 pub use policy::{Action, Policy, Reaction, StandardPolicy};
@@ -78,6 +78,42 @@ pub struct ObjectiveCount {
     pub defender: u32,
 }
 
+/// What happened in a battle, counted (for calibration and the outcome page).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BattleStats {
+    /// Every shot: volleys, Snap Fires and Closing Fires.
+    pub volleys: u32,
+    pub snap_fires: u32,
+    /// Charges declared, Counter-charges included.
+    pub charges: u32,
+    pub counter_charges: u32,
+    /// Melee rounds fought.
+    pub melees: u32,
+    /// Shots, charges and melees into a flank.
+    pub flank_attacks: u32,
+    /// Elements that ended an activation with a stored order.
+    pub stored_orders: u32,
+    pub forced_orders: u32,
+    pub command_points: u32,
+    /// Activations spent closing on a commander out of reach.
+    pub out_of_command: u32,
+}
+
+impl BattleStats {
+    pub fn add(&mut self, o: &BattleStats) {
+        self.volleys += o.volleys;
+        self.snap_fires += o.snap_fires;
+        self.charges += o.charges;
+        self.counter_charges += o.counter_charges;
+        self.melees += o.melees;
+        self.flank_attacks += o.flank_attacks;
+        self.stored_orders += o.stored_orders;
+        self.forced_orders += o.forced_orders;
+        self.command_points += o.command_points;
+        self.out_of_command += o.out_of_command;
+    }
+}
+
 /// The result of one battle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BattleOutcome {
@@ -102,6 +138,9 @@ pub struct BattleOutcome {
     pub elements: Vec<ElementFinal>,
     pub commanders: Vec<CommanderFinal>,
     pub turns: Vec<TurnPoints>,
+    /// Counts of what happened (absent from outcomes stored before it existed).
+    #[serde(default)]
+    pub stats: BattleStats,
     /// Empty when narration is off.
     pub log: Vec<LogLine>,
 }
@@ -123,7 +162,7 @@ pub fn simulate_with(
     narrate: bool,
     policy: &mut dyn Policy,
 ) -> Result<BattleOutcome, SimError> {
-    let mut eng = engine::Engine::new(cat, setup, narrate)?;
+    let mut eng = engine::Engine::new(cat, setup, narrate, policy)?;
     if narrate {
         eng.log.push(LogLine {
             turn: 0,
@@ -139,7 +178,7 @@ pub fn simulate_with(
             ),
         });
     }
-    eng.run(policy);
+    eng.run();
     let size = setup.points_size(cat);
     let v = &eng.v;
     let a_lost = v.points_lost(Side::Attacker);
@@ -235,6 +274,7 @@ pub fn simulate_with(
                 defender_lost: d,
             })
             .collect(),
+        stats: eng.stats,
         log,
     })
 }

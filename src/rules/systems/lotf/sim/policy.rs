@@ -7,8 +7,9 @@ use std::collections::HashMap;
 
 use super::board::View;
 use crate::rules::systems::lotf::catalogue::Catalogue;
-use crate::rules::systems::lotf::combat::MeleeSide;
+use crate::rules::systems::lotf::combat::{MeleeSide, TestKind};
 use crate::rules::systems::lotf::odds::melee_odds_for_sides;
+use crate::rules::systems::lotf::types::{DisciplineLevel, ElementType};
 
 /// What an active element does next.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,9 +23,9 @@ pub enum Action {
     Advance,
     /// Change to a fighting formation (from March Column).
     Deploy,
-    /// Shift one sector (−1 or +1).
-    Shift(i8),
-    /// End the activation.
+    /// Turn about to face an enemy behind it.
+    Face,
+    /// End the activation (keeping what is left as stored orders).
     Hold,
 }
 
@@ -40,37 +41,43 @@ pub enum Reaction {
 
 /// The choices a side makes.
 pub trait Policy {
-    /// The next action of the active element `me`.
+    /// The next action of the active element `me` (its orders left are in
+    /// `view.active_orders`).
     fn act(&mut self, cat: &Catalogue, view: &View, me: usize) -> Action;
     /// How `target` meets a charge from `charger`.
     fn react(&mut self, cat: &Catalogue, view: &View, target: usize, charger: usize) -> Reaction;
+    /// Whether `me`, with a stored Combat Order, snaps a volley at `active`.
+    fn snap_fire(&mut self, cat: &Catalogue, view: &View, me: usize, active: usize) -> bool;
+    /// Whether `me`, with a stored Maneuver Order, counter-charges `active`.
+    fn counter_charge(&mut self, cat: &Catalogue, view: &View, me: usize, active: usize) -> bool;
+    /// How close (inches) `me` is willing to advance to the nearest enemy.
+    fn standoff(&mut self, cat: &Catalogue, view: &View, me: usize) -> f64;
+    /// Where `me` heads when it advances (default: the nearest enemy, else
+    /// the nearest objective).
+    fn goal(&mut self, cat: &Catalogue, view: &View, me: usize) -> Option<(f64, f64)> {
+        let _ = cat;
+        view.goal(me)
+    }
     /// Whether to spend a Command Point on a Concentrated Volley.
     fn concentrated_volley(&mut self, view: &View, me: usize, dice: u32) -> bool;
     /// Whether to spend a Command Point on an Inspirational Charge.
     fn inspirational_charge(&mut self, view: &View, me: usize) -> bool;
     /// Whether to spend a Command Point to Rally `me` before it activates.
     fn rally(&mut self, view: &View, me: usize) -> bool;
+    /// Whether to spend a Command Point on a Forced Order for `action`.
+    fn force_order(&mut self, cat: &Catalogue, view: &View, me: usize, action: Action) -> bool;
+    /// Whether to spend a Command Point on Wait For My Command.
+    fn wait_for_my_command(&mut self, cat: &Catalogue, view: &View, me: usize) -> bool;
+    /// Whether to spend a Command Point on Encouraging Words should the test fail.
+    fn encouraging_words(&mut self, view: &View, me: usize, kind: TestKind) -> bool;
 }
 
-/// The standard policy.
-///
-/// * Elements in a fighting formation charge when the exact odds of the
-///   melee (memoised) give a win at least `charge_edge` more likely than a
-///   loss; cavalry and elements with Inspirational Charge accept a smaller
-///   edge.
-/// * Otherwise they shoot at the nearest enemy in range, reload, and move
-///   toward their goal (the nearest enemy in the sector, else an objective,
-///   else the nearest sector with enemies). Defenders of objectives and of
-///   fortifications hold their ground once in range.
-/// * Charged elements counter-charge when the odds favour it, fire a
-///   closing volley when loaded, withdraw when the melee looks hopeless, and
-///   otherwise hold.
-/// * Command Points go first to Rally (Exhausted elements without hits, or
-///   elements about to break), then to Concentrated Volleys of four or more
-///   dice and Inspirational Charges.
+/// The standard policy: it fights as a careful player would. See
+/// `docs/simulator.md` ("Policy") for the thresholds in words.
 #[derive(Debug, Clone, Default)]
 pub struct StandardPolicy {
     memo: HashMap<(MeleeSide, MeleeSide), (f64, f64)>,
+    /// How much more likely a win must be than a loss for a charge.
     pub charge_edge: f64,
 }
 
@@ -79,7 +86,7 @@ impl StandardPolicy {
     pub fn new() -> StandardPolicy {
         StandardPolicy {
             memo: HashMap::new(),
-            charge_edge: 0.15,
+            charge_edge: 0.10,
         }
     }
 
@@ -96,41 +103,90 @@ impl StandardPolicy {
         self.memo.insert((a.clone(), d.clone()), v);
         v
     }
+
+    /// An open flank of the nearest enemy that `me` can reach with its
+    /// Maneuvers but one, keeping the last for the charge.
+    fn reachable_flank(&mut self, cat: &Catalogue, view: &View, me: usize) -> Option<(f64, f64)> {
+        let (maneuvers, _) = view.active_orders;
+        let t = view.nearest_enemy(me)?;
+        let p = view.flank_point(me, t)?;
+        let e = view.element(me);
+        let far = (p.0 - e.x).hypot(p.1 - e.y);
+        let rate = view.advance_rate(cat, me);
+        (maneuvers >= 2 && far <= rate * f64::from(maneuvers - 1) + 1.0).then_some(p)
+    }
+
+    /// Whether a charge by `me` on `t`, judged where it will be fought, is
+    /// worth making.
+    fn charge_worth_it(&mut self, cat: &Catalogue, view: &View, me: usize, t: usize) -> bool {
+        let (a, d) = view.charge_sides(cat, me, t);
+        let (win, lose) = self.melee_chances(cat, &a, &d);
+        let e = view.element(me);
+        let target = view.element(t);
+        let mut edge = self.charge_edge;
+        if e.is_cavalry() || e.inspiring() {
+            edge -= 0.1;
+        }
+        // A shaken, tired or disordered target is worth the risk.
+        if target.level != DisciplineLevel::Fit || target.dm > 0 {
+            edge -= 0.1;
+        }
+        if target.et == ElementType::Artillery {
+            edge -= 0.2;
+        }
+        win - lose >= edge
+    }
 }
 
 impl Policy for StandardPolicy {
     fn act(&mut self, cat: &Catalogue, view: &View, me: usize) -> Action {
         let e = view.element(me);
-        if e.needs_deploy() && view.nearest_enemy_distance(me) <= 20.0 {
+        let (maneuvers, combats) = view.active_orders;
+        if maneuvers > 0 && e.needs_deploy() && view.nearest_enemy_distance(me) <= 24.0 {
             return Action::Deploy;
         }
-        // Charge?
+        if maneuvers > 0 && view.enemy_behind(me) && !e.pinned {
+            return Action::Face;
+        }
+        // Charge when the melee, judged where it will be fought, favours it.
         if let Some(t) = view.charge_target(cat, me) {
-            let (a, d) = view.melee_sides(cat, me, t, true);
-            let (win, lose) = self.melee_chances(cat, &a, &d);
-            let edge = if view.element(me).is_cavalry() || view.element(me).inspiring() {
-                self.charge_edge - 0.1
-            } else {
-                self.charge_edge
-            };
-            if win - lose >= edge {
+            if (maneuvers > 0 || combats > 0) && self.charge_worth_it(cat, view, me, t) {
                 return Action::Charge(t);
             }
         }
-        if let Some(t) = view.shoot_target(me) {
-            return Action::Shoot(t);
+        if combats > 0 {
+            if let Some(t) = view.shoot_target(me) {
+                return Action::Shoot(t);
+            }
         }
-        if view.can_reload(me) {
-            return Action::Reload;
+        // Close on a worn enemy to charge it (a Maneuver to spare for the charge).
+        if maneuvers >= 2 && !e.pinned && !e.fear && e.et != ElementType::Artillery {
+            if let Some(t) = view.nearest_enemy(me) {
+                let d = view.distance(me, t);
+                let reach = view.charge_reach(cat, me);
+                let rate = view.advance_rate(cat, me);
+                if view.worn(t)
+                    && d > reach
+                    && d <= reach + rate * f64::from(maneuvers - 1)
+                    && self.charge_worth_it(cat, view, me, t)
+                {
+                    return Action::Advance;
+                }
+            }
         }
-        if view.should_hold_ground(me) {
-            return Action::Hold;
-        }
-        if let Some(dir) = view.shift_direction(me) {
-            return Action::Shift(dir);
-        }
-        if view.can_advance(me) {
-            return Action::Advance;
+        if maneuvers > 0 {
+            if view.can_reload(me) && combats > 0 {
+                return Action::Reload;
+            }
+            if view.should_hold_ground(me) || view.guards_objective(cat, me) {
+                return Action::Hold;
+            }
+            if view.can_advance(cat, me) {
+                return Action::Advance;
+            }
+            if view.can_reload(me) {
+                return Action::Reload;
+            }
         }
         Action::Hold
     }
@@ -143,19 +199,65 @@ impl Policy for StandardPolicy {
         if view.may_counter_charge(cat, target, charger) {
             let (a, d) = view.melee_sides(cat, target, charger, false);
             let (win, lose) = self.melee_chances(cat, &a, &d);
-            if win > lose + 0.1 {
+            if win > lose + 0.05 {
                 return Reaction::CounterCharge;
             }
         }
         if view.can_closing_fire(target, charger) {
             return Reaction::ClosingFire;
         }
-        let (a, d) = view.melee_sides(cat, charger, target, true);
+        let (a, d) = view.charge_sides(cat, charger, target);
         let (win, _) = self.melee_chances(cat, &a, &d);
-        if win > 0.8 && view.may_withdraw(target) {
+        if win > 0.8 && view.may_withdraw(target) && !t.pinned {
             return Reaction::Withdraw;
         }
         Reaction::Hold
+    }
+
+    fn snap_fire(&mut self, _cat: &Catalogue, _view: &View, _me: usize, _active: usize) -> bool {
+        true
+    }
+
+    fn counter_charge(&mut self, cat: &Catalogue, view: &View, me: usize, active: usize) -> bool {
+        self.charge_worth_it(cat, view, me, active)
+    }
+
+    /// Cavalry rides for an open flank it can reach and charge from in this
+    /// activation; failing one, it stays out of musket range until one move
+    /// brings it into charge reach of a charge worth making. Guns and
+    /// skirmishers keep their range; the rest close to 1".
+    fn standoff(&mut self, cat: &Catalogue, view: &View, me: usize) -> f64 {
+        let e = view.element(me);
+        let (maneuvers, _) = view.active_orders;
+        if e.is_cavalry() {
+            let Some(t) = view.nearest_enemy(me) else {
+                return 1.0;
+            };
+            if self.reachable_flank(cat, view, me).is_some() {
+                return 1.0;
+            }
+            let reach = view.charge_reach(cat, me);
+            let rate = view.advance_rate(cat, me);
+            let gap = view.distance(me, t);
+            // With a Maneuver left after this move it can charge from reach.
+            if maneuvers >= 2 && gap - rate <= reach && self.charge_worth_it(cat, view, me, t) {
+                return reach.min(gap).max(1.0) - 0.5;
+            }
+            return 12.5_f64.max(reach);
+        }
+        if e.et == ElementType::Artillery || e.fear {
+            return f64::from(e.range) - 1.0;
+        }
+        1.0
+    }
+
+    fn goal(&mut self, cat: &Catalogue, view: &View, me: usize) -> Option<(f64, f64)> {
+        if view.element(me).is_cavalry() {
+            if let Some(p) = self.reachable_flank(cat, view, me) {
+                return Some(p);
+            }
+        }
+        view.goal(me)
     }
 
     fn concentrated_volley(&mut self, _view: &View, _me: usize, dice: u32) -> bool {
@@ -168,5 +270,24 @@ impl Policy for StandardPolicy {
 
     fn rally(&mut self, view: &View, me: usize) -> bool {
         view.worth_rallying(me)
+    }
+
+    fn force_order(&mut self, cat: &Catalogue, view: &View, me: usize, action: Action) -> bool {
+        match action {
+            Action::Charge(t) => {
+                view.element(t).level != DisciplineLevel::Fit
+                    && self.charge_worth_it(cat, view, me, t)
+            }
+            _ => false,
+        }
+    }
+
+    fn wait_for_my_command(&mut self, _cat: &Catalogue, view: &View, me: usize) -> bool {
+        let e = view.element(me);
+        view.nearest_enemy_distance(me) <= f64::from(e.range) + 6.0
+    }
+
+    fn encouraging_words(&mut self, _view: &View, _me: usize, kind: TestKind) -> bool {
+        kind == TestKind::Discipline
     }
 }

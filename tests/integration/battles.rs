@@ -414,3 +414,27 @@ async fn fight_it_out_gives_a_report_that_replays_and_odds_that_can_run_in_the_b
 mod battles_limits {
     pub const DIRECT: u32 = muster::web::systems::lotf::battle_request::DIRECT_RUNS_MAX;
 }
+
+/// R-28 as amended: a small element may not charge (or counter-charge) a tiny one. The odds page
+/// says so beside the odds, and the quick reference states the limit as the rules core applies it.
+#[tokio::test]
+async fn a_small_element_charging_a_tiny_one_is_flagged_r28() {
+    let app = spawn_app().await;
+    let page = app
+        .get_html("/lotf/odds?calc=melee&a_type=cavalry&a_size=small&d_type=infantry&d_size=tiny")
+        .await;
+    assert!(
+        page.contains("Attacker wins:") && page.contains("may not charge a tiny one (R-28)"),
+        "the odds are shown with the warning"
+    );
+    let page = app
+        .get_html("/lotf/odds?calc=melee&a_type=cavalry&a_size=small&d_type=infantry&d_size=medium")
+        .await;
+    assert!(page.contains("Attacker wins:") && !page.contains("(R-28)"));
+    let reference = app.get_html("/lotf/reference").await;
+    assert!(
+        reference.contains("small may charge small or medium"),
+        "the quick reference states the amended limit"
+    );
+    assert!(!reference.contains("small may charge up to medium"));
+}

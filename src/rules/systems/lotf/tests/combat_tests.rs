@@ -385,6 +385,43 @@ fn charge_limits() {
     assert_eq!((e.notation(), b), ("d3", 0));
 }
 
+/// R-28 as amended: besides "smaller or one size larger", a small element may charge only small or
+/// medium elements, so never a tiny one; the same limit holds for counter-charges (the simulator
+/// asks `charge_permission` for both).
+#[test]
+fn a_small_element_may_not_charge_or_counter_charge_a_tiny_one_r28() {
+    assert!(!size_may_charge(Size::Small, Size::Tiny));
+    assert!(size_may_charge(Size::Small, Size::Small));
+    assert!(size_may_charge(Size::Small, Size::Medium));
+    assert!(size_may_charge(Size::Tiny, Size::Tiny));
+    assert!(size_may_charge(Size::Medium, Size::Tiny));
+    assert!(size_may_charge(Size::Large, Size::Tiny));
+    for ty in [ElementType::Infantry, ElementType::Cavalry] {
+        let charge = charge_permission(
+            ty,
+            Size::Small,
+            Formation::BattleLine,
+            DisciplineLevel::Fit,
+            false,
+            Size::Tiny,
+            false,
+        );
+        let bar = charge.expect_err("a small element may not charge a tiny one");
+        assert!(bar.to_string().contains("R-28"), "{bar}");
+        // Into the flank makes no difference to the size limit.
+        assert!(charge_permission(
+            ty,
+            Size::Small,
+            Formation::OpenOrder,
+            DisciplineLevel::Shaken,
+            false,
+            Size::Tiny,
+            true,
+        )
+        .is_err());
+    }
+}
+
 #[test]
 fn melee_pools_support_and_resolution() {
     let c = cat();

@@ -307,3 +307,43 @@ fn exact_shooting_odds_match_fifty_thousand_rolls_in_over_forty_situations() {
         check("punishing", 0, punishing, o.p_punishing_volley);
     }
 }
+
+/// The melee calculator warns when the charge or counter-charge it is asked about could not
+/// happen under R-28 as amended (a small element may not charge a tiny one), and works the odds
+/// out anyway.
+#[test]
+fn melee_odds_warn_when_a_small_element_charges_or_counter_charges_a_tiny_one_r28() {
+    let c = cat();
+    let warnings = |json: &str| {
+        let m: MeleeRequest = serde_json::from_str(json).expect("request parses");
+        let o = melee_odds(&c, &m).expect("worked out anyway");
+        assert!((o.attacker_win + o.tie + o.defender_win - 1.0).abs() < 1e-12);
+        let v = serde_json::to_value(&o).expect("serialises");
+        v["warnings"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no warnings list: {v}"))
+            .iter()
+            .map(|w| w.as_str().unwrap_or_default().to_string())
+            .collect::<Vec<_>>()
+    };
+    let w = warnings(
+        r#"{"attacker": {"type": "cavalry", "size": "small"}, "defender": {"type": "infantry", "size": "tiny"}}"#,
+    );
+    assert!(
+        w.iter().any(|w| w.contains("R-28") && w.contains("tiny")),
+        "{w:?}"
+    );
+    let w = warnings(
+        r#"{"attacker": {"type": "infantry", "size": "tiny"},
+            "defender": {"type": "infantry", "size": "small", "counter_charged": true}}"#,
+    );
+    assert!(
+        w.iter()
+            .any(|w| w.contains("R-28") && w.contains("counter-charge")),
+        "{w:?}"
+    );
+    assert!(warnings(
+        r#"{"attacker": {"type": "infantry", "size": "small"}, "defender": {"type": "infantry", "size": "medium"}}"#
+    )
+    .is_empty());
+}

@@ -438,3 +438,15 @@ async fn a_small_element_charging_a_tiny_one_is_flagged_r28() {
     );
     assert!(!reference.contains("small may charge up to medium"));
 }
+
+/// the quick reference says how many objectives each scenario has; Take the Field has four.
+#[tokio::test]
+async fn the_quick_reference_gives_take_the_field_four_objectives_r32() {
+    let app = spawn_app().await;
+    let reference = app.get_html("/lotf/reference").await;
+    assert!(
+        reference.contains("Take the Field: 4 objectives"),
+        "the objectives per scenario are on the quick reference"
+    );
+    assert!(reference.contains("Hold the Ground: 3 objectives"));
+}

@@ -143,13 +143,13 @@ fn exhausted_and_departed_elements_count_as_lost_but_shaken_do_not() {
 fn objectives_decide_where_the_scenario_has_them() {
     let cat = Catalogue::builtin().unwrap();
     let mut r = report(&[], &["mi1", "mi2", "mc"]);
-    r.attacker_objectives = 2;
+    r.attacker_objectives = 4;
     let out = assess(&cat, &setup(ScenarioId::TakeTheField), &r).unwrap();
     assert_eq!(out.victory.decided_by, DecidedBy::Objectives);
     assert_eq!(
         (out.victory.winner, out.victory.level),
         (Some(Side::Attacker), VictoryLevel::Major),
-        "all objectives (R-22)"
+        "all four objectives (R-22, R-32)"
     );
 
     r.attacker_objectives = 1;
@@ -190,7 +190,7 @@ fn impossible_reports_are_refused_with_every_problem_named() {
     let cat = Catalogue::builtin().unwrap();
     let mut r = report(&IDS, &[]);
     r.turns_played = 9;
-    r.defender_objectives = 2;
+    r.defender_objectives = 3;
     r.attacker_objectives = 2;
     r.elements
         .retain(|e| !(e.side == Side::Attacker && e.id == "si2"));
@@ -218,7 +218,7 @@ fn impossible_reports_are_refused_with_every_problem_named() {
     );
     assert!(all.contains("no element ghost"), "{all}");
     assert!(all.contains("no commander nobody"), "{all}");
-    assert!(all.contains("2 objectives; 4 were claimed"), "{all}");
+    assert!(all.contains("4 objectives; 5 were claimed"), "{all}");
     assert!(
         all.contains("defender has no Fit or Shaken element left"),
         "{all}"
@@ -293,4 +293,52 @@ fn preparing_a_battle_rolls_everything_once_and_replays_from_the_seed() {
         prepare_battle(&cat, force("Crown"), force("Congress"), None, true, s).rolls != a.rolls
     });
     assert!(different, "other seeds roll differently");
+}
+
+/// Take the Field has four objectives. A report of three held is legitimate; one side holding
+/// all four is a Major Victory, two against none a Minor one; five are too many.
+#[test]
+fn take_the_field_has_four_objectives_r32() {
+    use crate::rules::systems::lotf::record::objective_count;
+    let cat = Catalogue::builtin().unwrap();
+    assert_eq!(objective_count(ScenarioId::TakeTheField), 4);
+    let mut r = report(&[], &[]);
+    r.attacker_objectives = 2;
+    r.defender_objectives = 1;
+    let out = assess(&cat, &setup(ScenarioId::TakeTheField), &r).expect("three held is legitimate");
+    assert_eq!(
+        (out.victory.winner, out.victory.level),
+        (Some(Side::Attacker), VictoryLevel::Marginal)
+    );
+    r.attacker_objectives = 2;
+    r.defender_objectives = 0;
+    let out = assess(&cat, &setup(ScenarioId::TakeTheField), &r).unwrap();
+    assert_eq!(
+        (out.victory.winner, out.victory.level),
+        (Some(Side::Attacker), VictoryLevel::Minor),
+        "two of four against none is Minor, not Major (R-32)"
+    );
+    r.attacker_objectives = 0;
+    r.defender_objectives = 4;
+    let out = assess(&cat, &setup(ScenarioId::TakeTheField), &r).unwrap();
+    assert_eq!(
+        (
+            out.victory.winner,
+            out.victory.level,
+            out.victory.defender_vp
+        ),
+        (Some(Side::Defender), VictoryLevel::Major, 6),
+        "all four is a Major Victory (R-22)"
+    );
+    assert!(
+        out.victory.arithmetic.contains("4 of 4"),
+        "{}",
+        out.victory.arithmetic
+    );
+    r.attacker_objectives = 1;
+    let problems = assess(&cat, &setup(ScenarioId::TakeTheField), &r).expect_err("five");
+    assert!(
+        problems[0].message.contains("4 objectives; 5 were claimed"),
+        "{problems:?}"
+    );
 }

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::battle::{BattleSetup, ScenarioId};
 use super::catalogue::Catalogue;
 use super::combat::victory::{
-    element_counts_as_broken, group_is_broken, victory_by_broken_force, victory_by_objectives,
-    victory_by_points, Victory,
+    broken_force_verdict, element_counts_as_broken, group_is_broken, victory_by_broken_force,
+    victory_by_objectives, victory_by_points, BrokenForces, Victory,
 };
 use super::combat::Side;
 use super::types::DisciplineLevel;
@@ -323,10 +323,10 @@ pub fn assess(
     }
 
     let size = setup.points_size(cat);
-    let force_broken = |si: usize| broken_groups[si] > groups[si] - broken_groups[si];
-    let victory = match (force_broken(0), force_broken(1)) {
-        (true, false) => victory_by_broken_force(cat, Side::Attacker, report.turns_played),
-        (false, true) => victory_by_broken_force(cat, Side::Defender, report.turns_played),
+    let verdict =
+        broken_force_verdict((broken_groups[0], groups[0]), (broken_groups[1], groups[1]));
+    let victory = match verdict {
+        BrokenForces::Concedes(side) => victory_by_broken_force(cat, side, report.turns_played),
         _ if total > 0 => {
             victory_by_objectives(cat, ao, dobj, total, lost_points[0], lost_points[1], size)
         }

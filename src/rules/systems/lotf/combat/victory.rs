@@ -24,6 +24,37 @@ pub fn group_is_broken(broken: usize, total: usize) -> bool {
     broken > total - broken.min(total)
 }
 
+/// A force is broken when its broken groups outnumber its unbroken ones; a tie is not.
+pub fn force_is_broken(broken_groups: usize, groups: usize) -> bool {
+    group_is_broken(broken_groups, groups)
+}
+
+/// What one count of broken groups decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BrokenForces {
+    /// Neither force is broken.
+    Neither,
+    /// Only this side's force is broken: it concedes.
+    Concedes(Side),
+    /// Both forces are broken at the same count.
+    Both,
+}
+
+/// The verdict of one count of broken groups, for the attacker and the defender, each given as
+/// `(broken groups, groups)`. The recorder and the simulator both ask this one function.
+pub fn broken_force_verdict(attacker: (usize, usize), defender: (usize, usize)) -> BrokenForces {
+    match (
+        force_is_broken(attacker.0, attacker.1),
+        force_is_broken(defender.0, defender.1),
+    ) {
+        (false, false) => BrokenForces::Neither,
+        (true, false) => BrokenForces::Concedes(Side::Attacker),
+        (false, true) => BrokenForces::Concedes(Side::Defender),
+        (true, true) => BrokenForces::Both,
+    }
+}
+
 /// Victory levels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -534,6 +534,33 @@ fn victory_levels() {
     assert_eq!((b.winner, b.attacker_vp), (Some(Side::Attacker), 6));
 }
 
+/// R-23 and M-25: one function judges a count of broken groups for the recorder and the simulator.
+/// A force is broken when its broken groups outnumber the unbroken ones; a tie is not broken.
+#[test]
+fn broken_force_verdict_r23_m25() {
+    use crate::rules::systems::lotf::combat::victory::{broken_force_verdict, BrokenForces};
+    assert_eq!(broken_force_verdict((0, 3), (1, 3)), BrokenForces::Neither);
+    assert_eq!(
+        broken_force_verdict((1, 2), (2, 4)),
+        BrokenForces::Neither,
+        "half broken is not broken"
+    );
+    assert_eq!(
+        broken_force_verdict((2, 3), (1, 3)),
+        BrokenForces::Concedes(Side::Attacker)
+    );
+    assert_eq!(
+        broken_force_verdict((0, 2), (3, 5)),
+        BrokenForces::Concedes(Side::Defender)
+    );
+    assert_eq!(
+        broken_force_verdict((2, 2), (3, 5)),
+        BrokenForces::Both,
+        "both at once, however unequal the shares"
+    );
+    assert_eq!(broken_force_verdict((0, 0), (0, 0)), BrokenForces::Neither);
+}
+
 #[test]
 fn morale_odds_handles_bad_input() {
     let c = cat();

@@ -342,3 +342,62 @@ fn take_the_field_has_four_objectives_r32() {
         "{problems:?}"
     );
 }
+
+/// M-25: a force still broken at the end of the last turn concedes, as if the count were made at
+/// the start of another turn; a game that stopped earlier was stopped by the count at the start of
+/// the turn after the last one played.
+#[test]
+fn a_force_broken_at_the_end_concedes_as_at_the_start_of_the_next_turn_m25() {
+    let cat = Catalogue::builtin().unwrap();
+    let broken = report(&["mi1", "mi2", "si1", "si2"], &[]);
+    let out = assess(&cat, &setup(ScenarioId::TakeTheField), &broken).unwrap();
+    assert_eq!(
+        (out.victory.decided_by, out.victory.winner),
+        (DecidedBy::ForceBroken, Some(Side::Attacker))
+    );
+    assert!(
+        out.victory.arithmetic.contains("end of turn 6") && out.victory.arithmetic.contains("M-25"),
+        "{}",
+        out.victory.arithmetic
+    );
+    let mut early = broken.clone();
+    early.turns_played = 3;
+    let out = assess(&cat, &setup(ScenarioId::Reconnoiter), &early).unwrap();
+    assert!(
+        out.victory.arithmetic.contains("start of turn 4"),
+        "three turns were played, so the count that ended it was at the start of turn 4: {}",
+        out.victory.arithmetic
+    );
+}
+
+/// M-25: when both forces are broken at the same count, neither concedes: each would hand the other
+/// every objective, which leaves them level, so victory points decide, whatever
+/// objectives the players report.
+#[test]
+fn both_forces_broken_at_once_are_decided_by_victory_points_m25() {
+    let cat = Catalogue::builtin().unwrap();
+    // Attacker loses 80 points, defender 75; both have both groups broken.
+    let mut r = report(&["mi1", "sc", "si1", "si2"], &["mi1", "mi2", "si1", "si2"]);
+    r.attacker_objectives = 1;
+    let out = assess(&cat, &setup(ScenarioId::TakeTheField), &r).unwrap();
+    assert_eq!(out.broken_groups, [2, 2]);
+    assert_eq!(
+        (
+            out.victory.decided_by,
+            out.victory.winner,
+            out.victory.level
+        ),
+        (
+            DecidedBy::VictoryPoints,
+            Some(Side::Defender),
+            VictoryLevel::Marginal
+        ),
+        "the attacker's one objective does not count: {}",
+        out.victory.arithmetic
+    );
+    assert!(
+        out.victory.arithmetic.contains("both forces") && out.victory.arithmetic.contains("M-25"),
+        "{}",
+        out.victory.arithmetic
+    );
+}

@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::catalogue::{skill_ids, Catalogue};
+use super::combat::charges::{counter_charge_allowed, size_may_charge};
 use super::combat::melee::side_hit_probability;
 use super::combat::{
     binomial, judge_volley, melee_pool, melee_resolution, morale_modifier, morale_pass_probability,
@@ -699,6 +700,10 @@ pub struct MeleeOdds {
     pub defender: MeleeSideOdds,
     pub rulings: Vec<String>,
     pub notes: Vec<String>,
+    /// What the rules would not allow in this situation (a charge the size limit forbids, R-28);
+    /// the odds are worked out anyway.
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 fn melee_side(
@@ -822,7 +827,42 @@ pub fn melee_odds_for_sides(cat: &Catalogue, a: &MeleeSide, d: &MeleeSide) -> Me
         defender: dd,
         rulings,
         notes: Vec::new(),
+        warnings: Vec::new(),
     }
+}
+
+/// The charge and counter-charge limits a melee request runs into (R-28 as amended: the size
+/// limit of `size_may_charge`, which the simulator applies too; artillery never charges and is
+/// never counter-charged; infantry counter-charges only infantry).
+fn charge_warnings(req: &MeleeRequest) -> Vec<String> {
+    let (a, d) = (&req.attacker, &req.defender);
+    let mut w = Vec::new();
+    let anyway = "the odds are for the melee if it happened anyway";
+    if a.initiated.unwrap_or(true) {
+        if a.element_type == ElementType::Artillery {
+            w.push(format!("Artillery never charges (R-28); {anyway}."));
+        } else if !size_may_charge(a.size, d.size) {
+            w.push(format!(
+                "A {} element may not charge a {} one (R-28); {anyway}.",
+                a.size, d.size
+            ));
+        }
+    }
+    if d.counter_charged {
+        if !counter_charge_allowed(d.element_type, a.element_type) {
+            w.push(format!(
+                "{} may not counter-charge {} (R-28); {anyway}.",
+                d.element_type.label(),
+                a.element_type.label().to_lowercase()
+            ));
+        } else if !size_may_charge(d.size, a.size) {
+            w.push(format!(
+                "A {} element may not counter-charge a {} one (R-28); {anyway}.",
+                d.size, a.size
+            ));
+        }
+    }
+    w
 }
 
 /// Exact odds of one melee round (R-18, R-14 extended to melee).
@@ -830,6 +870,10 @@ pub fn melee_odds(cat: &Catalogue, req: &MeleeRequest) -> Result<MeleeOdds, Odds
     let a = melee_side(cat, "attacker", &req.attacker, true)?;
     let d = melee_side(cat, "defender", &req.defender, false)?;
     let mut o = melee_odds_for_sides(cat, &a, &d);
+    o.warnings = charge_warnings(req);
+    if !o.warnings.is_empty() {
+        add_r(&mut o.rulings, "R-28");
+    }
     if a.reroll_misses || d.reroll_misses {
         o.notes.push(
             "Inspired sides re-roll their misses once (a passed Inspirational Charge).".into(),

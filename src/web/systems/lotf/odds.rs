@@ -249,27 +249,11 @@ fn terms(list: &[crate::rules::systems::lotf::combat::Term]) -> String {
         .join(", ")
 }
 
-/// R-28, from the rules core; sizes that do not parse are left to the odds calculation to refuse.
-fn charge_allowed(attacker: &str, defender: &str) -> bool {
-    match (lotf::Size::from_id(attacker), lotf::Size::from_id(defender)) {
-        (Some(a), Some(d)) => lotf::combat::charges::size_may_charge(a, d),
-        _ => true,
-    }
-}
-
 fn melee(cat: &Catalogue, f: &OddsForm) -> Result<MeleeResult, String> {
     if f.a_type == "artillery" {
         return Err(
             "Artillery never charges (R-28); pick infantry or cavalry as the attacker.".into(),
         );
-    }
-    let mut warnings = Vec::new();
-    if !charge_allowed(or(&f.a_size, "medium"), or(&f.d_size, "medium")) {
-        warnings.push(format!(
-            "A {} element may not charge a {} one (R-28); the odds below are for the melee if it happened anyway.",
-            or(&f.a_size, "medium"),
-            or(&f.d_size, "medium")
-        ));
     }
     let req: lotf::MeleeRequest = parse(json!({
         "attacker": {"type": or(&f.a_type, "infantry"), "size": or(&f.a_size, "medium"), "formation": formation(&f.a_formation),
@@ -286,7 +270,8 @@ fn melee(cat: &Catalogue, f: &OddsForm) -> Result<MeleeResult, String> {
     Ok(MeleeResult {
         attacker_modifiers: terms(&o.attacker.resolution_terms),
         defender_modifiers: terms(&o.defender.resolution_terms),
-        warnings,
+        // The charge limits as the rules core judges them.
+        warnings: o.warnings.clone(),
         attacker_win: pct(o.attacker_win),
         tie: pct(o.tie),
         defender_win: pct(o.defender_win),

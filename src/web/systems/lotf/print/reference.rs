@@ -1,6 +1,7 @@
 //! The Land of the Free quick-reference sheet, drawn entirely from the catalogue.
 
-use crate::rules::systems::lotf::{Catalogue, ElementType};
+use crate::rules::systems::lotf::combat::charges;
+use crate::rules::systems::lotf::{Catalogue, ElementType, Size};
 
 pub struct StatRow {
     pub type_label: String,
@@ -32,6 +33,8 @@ pub struct Reference {
     pub upgrades: Vec<UpgradeRow>,
     pub orders: Vec<OrderRow>,
     pub weapons: Vec<(String, String, String)>,
+    /// Which sizes each size may charge, from the rules core.
+    pub charge_sizes: String,
 }
 
 fn signed(points: i32) -> String {
@@ -114,11 +117,25 @@ pub fn build(cat: &Catalogue) -> Reference {
             (w.name.clone(), range, signed(w.points))
         })
         .collect();
+    let charge_sizes = Size::ALL
+        .iter()
+        .map(|s| {
+            format!(
+                "{} may charge {}",
+                s.id(),
+                charges::charge_sizes_in_words(*s)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
     Reference {
         version: cat.version().to_string(),
         stats,
         upgrades,
         orders,
         weapons,
+        charge_sizes: format!(
+            "Charge sizes: {charge_sizes}; the same for counter-charges; artillery never charges (R-28)."
+        ),
     }
 }

@@ -129,11 +129,12 @@ pub struct TabletopOutcome {
     pub turns_played: u32,
 }
 
-/// Objectives laid out by each scenario decided by objectives (M-23, following the simulator's
-/// layouts of M-22); 0 where victory points decide.
+/// Objectives laid out by each scenario decided by objectives (M-23): four in Take the Field
+/// three in Hold the Ground, Flank Attack, Surrounded and Frontal Assault; 0 where
+/// victory points decide.
 pub fn objective_count(scenario: ScenarioId) -> u32 {
     match scenario {
-        ScenarioId::TakeTheField => 2,
+        ScenarioId::TakeTheField => 4,
         ScenarioId::HoldTheGround
         | ScenarioId::FlankAttack
         | ScenarioId::Surrounded

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::battle::{BattleSetup, ScenarioId};
 use super::catalogue::Catalogue;
 use super::combat::victory::{
-    broken_force_verdict, element_counts_as_broken, group_is_broken, victory_by_broken_force,
-    victory_by_objectives, victory_by_points, BrokenForces, Victory,
+    broken_force_verdict, element_counts_as_broken, group_is_broken, victory_by_broken_forces,
+    victory_by_objectives, victory_by_points, Victory,
 };
 use super::combat::Side;
 use super::types::DisciplineLevel;
@@ -324,14 +324,24 @@ pub fn assess(
     }
 
     let size = setup.points_size(cat);
+    // The report is the state after the last turn played: the count that stopped the game, or
+    // the count after the last turn, is made as at the start of the next turn (R-23, M-25).
     let verdict =
         broken_force_verdict((broken_groups[0], groups[0]), (broken_groups[1], groups[1]));
-    let victory = match verdict {
-        BrokenForces::Concedes(side) => victory_by_broken_force(cat, side, report.turns_played),
-        _ if total > 0 => {
+    let by_break = victory_by_broken_forces(
+        cat,
+        verdict,
+        report.turns_played.saturating_add(1),
+        lost_points[0],
+        lost_points[1],
+        size,
+    );
+    let victory = match by_break {
+        Some(v) => v,
+        None if total > 0 => {
             victory_by_objectives(cat, ao, dobj, total, lost_points[0], lost_points[1], size)
         }
-        _ => victory_by_points(cat, lost_points[0], lost_points[1], size),
+        None => victory_by_points(cat, lost_points[0], lost_points[1], size),
     };
     Ok(TabletopOutcome {
         victory,

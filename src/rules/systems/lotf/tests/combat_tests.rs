@@ -561,6 +561,42 @@ fn broken_force_verdict_r23_m25() {
     assert_eq!(broken_force_verdict((0, 0), (0, 0)), BrokenForces::Neither);
 }
 
+/// M-25: what each verdict decides. A count after the last turn reads as such; both forces broken
+/// at once go to victory points.
+#[test]
+fn victory_by_broken_forces_m25() {
+    use crate::rules::systems::lotf::combat::victory::{victory_by_broken_forces, BrokenForces};
+    let c = cat();
+    assert!(victory_by_broken_forces(&c, BrokenForces::Neither, 3, 0, 90, 150).is_none());
+    let v = victory_by_broken_forces(&c, BrokenForces::Concedes(Side::Attacker), 3, 0, 90, 150)
+        .expect("a concession");
+    assert_eq!(
+        (v.winner, v.decided_by, v.defender_vp),
+        (Some(Side::Defender), DecidedBy::ForceBroken, 6)
+    );
+    assert!(v.arithmetic.contains("start of turn 3"), "{}", v.arithmetic);
+    let v = victory_by_broken_forces(&c, BrokenForces::Concedes(Side::Defender), 7, 0, 0, 150)
+        .expect("a concession");
+    assert!(
+        v.arithmetic.contains("end of turn 6") && v.arithmetic.contains("M-25"),
+        "{}",
+        v.arithmetic
+    );
+    // Attacker lost 40, defender 90, of 150: a Major Victory on points for the attacker.
+    let v = victory_by_broken_forces(&c, BrokenForces::Both, 4, 40, 90, 150).expect("ends");
+    assert_eq!(
+        (v.winner, v.level, v.decided_by),
+        (
+            Some(Side::Attacker),
+            VictoryLevel::Major,
+            DecidedBy::VictoryPoints
+        )
+    );
+    assert!(v.arithmetic.contains("M-25"), "{}", v.arithmetic);
+    let v = victory_by_broken_forces(&c, BrokenForces::Both, 4, 60, 60, 150).expect("ends");
+    assert_eq!((v.winner, v.level), (None, VictoryLevel::Tie));
+}
+
 #[test]
 fn morale_odds_handles_bad_input() {
     let c = cat();

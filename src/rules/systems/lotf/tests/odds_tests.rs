@@ -370,7 +370,7 @@ fn morale_odds_use_the_attached_commanders_morale_r33() {
     assert_eq!((o.target, o.modifier, o.need_on_2d6), (8, 1, 7));
     assert!((o.p_pass - 21.0 / 36.0).abs() < 1e-12, "{}", o.p_pass);
     assert!(o.rulings.contains(&"R-33".to_string()), "{:?}", o.rulings);
-    // A Highly Skilled commander has 6: 2d6 + 1 ≥ 6 is 5+, 30/36.
+    // A Morale value that disagrees with the commander's is refused rather than silently dropped.
     let o = morale_odds(
         &c,
         &morale_req(
@@ -378,7 +378,6 @@ fn morale_odds_use_the_attached_commanders_morale_r33() {
                 "commander_rating": "highly_skilled"}"#,
         ),
     );
-    // A Morale value that disagrees with the commander's is refused rather than silently dropped.
     let e = o.expect_err("7 is not a Highly Skilled commander's Morale");
     assert!(
         e.to_string().contains("morale") && e.to_string().contains("R-33"),
@@ -392,6 +391,7 @@ fn morale_odds_use_the_attached_commanders_morale_r33() {
         ),
     )
     .expect("the rating alone is enough");
+    // A Highly Skilled commander has 6: 2d6 + 1 ≥ 6 is 5+, 30/36.
     assert_eq!((o.target, o.need_on_2d6), (6, 5));
     assert!((o.p_pass - 30.0 / 36.0).abs() < 1e-12);
     // A rating without attachment: a special order that does not attach him (a Forced Order) uses

@@ -255,7 +255,9 @@ async fn the_odds_page_shows_results_charts_and_how_the_pool_was_built() {
         .await;
     assert!(page.contains("Attacker wins:") && page.contains("Who wins the melee"));
     let page = app
-        .get_html("/lotf/odds?calc=morale&m_morale=7&m_kind=discipline&m_commander=1")
+        .get_html(
+            "/lotf/odds?calc=morale&m_morale=7&m_kind=discipline&m_commander=1&m_rating=competent",
+        )
         .await;
     assert!(page.contains("Chance to pass:"));
     let page = app
@@ -413,4 +415,138 @@ async fn fight_it_out_gives_a_report_that_replays_and_odds_that_can_run_in_the_b
 
 mod battles_limits {
     pub const DIRECT: u32 = muster::web::systems::lotf::battle_request::DIRECT_RUNS_MAX;
+}
+
+/// R-28 as amended: a small element may not charge (or counter-charge) a tiny one. The odds page
+/// says so beside the odds, and the quick reference states the limit as the rules core applies it.
+#[tokio::test]
+async fn a_small_element_charging_a_tiny_one_is_flagged_r28() {
+    let app = spawn_app().await;
+    let page = app
+        .get_html("/lotf/odds?calc=melee&a_type=cavalry&a_size=small&d_type=infantry&d_size=tiny")
+        .await;
+    assert!(
+        page.contains("Attacker wins:") && page.contains("may not charge a tiny one (R-28)"),
+        "the odds are shown with the warning"
+    );
+    let page = app
+        .get_html("/lotf/odds?calc=melee&a_type=cavalry&a_size=small&d_type=infantry&d_size=medium")
+        .await;
+    assert!(page.contains("Attacker wins:") && !page.contains("(R-28)"));
+    let reference = app.get_html("/lotf/reference").await;
+    assert!(
+        reference.contains("small may charge small or medium"),
+        "the quick reference states the amended limit"
+    );
+    assert!(!reference.contains("small may charge up to medium"));
+}
+
+/// R-32: the quick reference says how many objectives each scenario has; Take the Field has four.
+#[tokio::test]
+async fn the_quick_reference_gives_take_the_field_four_objectives_r32() {
+    let app = spawn_app().await;
+    let reference = app.get_html("/lotf/reference").await;
+    assert!(
+        reference.contains("Take the Field: 4 objectives"),
+        "the objectives per scenario are on the quick reference"
+    );
+    assert!(reference.contains("Hold the Ground: 3 objectives"));
+}
+
+/// R-33: the odds calculator asks for an attached commander's rating and uses his Morale, over the
+/// API (a 422 naming `commander_rating` when it is missing) and on the page (a select beside the
+/// "commander attached" box); the OpenAPI document describes the field.
+#[tokio::test]
+async fn the_odds_use_an_attached_commanders_morale_from_his_rating_r33() {
+    let app = spawn_app().await;
+    let res = post(
+        &app,
+        "/api/v1/lotf/odds/morale",
+        None,
+        &json!({"element": {"type": "infantry", "size": "medium"}, "kind": "discipline",
+                "situation": {"commander_attached": true}}),
+    )
+    .await;
+    assert_eq!(res.status(), 422);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(
+        body["error"]["details"][0]["field"], "commander_rating",
+        "{body}"
+    );
+    assert!(
+        body["error"]["details"][0]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("R-33"),
+        "{body}"
+    );
+    let res = post(
+        &app,
+        "/api/v1/lotf/odds/morale",
+        None,
+        &json!({"element": {"type": "infantry", "size": "medium"}, "kind": "discipline",
+                "situation": {"commander_attached": true}, "commander_rating": "incompetent"}),
+    )
+    .await;
+    assert_eq!(res.status(), 200);
+    let morale: Value = res.json().await.unwrap();
+    assert_eq!(
+        morale["target"], 8,
+        "the Incompetent commander's Morale: {morale}"
+    );
+    assert!(
+        (morale["p_pass"].as_f64().unwrap() - 21.0 / 36.0).abs() < 1e-9,
+        "2d6 + 1 against 8: {morale}"
+    );
+    let res = post(
+        &app,
+        "/api/v1/lotf/odds/shooting",
+        None,
+        &json!({"shooter": {"type": "infantry", "size": "large"},
+                "target": {"type": "infantry", "size": "medium", "commander_attached": true},
+                "range_inches": 6}),
+    )
+    .await;
+    assert_eq!(res.status(), 422);
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(
+        body["error"]["details"][0]["field"], "target.commander_rating",
+        "{body}"
+    );
+
+    let doc: Value = app.get("/api/v1/openapi.json").await.json().await.unwrap();
+    for op in ["/api/v1/lotf/odds/morale", "/api/v1/lotf/odds/shooting"] {
+        assert!(
+            doc["paths"][op]["post"]["requestBody"]
+                .to_string()
+                .contains("commander_rating"),
+            "{op} documents commander_rating"
+        );
+    }
+
+    let page = app.get_html("/lotf/odds").await;
+    assert!(
+        page.contains(r#"name="m_rating""#) && page.contains(r#"value="highly_skilled""#),
+        "the morale form asks for the rating"
+    );
+    assert!(
+        page.contains(r#"name="t_rating""#),
+        "so does the volley form, for the target"
+    );
+    let page = app
+        .get_html("/lotf/odds?calc=morale&m_kind=discipline&m_commander=1&m_rating=incompetent")
+        .await;
+    assert!(
+        page.contains("Chance to pass:") && page.contains("≥ 8") && page.contains("R-33"),
+        "the Incompetent commander's 8 is the target, with the ruling cited"
+    );
+    let page = app
+        .get_html("/lotf/odds?calc=morale&m_kind=discipline&m_commander=1")
+        .await;
+    assert!(
+        page.contains("class=\"alert\"")
+            && page.contains("rating")
+            && !page.contains("Chance to pass:"),
+        "ticking the box without a rating is explained, not guessed"
+    );
 }

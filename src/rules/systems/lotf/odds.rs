@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::catalogue::{skill_ids, Catalogue, MeleeResolutionModifier};
+use super::combat::charges::{counter_charge_allowed, size_may_charge};
 use super::combat::melee::side_hit_probability;
 use super::combat::{
     binomial, judge_volley, melee_pool, melee_resolution, morale_modifier, morale_pass_probability,
@@ -45,6 +46,10 @@ pub enum OddsError {
     /// A number is out of the range the calculator accepts.
     #[error("{field}: {message}")]
     OutOfRange { field: String, message: String },
+    /// An attached commander without his rating, a rating the catalogue does not have, or a
+    /// Morale value that contradicts the rating.
+    #[error("{field}: {message}")]
+    CommanderRating { field: String, message: String },
 }
 
 fn fit() -> DisciplineLevel {
@@ -99,6 +104,11 @@ pub struct TargetSpec {
     pub supported: bool,
     #[serde(default)]
     pub commander_attached: bool,
+    /// The attached commander's rating as the catalogue names it (`incompetent`, `competent`,
+    /// `skilled`, `highly_skilled`); required with `commander_attached`, whose Morale then
+    /// replaces the target's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commander_rating: Option<String>,
     #[serde(default)]
     pub in_defenses: bool,
 }
@@ -205,6 +215,71 @@ fn check_count(field: &str, v: u32) -> Result<(), OddsError> {
         });
     }
     Ok(())
+}
+
+/// A commander's rating looked up in the catalogue: its name and Morale.
+struct CommanderMorale {
+    name: String,
+    morale: u8,
+}
+
+/// The rating a request names, checked against the catalogue's table; an attached commander
+/// must have one, because his Morale replaces the element's.
+fn commander_morale(
+    cat: &Catalogue,
+    field: &str,
+    rating: Option<&str>,
+    attached: bool,
+) -> Result<Option<CommanderMorale>, OddsError> {
+    let known = || {
+        cat.commander_ratings()
+            .iter()
+            .map(|r| r.id.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match rating {
+        Some(id) => cat
+            .commander_ratings()
+            .iter()
+            .find(|r| r.id == id)
+            .map(|r| {
+                Some(CommanderMorale {
+                    name: r.name.clone(),
+                    morale: r.morale,
+                })
+            })
+            .ok_or_else(|| OddsError::CommanderRating {
+                field: field.to_string(),
+                message: format!("no commander rating is called {id:?}; choose one of {}", known()),
+            }),
+        None if attached => Err(OddsError::CommanderRating {
+            field: field.to_string(),
+            message: format!(
+                "a commander is attached, so give his rating ({}): his Morale replaces the element's (R-33)",
+                known()
+            ),
+        }),
+        None => Ok(None),
+    }
+}
+
+/// The footnote for a test taken with the commander's Morale.
+fn commander_note(c: &CommanderMorale, attached: bool, own: Option<u8>) -> String {
+    let own = own
+        .map(|m| format!("the element's own {m}"))
+        .unwrap_or_else(|| "the element's own".to_string());
+    if attached {
+        format!(
+            "Morale {} is the attached {} commander's; it replaces {own}, even when worse, and he adds +1 (R-33, R-20).",
+            c.morale, c.name
+        )
+    } else {
+        format!(
+            "Morale {} is the {} commander's, for a special order that does not attach him (such as a Forced Order), so there is no +1 (R-20).",
+            c.morale, c.name
+        )
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -488,11 +563,34 @@ pub fn shooting_odds(cat: &Catalogue, req: &ShootingRequest) -> Result<ShootingO
         notes.push("Resilient: assumed unused while the target has no hits.".into());
     }
     let lvl = req.target.discipline_level;
+    if req.target.commander_rating.is_some() && !req.target.commander_attached {
+        return Err(OddsError::CommanderRating {
+            field: "target.commander_rating".into(),
+            message: "a rating counts only while the commander is attached: set commander_attached too (R-33)".into(),
+        });
+    }
+    let commander = commander_morale(
+        cat,
+        "target.commander_rating",
+        req.target.commander_rating.as_deref(),
+        req.target.commander_attached,
+    )?;
+    let target_morale = match &commander {
+        Some(c) => {
+            add_r(&mut rulings, "R-33");
+            notes.push(format!(
+                "The target's Discipline Test: {}",
+                commander_note(c, true, Some(tp.morale))
+            ));
+            c.morale
+        }
+        None => tp.morale,
+    };
     let model = TargetModel {
         current_hits: req.target.hits,
         discipline: u32::from(tp.discipline),
         resilient_left,
-        morale: i32::from(tp.morale),
+        morale: i32::from(target_morale),
         base: MoraleSituation {
             march_column: target_formation == Formation::MarchColumn,
             shaken_or_exhausted: matches!(
@@ -699,6 +797,10 @@ pub struct MeleeOdds {
     pub defender: MeleeSideOdds,
     pub rulings: Vec<String>,
     pub notes: Vec<String>,
+    /// What the rules would not allow in this situation (a charge the size limit forbids, R-28);
+    /// the odds are worked out anyway.
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 fn melee_side(
@@ -822,7 +924,42 @@ pub fn melee_odds_for_sides(cat: &Catalogue, a: &MeleeSide, d: &MeleeSide) -> Me
         defender: dd,
         rulings,
         notes: Vec::new(),
+        warnings: Vec::new(),
     }
+}
+
+/// The charge and counter-charge limits a melee request runs into (R-28 as amended: the size
+/// limit of `size_may_charge`, which the simulator applies too; artillery never charges and is
+/// never counter-charged; infantry counter-charges only infantry).
+fn charge_warnings(req: &MeleeRequest) -> Vec<String> {
+    let (a, d) = (&req.attacker, &req.defender);
+    let mut w = Vec::new();
+    let anyway = "the odds are for the melee if it happened anyway";
+    if a.initiated.unwrap_or(true) {
+        if a.element_type == ElementType::Artillery {
+            w.push(format!("Artillery never charges (R-28); {anyway}."));
+        } else if !size_may_charge(a.size, d.size) {
+            w.push(format!(
+                "A {} element may not charge a {} one (R-28); {anyway}.",
+                a.size, d.size
+            ));
+        }
+    }
+    if d.counter_charged {
+        if !counter_charge_allowed(d.element_type, a.element_type) {
+            w.push(format!(
+                "{} may not counter-charge {} (R-28); {anyway}.",
+                d.element_type.label(),
+                a.element_type.label().to_lowercase()
+            ));
+        } else if !size_may_charge(d.size, a.size) {
+            w.push(format!(
+                "A {} element may not counter-charge a {} one (R-28); {anyway}.",
+                d.size, a.size
+            ));
+        }
+    }
+    w
 }
 
 /// Exact odds of one melee round (R-18, R-14 extended to melee).
@@ -830,6 +967,10 @@ pub fn melee_odds(cat: &Catalogue, req: &MeleeRequest) -> Result<MeleeOdds, Odds
     let a = melee_side(cat, "attacker", &req.attacker, true)?;
     let d = melee_side(cat, "defender", &req.defender, false)?;
     let mut o = melee_odds_for_sides(cat, &a, &d);
+    o.warnings = charge_warnings(req);
+    if !o.warnings.is_empty() {
+        add_r(&mut o.rulings, "R-28");
+    }
     if a.reroll_misses || d.reroll_misses {
         o.notes.push(
             "Inspired sides re-roll their misses once (a passed Inspirational Charge).".into(),
@@ -859,9 +1000,16 @@ pub struct MoraleRequest {
     /// The element (its Morale, Esprit de Corps, Preserve the Nation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub element: Option<MoraleElementSpec>,
-    /// The Morale value to reach, e.g. an attached commander's; overrides the element's.
+    /// The Morale value to reach; overrides the element's. With a commander's rating it may be
+    /// left out, and must agree with the rating when given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub morale: Option<u8>,
+    /// The commander's rating as the catalogue names it (`incompetent`, `competent`, `skilled`,
+    /// `highly_skilled`): his Morale replaces the element's. Required when
+    /// `situation.commander_attached`; without it, the test is one of his special orders that does
+    /// not attach him (a Forced Order): his Morale, no +1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commander_rating: Option<String>,
     #[serde(default)]
     pub kind: TestKind,
     #[serde(default)]
@@ -888,6 +1036,9 @@ pub struct MoraleOdds {
     pub need_on_2d6: i32,
     pub explanation: String,
     pub rulings: Vec<String>,
+    /// Where the Morale value came from, in plain words, when it is not the element's own.
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 /// Exact probability of passing a Morale Test.
@@ -905,13 +1056,34 @@ pub fn morale_odds(cat: &Catalogue, req: &MoraleRequest) -> Result<MoraleOdds, O
         )?),
         None => None,
     };
-    let target = match (req.morale, &prof) {
-        (Some(m), _) => i32::from(m),
-        (None, Some(p)) => i32::from(p.morale),
-        (None, None) => {
+    let attached = req.situation.commander_attached;
+    let commander = commander_morale(
+        cat,
+        "commander_rating",
+        req.commander_rating.as_deref(),
+        attached,
+    )?;
+    let mut notes = Vec::new();
+    let target = match (&commander, req.morale, &prof) {
+        (Some(c), Some(m), _) if m != c.morale => {
+            return Err(OddsError::CommanderRating {
+                field: "morale".into(),
+                message: format!(
+                    "Morale {m} is not the {} commander's {}, which is the value to reach (R-33); leave morale out or correct it",
+                    c.name, c.morale
+                ),
+            })
+        }
+        (Some(c), _, _) => {
+            notes.push(commander_note(c, attached, prof.as_ref().map(|p| p.morale)));
+            i32::from(c.morale)
+        }
+        (None, Some(m), _) => i32::from(m),
+        (None, None, Some(p)) => i32::from(p.morale),
+        (None, None, None) => {
             return Err(OddsError::OutOfRange {
                 field: "morale".into(),
-                message: "give either an element or a Morale value".into(),
+                message: "give an element, a Morale value or a commander's rating".into(),
             })
         }
     };
@@ -954,6 +1126,12 @@ pub fn morale_odds(cat: &Catalogue, req: &MoraleRequest) -> Result<MoraleOdds, O
     if s.shaken_or_exhausted || s.disordered {
         rulings.push("R-19".into());
     }
+    if commander.is_some() {
+        rulings.push("R-11".into());
+        if attached {
+            rulings.push("R-33".into());
+        }
+    }
     Ok(MoraleOdds {
         p_pass: p,
         p_fail: 1.0 - p,
@@ -963,5 +1141,6 @@ pub fn morale_odds(cat: &Catalogue, req: &MoraleRequest) -> Result<MoraleOdds, O
         need_on_2d6: target - m,
         explanation,
         rulings,
+        notes,
     })
 }

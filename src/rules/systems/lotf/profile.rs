@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use super::catalogue::{skill_ids, Catalogue};
+use super::combat::charges::{charge_sizes_in_words, sizes_may_charge, smaller_sizes_barred};
 use super::roster::ElementDoc;
 use super::types::{DisciplineLevel, ElementType, Formation, Size, Upgrade, Weapon};
 use super::validate::{effective_weapon, price_element};
@@ -56,6 +57,8 @@ pub struct ElementProfile {
     pub range: RangeProfile,
     pub threat_zone: u8,
     pub formations: Vec<Formation>,
+    /// The sizes of enemy element it may charge or counter-charge; none for artillery.
+    pub may_charge: Vec<Size>,
     pub starting_discipline: DisciplineLevel,
     pub skills: Vec<SkillRef>,
     pub points: u32,
@@ -213,6 +216,28 @@ pub fn profile(cat: &Catalogue, e: &ElementDoc) -> ElementProfile {
     if e.element_type == ElementType::Artillery {
         notes.push("Unlimbered artillery counts as Open Order and never charges (R-9).".into());
     }
+    // Charge sizes (R-28 as amended), from the rule the simulator and the odds apply.
+    let may_charge = if e.element_type == ElementType::Artillery {
+        Vec::new()
+    } else {
+        sizes_may_charge(e.size)
+    };
+    if !may_charge.is_empty() && may_charge.len() < Size::ALL.len() {
+        let barred: Vec<&str> = smaller_sizes_barred(e.size)
+            .iter()
+            .map(|s| s.id())
+            .collect();
+        let never = if barred.is_empty() {
+            String::new()
+        } else {
+            format!(", never a {} one", barred.join(" or "))
+        };
+        notes.push(format!(
+            "May charge or counter-charge only {} elements{never} (R-28).",
+            charge_sizes_in_words(e.size)
+        ));
+        add_ruling(&mut rulings, "R-28");
+    }
     if starting_discipline == DisciplineLevel::Shaken {
         notes.push(
             "Starts the game Shaken: one Combat Order fewer and -1 to Morale Tests (R-19).".into(),
@@ -253,6 +278,7 @@ pub fn profile(cat: &Catalogue, e: &ElementDoc) -> ElementProfile {
         range,
         threat_zone,
         formations,
+        may_charge,
         starting_discipline,
         skills,
         points: price_element(cat, e),

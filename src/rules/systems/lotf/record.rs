@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::battle::{BattleSetup, ScenarioId};
 use super::catalogue::Catalogue;
 use super::combat::victory::{
-    element_counts_as_broken, group_is_broken, victory_by_broken_force, victory_by_objectives,
-    victory_by_points, Victory,
+    broken_force_verdict, element_counts_as_broken, group_is_broken, victory_by_broken_forces,
+    victory_by_objectives, victory_by_points, Victory,
 };
 use super::combat::Side;
 use super::types::DisciplineLevel;
@@ -129,11 +129,12 @@ pub struct TabletopOutcome {
     pub turns_played: u32,
 }
 
-/// Objectives laid out by each scenario decided by objectives (M-23, following the simulator's
-/// layouts of M-22); 0 where victory points decide.
+/// Objectives laid out by each scenario decided by objectives (M-23): four in Take the Field
+/// three in Hold the Ground, Flank Attack, Surrounded and Frontal Assault; 0 where
+/// victory points decide.
 pub fn objective_count(scenario: ScenarioId) -> u32 {
     match scenario {
-        ScenarioId::TakeTheField => 2,
+        ScenarioId::TakeTheField => 4,
         ScenarioId::HoldTheGround
         | ScenarioId::FlankAttack
         | ScenarioId::Surrounded
@@ -323,14 +324,24 @@ pub fn assess(
     }
 
     let size = setup.points_size(cat);
-    let force_broken = |si: usize| broken_groups[si] > groups[si] - broken_groups[si];
-    let victory = match (force_broken(0), force_broken(1)) {
-        (true, false) => victory_by_broken_force(cat, Side::Attacker, report.turns_played),
-        (false, true) => victory_by_broken_force(cat, Side::Defender, report.turns_played),
-        _ if total > 0 => {
+    // The report is the state after the last turn played: the count that stopped the game, or
+    // the count after the last turn, is made as at the start of the next turn (R-23, M-26).
+    let verdict =
+        broken_force_verdict((broken_groups[0], groups[0]), (broken_groups[1], groups[1]));
+    let by_break = victory_by_broken_forces(
+        cat,
+        verdict,
+        report.turns_played.saturating_add(1),
+        lost_points[0],
+        lost_points[1],
+        size,
+    );
+    let victory = match by_break {
+        Some(v) => v,
+        None if total > 0 => {
             victory_by_objectives(cat, ao, dobj, total, lost_points[0], lost_points[1], size)
         }
-        _ => victory_by_points(cat, lost_points[0], lost_points[1], size),
+        None => victory_by_points(cat, lost_points[0], lost_points[1], size),
     };
     Ok(TabletopOutcome {
         victory,

@@ -79,6 +79,8 @@ pub struct OddsForm {
     pub t_formation: String,
     pub t_cover: String,
     pub t_hits: String,
+    pub t_commander: String,
+    pub t_rating: String,
     pub range: String,
     pub flank: String,
     pub ammo: String,
@@ -100,6 +102,7 @@ pub struct OddsForm {
     pub m_kind: String,
     pub m_supported: String,
     pub m_commander: String,
+    pub m_rating: String,
     pub m_disordered: String,
     pub m_shaken: String,
     pub m_cover: String,
@@ -169,6 +172,8 @@ pub struct MoraleResult {
     pub explanation: String,
     pub chart: Chart,
     pub rulings: String,
+    /// Where the Morale value came from (an attached commander's rating, R-33).
+    pub notes: Vec<String>,
 }
 
 #[derive(Template)]
@@ -180,10 +185,37 @@ struct OddsPage {
     sizes: Vec<Choice>,
     weapons: Vec<Choice>,
     upgrades: Vec<Choice>,
+    /// Commander ratings from the catalogue, with their Morale.
+    ratings: Vec<Choice>,
     shooting: Option<ShootingResult>,
     melee: Option<MeleeResult>,
     morale: Option<MoraleResult>,
     error: Option<String>,
+}
+
+/// The commander ratings as choices, "Incompetent (Morale 8)", from the catalogue.
+fn ratings(cat: &Catalogue) -> Vec<Choice> {
+    cat.commander_ratings()
+        .iter()
+        .map(|r| Choice {
+            value: r.id.clone(),
+            label: format!("{} (Morale {})", r.name, r.morale),
+            types: String::new(),
+            sizes: String::new(),
+        })
+        .collect()
+}
+
+/// A ticked "commander attached" box needs his rating, whose Morale replaces the element's.
+fn rating_for(attached: bool, rating: &str) -> Result<Value, String> {
+    match (attached, rating.is_empty()) {
+        (true, true) => Err(
+            "Choose the attached commander's rating: his Morale replaces the element's (R-33)."
+                .into(),
+        ),
+        (_, true) => Ok(Value::Null),
+        (_, false) => Ok(json!(rating)),
+    }
 }
 
 fn parse<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, String> {
@@ -205,11 +237,13 @@ fn shooting(cat: &Catalogue, f: &OddsForm) -> Result<ShootingResult, String> {
     } else {
         "solid_shot"
     };
+    let t_rating = rating_for(on(&f.t_commander), &f.t_rating)?;
     let req: lotf::ShootingRequest = parse(json!({
         "shooter": {"type": or(&f.s_type, "infantry"), "size": or(&f.s_size, "medium"), "weapon": weapon, "upgrades": upgrades,
                     "disorder_markers": num(&f.s_disorder, 0).min(20), "discipline_level": or(&f.s_level, "fit")},
         "target": {"type": or(&f.t_type, "infantry"), "size": or(&f.t_size, "medium"), "formation": formation(&f.t_formation),
-                   "in_cover": on(&f.t_cover), "hits": num(&f.t_hits, 0).min(20)},
+                   "in_cover": on(&f.t_cover), "hits": num(&f.t_hits, 0).min(20),
+                   "commander_attached": on(&f.t_commander), "commander_rating": t_rating},
         "range_inches": num(&f.range, 10).min(200), "flank": on(&f.flank), "ammunition": ammo
     }))?;
     let o = lotf::shooting_odds(cat, &req).map_err(|e| e.to_string())?;
@@ -249,27 +283,11 @@ fn terms(list: &[crate::rules::systems::lotf::combat::Term]) -> String {
         .join(", ")
 }
 
-/// R-28, from the rules core; sizes that do not parse are left to the odds calculation to refuse.
-fn charge_allowed(attacker: &str, defender: &str) -> bool {
-    match (lotf::Size::from_id(attacker), lotf::Size::from_id(defender)) {
-        (Some(a), Some(d)) => lotf::combat::charges::size_may_charge(a, d),
-        _ => true,
-    }
-}
-
 fn melee(cat: &Catalogue, f: &OddsForm) -> Result<MeleeResult, String> {
     if f.a_type == "artillery" {
         return Err(
             "Artillery never charges (R-28); pick infantry or cavalry as the attacker.".into(),
         );
-    }
-    let mut warnings = Vec::new();
-    if !charge_allowed(or(&f.a_size, "medium"), or(&f.d_size, "medium")) {
-        warnings.push(format!(
-            "A {} element may not charge a {} one (R-28); the odds below are for the melee if it happened anyway.",
-            or(&f.a_size, "medium"),
-            or(&f.d_size, "medium")
-        ));
     }
     let req: lotf::MeleeRequest = parse(json!({
         "attacker": {"type": or(&f.a_type, "infantry"), "size": or(&f.a_size, "medium"), "formation": formation(&f.a_formation),
@@ -286,7 +304,8 @@ fn melee(cat: &Catalogue, f: &OddsForm) -> Result<MeleeResult, String> {
     Ok(MeleeResult {
         attacker_modifiers: terms(&o.attacker.resolution_terms),
         defender_modifiers: terms(&o.defender.resolution_terms),
-        warnings,
+        // The charge limits as the rules core judges them.
+        warnings: o.warnings.clone(),
         attacker_win: pct(o.attacker_win),
         tie: pct(o.tie),
         defender_win: pct(o.defender_win),
@@ -323,8 +342,15 @@ fn bounded(
 fn morale(cat: &Catalogue, f: &OddsForm) -> Result<MoraleResult, String> {
     bounded(&f.m_morale, 7, 2..=12, "The Morale value")?;
     bounded(&f.m_excess, 0, 0..=20, "Excess hits")?;
+    let rating = rating_for(on(&f.m_commander), &f.m_rating)?;
+    // With a rating, his Morale is the value to reach; the Morale box is the element's.
+    let morale = if rating.is_null() {
+        json!(num(&f.m_morale, 7).clamp(2, 12))
+    } else {
+        Value::Null
+    };
     let req: lotf::MoraleRequest = parse(json!({
-        "morale": num(&f.m_morale, 7).clamp(2, 12), "kind": or(&f.m_kind, "morale"),
+        "morale": morale, "commander_rating": rating, "kind": or(&f.m_kind, "morale"),
         "situation": {"supported": on(&f.m_supported), "commander_attached": on(&f.m_commander), "disordered": on(&f.m_disordered),
                       "shaken_or_exhausted": on(&f.m_shaken), "in_cover": on(&f.m_cover), "excess_hits": num(&f.m_excess, 0).min(20)}
     }))?;
@@ -338,6 +364,7 @@ fn morale(cat: &Catalogue, f: &OddsForm) -> Result<MoraleResult, String> {
         explanation: o.explanation.clone(),
         chart: chart("Pass or fail", &points),
         rulings: o.rulings.join(", "),
+        notes: o.notes.clone(),
     })
 }
 
@@ -370,6 +397,7 @@ pub async fn calculator(
         sizes: options::sizes(cat),
         weapons: options::weapons(cat, lotf::War::WarOf1812),
         upgrades: options::upgrades(cat),
+        ratings: ratings(cat),
         f,
         shooting: s,
         melee: m,

@@ -16,13 +16,49 @@ fn rank(s: Size) -> i8 {
     }
 }
 
-/// The size limit on charges and counter-charges: tiny → tiny or
-/// small; small → up to medium; medium and large → anything.
+/// The size limit on charges and counter-charges (R-28 as amended): an element may charge
+/// smaller enemies or one size larger, and besides a tiny element only tiny or small ones and a
+/// small element only small or medium ones, so a small element may not charge a tiny one.
+/// Medium and large elements may charge any size.
 pub fn size_may_charge(charger: Size, target: Size) -> bool {
     match charger {
+        Size::Tiny => matches!(target, Size::Tiny | Size::Small),
+        Size::Small => matches!(target, Size::Small | Size::Medium),
         Size::Medium | Size::Large => true,
-        _ => rank(target) <= rank(charger) + 1,
     }
+}
+
+/// Every size an element of `charger` size may charge or counter-charge, smallest first.
+pub fn sizes_may_charge(charger: Size) -> Vec<Size> {
+    Size::ALL
+        .iter()
+        .copied()
+        .filter(|t| size_may_charge(charger, *t))
+        .collect()
+}
+
+/// The sizes an element of `charger` size may charge, in words: "any size", or the sizes joined
+/// by "or" ("small or medium").
+pub fn charge_sizes_in_words(charger: Size) -> String {
+    let may = sizes_may_charge(charger);
+    if may.len() == Size::ALL.len() {
+        return "any size".into();
+    }
+    let ids: Vec<&str> = may.iter().map(|s| s.id()).collect();
+    match ids.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((last, _)) => (*last).to_string(),
+        None => "nothing".into(),
+    }
+}
+
+/// The sizes smaller than `charger` that it still may not charge (a small element: tiny).
+pub fn smaller_sizes_barred(charger: Size) -> Vec<Size> {
+    Size::ALL
+        .iter()
+        .copied()
+        .filter(|t| *t < charger && !size_may_charge(charger, *t))
+        .collect()
 }
 
 /// Why an element may not charge.
@@ -35,6 +71,9 @@ pub enum ChargeBar {
     MarchColumn,
     #[error("the target is too big to charge (R-28)")]
     TargetTooBig,
+    /// Only a small element charging a tiny one (R-28 as amended).
+    #[error("a small element may not charge a tiny one (R-28)")]
+    TargetTooSmall,
     #[error("an Exhausted element may charge only into a flank (R-28)")]
     ExhaustedNeedsFlank,
     #[error("a Shattered element is out of play")]
@@ -68,7 +107,11 @@ pub fn charge_permission(
         return Err(ChargeBar::MarchColumn);
     }
     if !size_may_charge(charger_size, target_size) {
-        return Err(ChargeBar::TargetTooBig);
+        return Err(if rank(target_size) < rank(charger_size) {
+            ChargeBar::TargetTooSmall
+        } else {
+            ChargeBar::TargetTooBig
+        });
     }
     match level {
         DisciplineLevel::Shattered => Err(ChargeBar::Shattered),

@@ -24,6 +24,40 @@ pub fn group_is_broken(broken: usize, total: usize) -> bool {
     broken > total - broken.min(total)
 }
 
+/// A force is broken when its broken groups outnumber its unbroken ones; a tie is not.
+pub fn force_is_broken(broken_groups: usize, groups: usize) -> bool {
+    group_is_broken(broken_groups, groups)
+}
+
+/// What one count of broken groups decides (R-23, M-26).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BrokenForces {
+    /// Neither force is broken: play on (after the last turn, objectives or victory points decide).
+    Neither,
+    /// Only this side's force is broken: it concedes and the game ends.
+    Concedes(Side),
+    /// Both forces are broken at the same count: the game ends, neither concedes, and victory
+    /// points decide (M-26).
+    Both,
+}
+
+/// The verdict of one count of broken groups, for the attacker and the defender, each given as
+/// `(broken groups, groups)` (R-23, M-26). The count is made at the start of every turn from the
+/// second, and once more after the last turn, as if at the start of another. The recorder and the
+/// simulator both ask this one function.
+pub fn broken_force_verdict(attacker: (usize, usize), defender: (usize, usize)) -> BrokenForces {
+    match (
+        force_is_broken(attacker.0, attacker.1),
+        force_is_broken(defender.0, defender.1),
+    ) {
+        (false, false) => BrokenForces::Neither,
+        (true, false) => BrokenForces::Concedes(Side::Attacker),
+        (false, true) => BrokenForces::Concedes(Side::Defender),
+        (true, true) => BrokenForces::Both,
+    }
+}
+
 /// Victory levels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -199,13 +233,27 @@ pub fn victory_by_objectives(
     make(cat, Some(winner), level, DecidedBy::Objectives, text)
 }
 
+/// When a count of broken groups was made, in words: "at the start of turn 4", or for the count
+/// after the last turn "at the end of turn 6, the last (M-26)".
+fn count_made(cat: &Catalogue, turn: u32) -> String {
+    let last = u32::from(cat.tables().game_length_turns);
+    if turn > last {
+        format!("at the end of turn {last}, the last (M-26)")
+    } else {
+        format!("at the start of turn {turn}")
+    }
+}
+
 /// A broken force concedes: the opponent wins 6:2 (in objective
-/// scenarios by controlling every objective).
+/// scenarios by controlling every objective). `turn` is the turn at whose
+/// start the count was made; a turn after the last stands for the count made
+/// after the last turn (M-26).
 pub fn victory_by_broken_force(cat: &Catalogue, broken: Side, turn: u32) -> Victory {
     let (a, b) = level_vp(cat, VictoryLevel::Major);
     let text = format!(
-        "the {} force had more broken groups than unbroken ones at the start of turn {turn} and concedes → Major Victory {a}:{b} (R-23)",
-        broken.id()
+        "the {} force had more broken groups than unbroken ones {} and concedes → Major Victory {a}:{b} (R-23)",
+        broken.id(),
+        count_made(cat, turn)
     );
     make(
         cat,
@@ -214,4 +262,48 @@ pub fn victory_by_broken_force(cat: &Catalogue, broken: Side, turn: u32) -> Vict
         DecidedBy::ForceBroken,
         text,
     )
+}
+
+/// Both forces broken at the same count (M-26): the game ends there and neither concedes. Each
+/// would hand the other every objective, which leaves them level, so victory points decide
+/// in every scenario, whatever objectives are held. `turn` as for
+/// [`victory_by_broken_force`].
+pub fn victory_with_both_forces_broken(
+    cat: &Catalogue,
+    turn: u32,
+    attacker_lost: u32,
+    defender_lost: u32,
+    game_size: u32,
+) -> Victory {
+    let mut v = victory_by_points(cat, attacker_lost, defender_lost, game_size);
+    v.arithmetic = format!(
+        "both forces had more broken groups than unbroken ones {}, so neither concedes and victory points decide (M-26): {}",
+        count_made(cat, turn),
+        v.arithmetic
+    );
+    v
+}
+
+/// The result a count of broken groups decides, or `None` when neither force is broken and the
+/// game goes on (or, after the last turn, objectives or victory points decide). `turn` is the
+/// turn at whose start the count was made; after the last turn, the last turn + 1 (M-26).
+pub fn victory_by_broken_forces(
+    cat: &Catalogue,
+    verdict: BrokenForces,
+    turn: u32,
+    attacker_lost: u32,
+    defender_lost: u32,
+    game_size: u32,
+) -> Option<Victory> {
+    match verdict {
+        BrokenForces::Neither => None,
+        BrokenForces::Concedes(side) => Some(victory_by_broken_force(cat, side, turn)),
+        BrokenForces::Both => Some(victory_with_both_forces_broken(
+            cat,
+            turn,
+            attacker_lost,
+            defender_lost,
+            game_size,
+        )),
+    }
 }

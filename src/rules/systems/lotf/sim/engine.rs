@@ -9,6 +9,7 @@ use super::BattleStats;
 use crate::rules::dice::{Dice, DiceExpr};
 use crate::rules::systems::lotf::battle::{BattleSetup, ScenarioId};
 use crate::rules::systems::lotf::catalogue::{skill_ids, Catalogue};
+use crate::rules::systems::lotf::combat::victory::{broken_force_verdict, BrokenForces};
 use crate::rules::systems::lotf::combat::{
     charge_permission, combat_orders, commander_killed, degrade, morale_modifier, resolve_melee,
     roll_command_points, roll_morale, roll_rating, roll_volley, shooting_pool, take_hits,
@@ -29,7 +30,8 @@ pub struct Engine<'c> {
     pub narrate: bool,
     pub log: Vec<LogLine>,
     pub turn_points: Vec<(u32, u32, u32)>,
-    pub ended_by_break: Option<(Side, u32)>,
+    /// The count of broken groups that ended the battle, and the turn at whose start it was made.
+    pub ended_by_break: Option<(BrokenForces, u32)>,
     pub stats: BattleStats,
     /// Forced Orders given to the active element so far (each after the first costs 1).
     forced: u32,
@@ -1764,44 +1766,29 @@ impl<'c> Engine<'c> {
         self.concede(last + 1);
     }
 
-    /// R-23 and the ruling on both forces broken at once: the side that
-    /// concedes, if any, ends the battle.
+    /// R-23 and M-26: a count of broken groups; a force that is broken
+    /// concedes, and both broken at once end the battle for victory points.
     fn concede(&mut self, turn: u32) -> bool {
         let a = self.v.broken_groups(Side::Attacker);
         let d = self.v.broken_groups(Side::Defender);
-        let Some(side) = conceding_side(a, d) else {
-            return false;
-        };
-        self.ended_by_break = Some((
-            side,
-            turn.min(u32::from(self.cat.tables().game_length_turns)),
-        ));
-        say!(
-            self,
-            LogKind::Broken,
-            None,
-            "The {} force is broken and gives up the field.",
-            side.id()
-        );
-        true
-    }
-}
-
-/// Which force concedes: one broken force; when both are broken, the
-/// one with the larger share of broken groups, and neither on equal shares.
-fn conceding_side(a: (usize, usize), d: (usize, usize)) -> Option<Side> {
-    let broken = |(b, n): (usize, usize)| b > n - b;
-    match (broken(a), broken(d)) {
-        (true, false) => Some(Side::Attacker),
-        (false, true) => Some(Side::Defender),
-        (true, true) => {
-            let (x, y) = (a.0 * d.1, d.0 * a.1);
-            match x.cmp(&y) {
-                std::cmp::Ordering::Greater => Some(Side::Attacker),
-                std::cmp::Ordering::Less => Some(Side::Defender),
-                std::cmp::Ordering::Equal => None,
-            }
+        let verdict = broken_force_verdict(a, d);
+        match verdict {
+            BrokenForces::Neither => return false,
+            BrokenForces::Concedes(side) => say!(
+                self,
+                LogKind::Broken,
+                None,
+                "The {} force is broken and gives up the field.",
+                side.id()
+            ),
+            BrokenForces::Both => say!(
+                self,
+                LogKind::Broken,
+                None,
+                "Both forces are broken; the battle ends and the losses decide it."
+            ),
         }
-        (false, false) => None,
+        self.ended_by_break = Some((verdict, turn));
+        true
     }
 }

@@ -17,7 +17,7 @@ pub use policy::{Action, Policy, Reaction, StandardPolicy};
 use super::battle::{BattleSetup, ScenarioId, ENGINE_VERSION};
 use super::catalogue::Catalogue;
 use super::combat::{
-    element_counts_as_broken, victory::victory_by_broken_force, victory_by_objectives,
+    element_counts_as_broken, victory::victory_by_broken_forces, victory_by_objectives,
     victory_by_points, DecidedBy, Side, VictoryLevel,
 };
 use super::types::DisciplineLevel;
@@ -192,8 +192,11 @@ pub fn simulate_with(
     } else {
         None
     };
-    let victory = match (eng.ended_by_break, objectives) {
-        (Some((side, turn)), _) => victory_by_broken_force(cat, side, turn),
+    let by_break = eng.ended_by_break.and_then(|(verdict, turn)| {
+        victory_by_broken_forces(cat, verdict, turn, a_lost, d_lost, size)
+    });
+    let victory = match (by_break, objectives) {
+        (Some(v), _) => v,
         (None, Some(o)) => {
             victory_by_objectives(cat, o.attacker, o.defender, o.total, a_lost, d_lost, size)
         }

@@ -385,6 +385,43 @@ fn charge_limits() {
     assert_eq!((e.notation(), b), ("d3", 0));
 }
 
+/// R-28 as amended: besides "smaller or one size larger", a small element may charge only small or
+/// medium elements, so never a tiny one; the same limit holds for counter-charges (the simulator
+/// asks `charge_permission` for both).
+#[test]
+fn a_small_element_may_not_charge_or_counter_charge_a_tiny_one_r28() {
+    assert!(!size_may_charge(Size::Small, Size::Tiny));
+    assert!(size_may_charge(Size::Small, Size::Small));
+    assert!(size_may_charge(Size::Small, Size::Medium));
+    assert!(size_may_charge(Size::Tiny, Size::Tiny));
+    assert!(size_may_charge(Size::Medium, Size::Tiny));
+    assert!(size_may_charge(Size::Large, Size::Tiny));
+    for ty in [ElementType::Infantry, ElementType::Cavalry] {
+        let charge = charge_permission(
+            ty,
+            Size::Small,
+            Formation::BattleLine,
+            DisciplineLevel::Fit,
+            false,
+            Size::Tiny,
+            false,
+        );
+        let bar = charge.expect_err("a small element may not charge a tiny one");
+        assert!(bar.to_string().contains("R-28"), "{bar}");
+        // Into the flank makes no difference to the size limit.
+        assert!(charge_permission(
+            ty,
+            Size::Small,
+            Formation::OpenOrder,
+            DisciplineLevel::Shaken,
+            false,
+            Size::Tiny,
+            true,
+        )
+        .is_err());
+    }
+}
+
 #[test]
 fn melee_pools_support_and_resolution() {
     let c = cat();
@@ -495,6 +532,69 @@ fn victory_levels() {
     assert!(!element_counts_as_broken(DisciplineLevel::Shaken, false));
     let b = victory_by_broken_force(&c, Side::Defender, 4);
     assert_eq!((b.winner, b.attacker_vp), (Some(Side::Attacker), 6));
+}
+
+/// R-23 and M-26: one function judges a count of broken groups for the recorder and the simulator.
+/// A force is broken when its broken groups outnumber the unbroken ones; a tie is not broken.
+#[test]
+fn broken_force_verdict_r23_m25() {
+    use crate::rules::systems::lotf::combat::victory::{broken_force_verdict, BrokenForces};
+    assert_eq!(broken_force_verdict((0, 3), (1, 3)), BrokenForces::Neither);
+    assert_eq!(
+        broken_force_verdict((1, 2), (2, 4)),
+        BrokenForces::Neither,
+        "half broken is not broken"
+    );
+    assert_eq!(
+        broken_force_verdict((2, 3), (1, 3)),
+        BrokenForces::Concedes(Side::Attacker)
+    );
+    assert_eq!(
+        broken_force_verdict((0, 2), (3, 5)),
+        BrokenForces::Concedes(Side::Defender)
+    );
+    assert_eq!(
+        broken_force_verdict((2, 2), (3, 5)),
+        BrokenForces::Both,
+        "both at once, however unequal the shares"
+    );
+    assert_eq!(broken_force_verdict((0, 0), (0, 0)), BrokenForces::Neither);
+}
+
+/// M-26: what each verdict decides. A count after the last turn reads as such; both forces broken
+/// at once go to victory points.
+#[test]
+fn victory_by_broken_forces_m25() {
+    use crate::rules::systems::lotf::combat::victory::{victory_by_broken_forces, BrokenForces};
+    let c = cat();
+    assert!(victory_by_broken_forces(&c, BrokenForces::Neither, 3, 0, 90, 150).is_none());
+    let v = victory_by_broken_forces(&c, BrokenForces::Concedes(Side::Attacker), 3, 0, 90, 150)
+        .expect("a concession");
+    assert_eq!(
+        (v.winner, v.decided_by, v.defender_vp),
+        (Some(Side::Defender), DecidedBy::ForceBroken, 6)
+    );
+    assert!(v.arithmetic.contains("start of turn 3"), "{}", v.arithmetic);
+    let v = victory_by_broken_forces(&c, BrokenForces::Concedes(Side::Defender), 7, 0, 0, 150)
+        .expect("a concession");
+    assert!(
+        v.arithmetic.contains("end of turn 6") && v.arithmetic.contains("M-26"),
+        "{}",
+        v.arithmetic
+    );
+    // Attacker lost 40, defender 90, of 150: a Major Victory on points for the attacker.
+    let v = victory_by_broken_forces(&c, BrokenForces::Both, 4, 40, 90, 150).expect("ends");
+    assert_eq!(
+        (v.winner, v.level, v.decided_by),
+        (
+            Some(Side::Attacker),
+            VictoryLevel::Major,
+            DecidedBy::VictoryPoints
+        )
+    );
+    assert!(v.arithmetic.contains("M-26"), "{}", v.arithmetic);
+    let v = victory_by_broken_forces(&c, BrokenForces::Both, 4, 60, 60, 150).expect("ends");
+    assert_eq!((v.winner, v.level), (None, VictoryLevel::Tie));
 }
 
 #[test]

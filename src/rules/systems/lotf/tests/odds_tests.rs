@@ -307,3 +307,172 @@ fn exact_shooting_odds_match_fifty_thousand_rolls_in_over_forty_situations() {
         check("punishing", 0, punishing, o.p_punishing_volley);
     }
 }
+
+/// The melee calculator warns when the charge or counter-charge it is asked about could not
+/// happen under R-28 as amended (a small element may not charge a tiny one), and works the odds
+/// out anyway.
+#[test]
+fn melee_odds_warn_when_a_small_element_charges_or_counter_charges_a_tiny_one_r28() {
+    let c = cat();
+    let warnings = |json: &str| {
+        let m: MeleeRequest = serde_json::from_str(json).expect("request parses");
+        let o = melee_odds(&c, &m).expect("worked out anyway");
+        assert!((o.attacker_win + o.tie + o.defender_win - 1.0).abs() < 1e-12);
+        let v = serde_json::to_value(&o).expect("serialises");
+        v["warnings"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no warnings list: {v}"))
+            .iter()
+            .map(|w| w.as_str().unwrap_or_default().to_string())
+            .collect::<Vec<_>>()
+    };
+    let w = warnings(
+        r#"{"attacker": {"type": "cavalry", "size": "small"}, "defender": {"type": "infantry", "size": "tiny"}}"#,
+    );
+    assert!(
+        w.iter().any(|w| w.contains("R-28") && w.contains("tiny")),
+        "{w:?}"
+    );
+    let w = warnings(
+        r#"{"attacker": {"type": "infantry", "size": "tiny"},
+            "defender": {"type": "infantry", "size": "small", "counter_charged": true}}"#,
+    );
+    assert!(
+        w.iter()
+            .any(|w| w.contains("R-28") && w.contains("counter-charge")),
+        "{w:?}"
+    );
+    assert!(warnings(
+        r#"{"attacker": {"type": "infantry", "size": "small"}, "defender": {"type": "infantry", "size": "medium"}}"#
+    )
+    .is_empty());
+}
+
+fn morale_req(json: &str) -> MoraleRequest {
+    serde_json::from_str(json).expect("request parses")
+}
+
+/// R-33: an attached commander's Morale replaces the element's, even when worse, and the +1 for
+/// the attached commander (R-20) still applies. The calculator asks for his rating and takes the
+/// Morale from the catalogue's rating table (R-11).
+#[test]
+fn morale_odds_use_the_attached_commanders_morale_r33() {
+    let c = cat();
+    // Medium infantry has Morale 7. An Incompetent commander has 8: 2d6 + 1 ≥ 8 is 7+, 21/36.
+    let o = morale_odds(
+        &c,
+        &morale_req(
+            r#"{"element": {"type": "infantry", "size": "medium"}, "kind": "discipline",
+                "situation": {"commander_attached": true}, "commander_rating": "incompetent"}"#,
+        ),
+    )
+    .expect("worked out");
+    assert_eq!((o.target, o.modifier, o.need_on_2d6), (8, 1, 7));
+    assert!((o.p_pass - 21.0 / 36.0).abs() < 1e-12, "{}", o.p_pass);
+    assert!(o.rulings.contains(&"R-33".to_string()), "{:?}", o.rulings);
+    // A Morale value that disagrees with the commander's is refused rather than silently dropped.
+    let o = morale_odds(
+        &c,
+        &morale_req(
+            r#"{"morale": 7, "kind": "morale", "situation": {"commander_attached": true},
+                "commander_rating": "highly_skilled"}"#,
+        ),
+    );
+    let e = o.expect_err("7 is not a Highly Skilled commander's Morale");
+    assert!(
+        e.to_string().contains("morale") && e.to_string().contains("R-33"),
+        "{e}"
+    );
+    let o = morale_odds(
+        &c,
+        &morale_req(
+            r#"{"kind": "morale", "situation": {"commander_attached": true},
+                "commander_rating": "highly_skilled"}"#,
+        ),
+    )
+    .expect("the rating alone is enough");
+    // A Highly Skilled commander has 6: 2d6 + 1 ≥ 6 is 5+, 30/36.
+    assert_eq!((o.target, o.need_on_2d6), (6, 5));
+    assert!((o.p_pass - 30.0 / 36.0).abs() < 1e-12);
+    // A rating without attachment: a special order that does not attach him (a Forced Order) uses
+    // his Morale with no +1 (R-20).
+    let o = morale_odds(
+        &c,
+        &morale_req(r#"{"kind": "disorder", "commander_rating": "incompetent"}"#),
+    )
+    .expect("worked out");
+    assert_eq!((o.target, o.modifier), (8, 0));
+}
+
+/// R-33: "commander attached" without his rating cannot be worked out; the calculator says which
+/// field is missing instead of guessing a Morale.
+#[test]
+fn an_attached_commander_without_a_rating_is_refused_r33() {
+    let c = cat();
+    let e = morale_odds(
+        &c,
+        &morale_req(r#"{"morale": 7, "situation": {"commander_attached": true}}"#),
+    )
+    .expect_err("which commander?");
+    let v = serde_json::to_value(&e).expect("serialises");
+    assert!(v.to_string().contains("\"commander_rating\""), "{v}");
+    assert!(e.to_string().contains("R-33"), "{e}");
+    let e = morale_odds(
+        &c,
+        &morale_req(
+            r#"{"morale": 7, "situation": {"commander_attached": true}, "commander_rating": "brilliant"}"#,
+        ),
+    )
+    .expect_err("no such rating");
+    assert!(
+        e.to_string().contains("brilliant") && e.to_string().contains("highly_skilled"),
+        "{e}"
+    );
+    let e = shooting_odds(
+        &c,
+        &req(r#"{"shooter": {"type": "infantry", "size": "large"},
+                 "target": {"type": "infantry", "size": "medium", "commander_attached": true},
+                 "range_inches": 6}"#),
+    )
+    .expect_err("which commander?");
+    assert!(
+        serde_json::to_value(&e)
+            .expect("serialises")
+            .to_string()
+            .contains("target.commander_rating"),
+        "{e}"
+    );
+}
+
+/// R-33 in the shooting odds: the target's Discipline Test after the volley uses the attached
+/// commander's Morale (+1 for him), so a worse commander makes failing it likelier.
+#[test]
+fn the_targets_discipline_test_uses_the_attached_commanders_morale_r33() {
+    let c = cat();
+    let fail = |rating: &str| {
+        let o = shooting_odds(
+            &c,
+            &req(&format!(
+                r#"{{"shooter": {{"type": "infantry", "size": "large"}},
+                     "target": {{"type": "infantry", "size": "medium", "hits": 2,
+                                 "commander_attached": true, "commander_rating": "{rating}"}},
+                     "range_inches": 6}}"#
+            )),
+        )
+        .unwrap_or_else(|e| panic!("{rating}: {e}"));
+        assert!(o.rulings.contains(&"R-33".to_string()), "{:?}", o.rulings);
+        assert!(o.notes.iter().any(|n| n.contains("R-33")), "{:?}", o.notes);
+        (o.p_discipline_test, o.p_discipline_test_failed)
+    };
+    let (due, incompetent) = fail("incompetent");
+    let (due2, competent) = fail("competent");
+    let (_, highly) = fail("highly_skilled");
+    assert!(
+        due > 0.0 && (due - due2).abs() < 1e-15,
+        "the rating does not change the hits"
+    );
+    assert!(
+        incompetent > competent && competent > highly,
+        "{incompetent} > {competent} > {highly}"
+    );
+}

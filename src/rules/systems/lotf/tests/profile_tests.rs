@@ -183,3 +183,37 @@ fn profile_serialises_skill_summaries() {
         .map(|s| !s.is_empty())
         .unwrap_or(false));
 }
+
+/// The profile says which sizes the element may charge or counter-charge (R-28 as amended: a small
+/// element only small or medium ones, never a tiny one), from the same rule the simulator uses.
+#[test]
+fn profile_lists_the_sizes_an_element_may_charge_r28() {
+    let sizes = |e: &ElementDoc| {
+        serde_json::to_value(prof(e)).expect("profile serialises")["may_charge"].clone()
+    };
+    assert_eq!(
+        sizes(&inf("Light", Size::Small)),
+        serde_json::json!(["small", "medium"])
+    );
+    assert_eq!(
+        sizes(&el("Scouts", ElementType::Cavalry, Size::Tiny)),
+        serde_json::json!(["tiny", "small"])
+    );
+    assert_eq!(
+        sizes(&inf("Line", Size::Medium)),
+        serde_json::json!(["tiny", "small", "medium", "large"])
+    );
+    assert_eq!(
+        sizes(&el("Guns", ElementType::Artillery, Size::Large)),
+        serde_json::json!([]),
+        "artillery never charges"
+    );
+    let p = prof(&inf("Light", Size::Small));
+    assert!(
+        p.notes
+            .iter()
+            .any(|n| n.contains("R-28") && n.contains("tiny")),
+        "{:?}",
+        p.notes
+    );
+}

@@ -161,10 +161,12 @@ fn invariants_hold_over_a_thousand_random_battles() {
         let o = simulate(&c, &s, true).unwrap();
         assert!(o.turns_played <= 6, "seed {seed}");
         if o.turns_played < 6 {
-            assert_eq!(
-                o.decided_by,
-                combat::DecidedBy::ForceBroken,
-                "seed {seed}: ended early"
+            // A broken force concedes; both broken at once go to victory points (M-26).
+            assert!(
+                o.decided_by == combat::DecidedBy::ForceBroken
+                    || o.arithmetic.contains("both forces"),
+                "seed {seed}: ended early: {}",
+                o.arithmetic
             );
         }
         let mut level: std::collections::BTreeMap<String, L> = std::collections::BTreeMap::new();
@@ -411,7 +413,7 @@ const DIGEST_SEEDS: [u64; 20] = [
     2_718_281_828,
 ];
 /// Recorded from engine 2.0 (the table with frontages, stored orders and the new policy).
-const DIGEST: u64 = 0x1540_0757_b53f_a9eb;
+const DIGEST: u64 = 0x0567_6c7d_c5bc_58ed;
 
 /// The same seeds give the same outcomes and logs, byte for byte, as when
 /// the digest was recorded. A change of the engine's rules must update it.

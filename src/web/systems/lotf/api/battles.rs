@@ -18,7 +18,8 @@ fn odds_error(e: OddsError) -> AppError {
         OddsError::NoSuchElement { field, .. }
         | OddsError::WeaponNotAllowed { field, .. }
         | OddsError::TooManySupporters { field, .. }
-        | OddsError::OutOfRange { field, .. } => Some(field.clone()),
+        | OddsError::OutOfRange { field, .. }
+        | OddsError::CommanderRating { field, .. } => Some(field.clone()),
         OddsError::Shot(_) => None,
     };
     AppError::Validation {
@@ -36,7 +37,7 @@ fn odds_error(e: OddsError) -> AppError {
 /// punishing volleys, Disorder Markers, and the chance the target must take and fails a
 /// Discipline Test. Exact (enumeration), with the rulings that decided it and how the pool was
 /// built ("2 base + 4 Action + 1 point blank − 1 cover = 6 dice").
-#[utoipa::path(tag = "land-of-the-free", request_body(content = Object, description = "`{\"shooter\": {...}, \"target\": {...}, \"range_inches\", \"flank\", \"ammunition\", \"concentrated_volley\"}`"), responses(
+#[utoipa::path(tag = "land-of-the-free", request_body(content = Object, description = "`{\"shooter\": {...}, \"target\": {...}, \"range_inches\", \"flank\", \"ammunition\", \"concentrated_volley\"}`. A target with `commander_attached` must name his `commander_rating` (`incompetent`, `competent`, `skilled`, `highly_skilled`): his Morale replaces the target's for its Discipline Test (R-33); without it the answer is 422 naming `target.commander_rating`."), responses(
     (status = 200, description = "The odds", body = super::ShootingOddsSchema),
     (status = 422, description = "An impossible situation (e.g. out of range)", body = ErrorBody)
 ))]
@@ -68,8 +69,9 @@ pub async fn melee(
 
 /// Exact morale-test odds
 ///
-/// The probability of passing a Morale, Disorder or Discipline Test with the given modifiers.
-#[utoipa::path(tag = "land-of-the-free", request_body(content = Object, description = "`{\"element\", \"kind\", \"situation\", ...}`"), responses(
+/// The probability of passing a Morale, Disorder or Discipline Test with the given modifiers. An
+/// attached commander's Morale, from his rating, replaces the element's.
+#[utoipa::path(tag = "land-of-the-free", request_body(content = Object, description = "`{\"element\", \"morale\", \"commander_rating\", \"kind\", \"situation\", ...}`. `commander_rating` (`incompetent`, `competent`, `skilled`, `highly_skilled`) is required when `situation.commander_attached` is true: his Morale replaces the element's (R-33), with +1 for him (R-20); without it the answer is 422 naming `commander_rating`. A rating without attachment is a special order that does not attach him (a Forced Order): his Morale, no +1."), responses(
     (status = 200, description = "The odds", body = super::MoraleOddsSchema),
     (status = 422, description = "An impossible situation", body = ErrorBody)
 ))]

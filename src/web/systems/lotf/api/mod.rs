@@ -92,6 +92,8 @@ pub struct MeleeOddsSchema {
     /// The rulings that decided it.
     rulings: Vec<String>,
     notes: Vec<String>,
+    /// A charge or counter-charge the rules would not allow; the odds are worked out anyway.
+    warnings: Vec<String>,
 }
 
 /// The answer to `POST /api/v1/lotf/odds/morale` (key fields of `lotf::MoraleOdds`).
@@ -106,6 +108,8 @@ pub struct MoraleOddsSchema {
     need_on_2d6: i32,
     explanation: String,
     rulings: Vec<String>,
+    /// Where the Morale value came from when it is not the element's own.
+    notes: Vec<String>,
 }
 
 /// The answer to a simulated battle: the set-up that was fought (post it again to replay the

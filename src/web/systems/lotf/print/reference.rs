@@ -1,6 +1,8 @@
 //! The Land of the Free quick-reference sheet, drawn entirely from the catalogue.
 
-use crate::rules::systems::lotf::{Catalogue, ElementType};
+use crate::rules::systems::lotf::combat::charges;
+use crate::rules::systems::lotf::record::objective_count;
+use crate::rules::systems::lotf::{Catalogue, ElementType, ScenarioId, Size};
 
 pub struct StatRow {
     pub type_label: String,
@@ -32,6 +34,10 @@ pub struct Reference {
     pub upgrades: Vec<UpgradeRow>,
     pub orders: Vec<OrderRow>,
     pub weapons: Vec<(String, String, String)>,
+    /// Which sizes each size may charge, from the rules core.
+    pub charge_sizes: String,
+    /// How many objectives each scenario has, as the recorder counts them (R-32, M-23).
+    pub objectives: String,
 }
 
 fn signed(points: i32) -> String {
@@ -114,11 +120,39 @@ pub fn build(cat: &Catalogue) -> Reference {
             (w.name.clone(), range, signed(w.points))
         })
         .collect();
+    let charge_sizes = Size::ALL
+        .iter()
+        .map(|s| {
+            format!(
+                "{} may charge {}",
+                s.id(),
+                charges::charge_sizes_in_words(*s)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let mut by_points = Vec::new();
+    let mut with_objectives = Vec::new();
+    for sc in &cat.tables().scenarios {
+        match ScenarioId::from_id(&sc.id).map(objective_count) {
+            Some(n) if n > 0 => with_objectives.push(format!("{}: {n} objectives", sc.name)),
+            _ => by_points.push(sc.name.clone()),
+        }
+    }
+    let objectives = format!(
+        "{}; {} are decided by victory points (R-22, R-32).",
+        with_objectives.join("; "),
+        by_points.join(", ")
+    );
     Reference {
         version: cat.version().to_string(),
         stats,
         upgrades,
         orders,
         weapons,
+        objectives,
+        charge_sizes: format!(
+            "Charge sizes: {charge_sizes}; the same for counter-charges; artillery never charges (R-28)."
+        ),
     }
 }

@@ -444,7 +444,7 @@ async fn a_four_player_campaign_runs_three_turns_to_final_standings() {
     }
     let fc = setup[def_key]["roster"]["force_commander"]["id"].clone();
     let objectives = match setup["scenario"].as_str().unwrap() {
-        "take_the_field" => 2,
+        "take_the_field" => 4,
         "hold_the_ground" | "flank_attack" | "surrounded" | "frontal_assault" => 3,
         _ => 0,
     };

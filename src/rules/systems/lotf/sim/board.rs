@@ -230,6 +230,10 @@ pub struct View {
     pub active_group: Option<usize>,
     /// Maneuver and Combat Orders the active element has left.
     pub active_orders: (i32, i32),
+    /// The nearest enemy of the element a policy is deciding for, and its
+    /// distance: set by the engine for the length of one decision (nothing
+    /// moves meanwhile), so the policy's many questions scan the table once.
+    pub nearest_cache: std::cell::Cell<Option<(usize, usize, f64)>>,
 }
 
 pub(super) fn sidx(s: Side) -> usize {
@@ -239,10 +243,16 @@ pub(super) fn sidx(s: Side) -> usize {
     }
 }
 
+/// Length of a vector (plain `sqrt`: `f64::hypot` guards against overflow
+/// we cannot have on a table, and costs a third of a battle's time).
+pub fn norm(dx: f64, dy: f64) -> f64 {
+    (dx * dx + dy * dy).sqrt()
+}
+
 /// Distance from a point to an element's frontage.
 fn point_gap(u: &Unit, p: (f64, f64)) -> f64 {
     let dx = ((u.x - p.0).abs() - u.width() / 2.0).max(0.0);
-    dx.hypot(u.y - p.1)
+    norm(dx, u.y - p.1)
 }
 
 impl View {
@@ -254,7 +264,7 @@ impl View {
     pub fn distance(&self, a: usize, b: usize) -> f64 {
         let (p, q) = (&self.units[a], &self.units[b]);
         let dx = ((p.x - q.x).abs() - (p.width() + q.width()) / 2.0).max(0.0);
-        dx.hypot(p.y - q.y)
+        norm(dx, p.y - q.y)
     }
 
     /// `b` stands in `a`'s Threat Zone: in the strip as wide as `a`'s frontage,
@@ -287,22 +297,49 @@ impl View {
             .filter(move |&i| i != me && self.units[i].side == side && self.units[i].active())
     }
 
+    /// The closest of some elements (the first on a tie), and its distance.
+    fn closest_with_distance(
+        &self,
+        me: usize,
+        it: impl Iterator<Item = usize>,
+    ) -> Option<(usize, f64)> {
+        let mut best: Option<(usize, f64)> = None;
+        for i in it {
+            let d = self.distance(me, i);
+            if best.is_none_or(|(_, bd)| d < bd) {
+                best = Some((i, d));
+            }
+        }
+        best
+    }
+
     fn closest(&self, me: usize, it: impl Iterator<Item = usize>) -> Option<usize> {
-        it.min_by(|&a, &b| {
-            self.distance(me, a)
-                .partial_cmp(&self.distance(me, b))
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then(a.cmp(&b))
-        })
+        self.closest_with_distance(me, it).map(|(i, _)| i)
+    }
+
+    fn nearest_enemy_with_distance(&self, me: usize) -> Option<(usize, f64)> {
+        if let Some((m, t, d)) = self.nearest_cache.get() {
+            if m == me {
+                return Some((t, d));
+            }
+        }
+        self.closest_with_distance(me, self.enemies(me))
+    }
+
+    /// Remember `me`'s nearest enemy while nothing moves (see `nearest_cache`).
+    pub fn cache_nearest(&self, me: usize) {
+        self.nearest_cache.set(None);
+        let found = self.closest_with_distance(me, self.enemies(me));
+        self.nearest_cache.set(found.map(|(t, d)| (me, t, d)));
     }
 
     pub fn nearest_enemy(&self, me: usize) -> Option<usize> {
-        self.closest(me, self.enemies(me))
+        self.nearest_enemy_with_distance(me).map(|(t, _)| t)
     }
 
     pub fn nearest_enemy_distance(&self, me: usize) -> f64 {
-        self.nearest_enemy(me)
-            .map(|e| self.distance(me, e))
+        self.nearest_enemy_with_distance(me)
+            .map(|(_, d)| d)
             .unwrap_or(f64::INFINITY)
     }
 
@@ -321,10 +358,11 @@ impl View {
             .unwrap_or(0.0)
     }
 
-    /// Enemies ahead of the element (its arc of sight is its front).
+    /// Enemies in the element's arc of sight: ahead of its front, not level
+    /// with it or behind (its flank, which it must turn to face).
     fn ahead(&self, me: usize, t: usize) -> bool {
         let (u, q) = (&self.units[me], &self.units[t]);
-        (q.y - u.y) * u.facing >= -0.5
+        (q.y - u.y) * u.facing > 0.0 || !self.in_flank_of(t, me)
     }
 
     /// The enemy this element may charge now, if any: not already fighting,
@@ -380,7 +418,7 @@ impl View {
             }
             let (cx, cy) = (u.x + s * dx, u.y + s * dy);
             let off = ((p.x - cx).abs() - (p.width() + u.width()) / 2.0).max(0.0);
-            off.hypot(p.y - cy) < 0.5
+            norm(off, p.y - cy) < 0.5
         })
     }
 
@@ -483,7 +521,7 @@ impl View {
                     && (o.x - q.x).abs() < q.width() / 2.0 + o.width() / 2.0 + 4.0
                     && (o.y - q.y).abs() < 6.0
             });
-            (!covered).then_some((x, q.y - q.facing))
+            (!covered).then_some((x, q.y))
         })
     }
 
@@ -631,7 +669,7 @@ impl View {
         let gap = |i: usize, px: f64, py: f64, w: f64| -> f64 {
             let o = &self.units[i];
             let dx = ((o.x - px).abs() - (o.width() + w) / 2.0).max(0.0);
-            dx.hypot(o.y - py)
+            norm(dx, o.y - py)
         };
         let foe_u = &self.units[foe];
         let mut supporters: Vec<(usize, Supporter)> = self

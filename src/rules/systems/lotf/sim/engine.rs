@@ -2,7 +2,9 @@
 //! document and plays the turns, applying the rules; a [`Policy`] makes the
 //! choices a player makes.
 
-use super::board::{contact_point, sidx, u_marksmen, Cmd, Group, Home, Unit, View, TABLE_WIDTH};
+use super::board::{
+    contact_point, norm, sidx, u_marksmen, Cmd, Group, Home, Unit, View, TABLE_WIDTH,
+};
 use super::log::{LogKind, LogLine};
 use super::policy::{Action, Policy, Reaction};
 use super::BattleStats;
@@ -111,6 +113,7 @@ impl<'c> Engine<'c> {
             force_commander: [None, None],
             active_group: None,
             active_orders: (0, 0),
+            nearest_cache: std::cell::Cell::new(None),
         };
         for (side, force) in [
             (Side::Attacker, &setup.attacker),
@@ -859,7 +862,7 @@ impl<'c> Engine<'c> {
     fn step_toward(&mut self, i: usize, to: (f64, f64), dist: f64, keep_off: bool) -> f64 {
         let (x0, y0) = (self.v.units[i].x, self.v.units[i].y);
         let (dx, dy) = (to.0 - x0, to.1 - y0);
-        let len = dx.hypot(dy);
+        let len = norm(dx, dy);
         if len < 1e-9 || dist <= 0.0 {
             return 0.0;
         }
@@ -915,15 +918,16 @@ impl<'c> Engine<'c> {
             return true;
         }
         let side = self.v.units[a].side;
-        let reactors: Vec<usize> = (0..self.v.units.len())
-            .filter(|&r| self.v.units[r].side != side && self.v.units[r].active())
-            .filter(|&r| self.v.in_threat_zone(r, a))
-            .collect();
-        for &r in &reactors {
+        let n = self.v.units.len();
+        let reacts = |v: &View, r: usize| {
+            v.units[r].side != side && v.units[r].active() && v.in_threat_zone(r, a)
+        };
+        for r in 0..n {
             if !self.v.units[a].active() || self.v.units[a].engaged.is_some() {
                 break;
             }
-            if self.v.units[r].stored_combat
+            if reacts(&self.v, r)
+                && self.v.units[r].stored_combat
                 && self.v.may_shoot_at(r, a)
                 && self.policy.snap_fire(self.cat, &self.v, r, a)
             {
@@ -934,11 +938,11 @@ impl<'c> Engine<'c> {
                 }
             }
         }
-        for &r in &reactors {
+        for r in 0..n {
             if !self.v.units[a].active() || self.v.units[a].engaged.is_some() {
                 break;
             }
-            if self.v.units[r].active()
+            if reacts(&self.v, r)
                 && self.v.stored_counter_charge(self.cat, r, a)
                 && self.policy.counter_charge(self.cat, &self.v, r, a)
             {
@@ -1593,7 +1597,9 @@ impl<'c> Engine<'c> {
                 break;
             }
             self.v.active_orders = (maneuvers, combats);
+            self.v.cache_nearest(i);
             let act = self.policy.act(self.cat, &self.v, i);
+            self.v.nearest_cache.set(None);
             let needs_maneuver = matches!(
                 act,
                 Action::Charge(_)

@@ -4,10 +4,11 @@
 //! applied by the engine. A policy sees a read-only [`View`] of the battle.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
-use super::board::View;
+use super::board::{norm, View};
 use crate::rules::systems::lotf::catalogue::Catalogue;
-use crate::rules::systems::lotf::combat::{MeleeSide, TestKind};
+use crate::rules::systems::lotf::combat::{MeleeSide, Supporter, TestKind};
 use crate::rules::systems::lotf::odds::melee_odds_for_sides;
 use crate::rules::systems::lotf::types::{DisciplineLevel, ElementType};
 
@@ -72,11 +73,102 @@ pub trait Policy {
     fn encouraging_words(&mut self, view: &View, me: usize, kind: TestKind) -> bool;
 }
 
+/// A small multiply-rotate hasher for the memo's keys (its inputs are our
+/// own small integers, so SipHash's protection against crafted keys buys
+/// nothing and costs a few per cent of a battle).
+#[derive(Debug, Clone, Copy, Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u16(&mut self, n: u16) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A melee side as a fixed-size key, so the memo is looked up without
+/// allocating; sides with more than four supporters (only a modified
+/// catalogue allows them) are not memoised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct SideKey {
+    side: MeleeSideFlat,
+    supporters: [Option<Supporter>; 4],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct MeleeSideFlat {
+    element_type: ElementType,
+    action: u8,
+    extra_dice: u8,
+    level: DisciplineLevel,
+    formation: crate::rules::systems::lotf::types::Formation,
+    disorder_markers: u32,
+    flags: u16,
+}
+
+impl SideKey {
+    fn of(s: &MeleeSide) -> Option<SideKey> {
+        if s.supporters.len() > 4 {
+            return None;
+        }
+        let mut supporters = [None; 4];
+        for (slot, sup) in supporters.iter_mut().zip(&s.supporters) {
+            *slot = Some(*sup);
+        }
+        let flags = [
+            s.initiated,
+            s.flank,
+            s.counter_charged,
+            s.in_spi,
+            s.commander_attached,
+            s.defenses,
+            s.high_ground,
+            s.self_preservation,
+            s.in_building,
+            s.reroll_misses,
+        ]
+        .iter()
+        .enumerate()
+        .fold(0u16, |acc, (k, &b)| acc | (u16::from(b) << k));
+        Some(SideKey {
+            side: MeleeSideFlat {
+                element_type: s.element_type,
+                action: s.action,
+                extra_dice: s.extra_dice,
+                level: s.level,
+                formation: s.formation,
+                disorder_markers: s.disorder_markers,
+                flags,
+            },
+            supporters,
+        })
+    }
+}
+
 /// The standard policy: it fights as a careful player would. See
 /// `docs/simulator.md` ("Policy") for the thresholds in words.
 #[derive(Debug, Clone, Default)]
 pub struct StandardPolicy {
-    memo: HashMap<(MeleeSide, MeleeSide), (f64, f64)>,
+    memo: HashMap<(SideKey, SideKey), (f64, f64), BuildHasherDefault<KeyHasher>>,
     /// How much more likely a win must be than a loss for a charge.
     pub charge_edge: f64,
 }
@@ -85,22 +177,25 @@ impl StandardPolicy {
     /// The policy with its documented thresholds.
     pub fn new() -> StandardPolicy {
         StandardPolicy {
-            memo: HashMap::new(),
+            memo: HashMap::default(),
             charge_edge: 0.10,
         }
     }
 
     /// (P(win), P(lose)) of a melee, memoised.
     pub fn melee_chances(&mut self, cat: &Catalogue, a: &MeleeSide, d: &MeleeSide) -> (f64, f64) {
-        if let Some(v) = self.memo.get(&(a.clone(), d.clone())) {
+        let key = SideKey::of(a).zip(SideKey::of(d));
+        if let Some(v) = key.and_then(|k| self.memo.get(&k)) {
             return *v;
         }
         let o = melee_odds_for_sides(cat, a, d);
         let v = (o.attacker_win, o.defender_win);
-        if self.memo.len() > 100_000 {
-            self.memo.clear();
+        if let Some(k) = key {
+            if self.memo.len() > 100_000 {
+                self.memo.clear();
+            }
+            self.memo.insert(k, v);
         }
-        self.memo.insert((a.clone(), d.clone()), v);
         v
     }
 
@@ -111,7 +206,7 @@ impl StandardPolicy {
         let t = view.nearest_enemy(me)?;
         let p = view.flank_point(me, t)?;
         let e = view.element(me);
-        let far = (p.0 - e.x).hypot(p.1 - e.y);
+        let far = norm(p.0 - e.x, p.1 - e.y);
         let rate = view.advance_rate(cat, me);
         (maneuvers >= 2 && far <= rate * f64::from(maneuvers - 1) + 1.0).then_some(p)
     }
@@ -153,6 +248,19 @@ impl Policy for StandardPolicy {
             if (maneuvers > 0 || combats > 0) && self.charge_worth_it(cat, view, me, t) {
                 return Action::Charge(t);
             }
+        }
+        // Line infantry closes to charge reach before it fires, keeping a
+        // Maneuver to reload or charge.
+        if maneuvers >= 2
+            && e.loaded
+            && e.et == ElementType::Infantry
+            && !e.pinned
+            && !e.fear
+            && view.nearest_enemy_distance(me) > view.charge_reach(cat, me) + 1.0
+            && view.nearest_enemy_distance(me) <= f64::from(e.range) + view.advance_rate(cat, me)
+            && view.can_advance(cat, me)
+        {
+            return Action::Advance;
         }
         if combats > 0 {
             if let Some(t) = view.shoot_target(me) {
@@ -233,7 +341,7 @@ impl Policy for StandardPolicy {
             let Some(t) = view.nearest_enemy(me) else {
                 return 1.0;
             };
-            if self.reachable_flank(cat, view, me).is_some() {
+            if view.flank_point(me, t).is_some() {
                 return 1.0;
             }
             let reach = view.charge_reach(cat, me);
@@ -243,10 +351,17 @@ impl Policy for StandardPolicy {
             if maneuvers >= 2 && gap - rate <= reach && self.charge_worth_it(cat, view, me, t) {
                 return reach.min(gap).max(1.0) - 0.5;
             }
-            return 12.5_f64.max(reach);
+            // Out of reach of the enemy's moves and a volley.
+            let q = view.element(t);
+            let safe = f64::from(q.maneuver) * view.advance_rate(cat, t) + f64::from(q.range) + 0.5;
+            return safe.max(reach);
         }
         if e.et == ElementType::Artillery || e.fear {
             return f64::from(e.range) - 1.0;
+        }
+        if e.et == ElementType::Infantry {
+            // Within charge reach, not closer: the rest is for a charge.
+            return (view.charge_reach(cat, me) - 0.5).max(1.0);
         }
         1.0
     }
@@ -255,6 +370,15 @@ impl Policy for StandardPolicy {
         if view.element(me).is_cavalry() {
             if let Some(p) = self.reachable_flank(cat, view, me) {
                 return Some(p);
+            }
+            // Too far to charge this time: ride round to a point level with
+            // the enemy's front beyond its open flank, out of its arc.
+            if let Some(t) = view.nearest_enemy(me) {
+                if let Some(p) = view.flank_point(me, t) {
+                    let q = view.element(t);
+                    let out = (p.0 - q.x).signum() * 8.0;
+                    return Some(((p.0 + out).clamp(1.0, super::board::TABLE_WIDTH - 1.0), p.1));
+                }
             }
         }
         view.goal(me)

@@ -2,7 +2,7 @@
 //! deploys where, who waits in reserve and comes on where, the objectives,
 //! the terrain, and what the scenario pins in place.
 
-use super::board::{file_x, sector_of, Home, View, SECTOR_WIDTH, TABLE_DEPTH, TABLE_WIDTH};
+use super::board::{file_x, norm, sector_of, Home, View, SECTOR_WIDTH, TABLE_DEPTH, TABLE_WIDTH};
 use crate::rules::battlefield::sector_for;
 use crate::rules::dice::Dice;
 use crate::rules::systems::lotf::battle::ScenarioId;
@@ -349,13 +349,13 @@ fn pin_objective_guards(cat: &Catalogue, v: &mut View, side: Side) {
             .filter(|&i| v.units[i].side == side && v.units[i].on_table && !v.units[i].pinned)
             .filter(|&i| v.units[i].et != ElementType::Cavalry)
             .min_by(|&a, &b| {
-                let da = (v.units[a].x - o.0).hypot(v.units[a].y - o.1);
-                let db = (v.units[b].x - o.0).hypot(v.units[b].y - o.1);
+                let da = norm(v.units[a].x - o.0, v.units[a].y - o.1);
+                let db = norm(v.units[b].x - o.0, v.units[b].y - o.1);
                 da.partial_cmp(&db).unwrap_or(std::cmp::Ordering::Equal)
             });
         if let Some(i) = best {
             let u = &mut v.units[i];
-            let d = (u.x - o.0).hypot(u.y - o.1);
+            let d = norm(u.x - o.0, u.y - o.1);
             if d > r {
                 // Step onto it before the battle starts.
                 u.x = o.0;

@@ -14,6 +14,7 @@ mod profile_tests;
 mod proptests;
 mod record_tests;
 mod roster_tests;
+mod sim_rules_tests;
 mod sim_tests;
 mod validate_tests;
 

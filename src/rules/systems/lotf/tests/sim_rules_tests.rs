@@ -237,3 +237,75 @@ fn an_element_beside_an_enemy_is_in_its_flank() {
     v.units[me].y = 20.0;
     assert!(!v.in_flank_of(me, foe));
 }
+
+/// The Ambush as the book lays it out: the defender's column marches along
+/// the middle of the table (its edge the left end), two attacking elements
+/// lie in cover either side of it, and the rest come on together on turn 2.
+#[test]
+fn the_ambush_is_laid_out_as_the_book_has_it() {
+    use crate::rules::systems::lotf::sim::board::Home;
+    let c = cat();
+    let s = setup(ScenarioId::Ambush, 1);
+    let mut p = StandardPolicy::new();
+    let eng = Engine::new(&c, &s, false, &mut p).unwrap();
+    let v = &eng.v;
+    for u in v.units.iter().filter(|u| u.side == Side::Defender) {
+        assert!(
+            u.on_table && (u.y - 24.0).abs() < 0.01,
+            "{} at {}",
+            u.name,
+            u.y
+        );
+        assert_eq!(u.home, Home::Left);
+        assert!(matches!(
+            u.formation,
+            Formation::MarchColumn | Formation::Limbered
+        ));
+    }
+    let ambushers: Vec<_> = v
+        .units
+        .iter()
+        .filter(|u| u.side == Side::Attacker && u.on_table)
+        .collect();
+    assert_eq!(ambushers.len(), 2);
+    assert!(ambushers.iter().all(|u| u.cover));
+    assert!(ambushers.iter().any(|u| u.y < 24.0) && ambushers.iter().any(|u| u.y > 24.0));
+    let att_groups: Vec<_> = v
+        .groups
+        .iter()
+        .filter(|g| g.side == Side::Attacker)
+        .collect();
+    assert!(att_groups.iter().all(|g| g.arrives_turn == 2));
+    // From both long edges.
+    assert!(att_groups.iter().any(|g| g.entry.1 == 0.0));
+    assert!(att_groups.iter().any(|g| g.entry.1 == sim::TABLE_DEPTH));
+}
+
+/// Only what a scenario pins holds its ground: the Frontal Assault's
+/// defenders behind their works, not its reserve and nobody in Take the Field.
+#[test]
+fn only_what_the_scenario_pins_holds() {
+    let c = cat();
+    let mut p = StandardPolicy::new();
+    let fa = Engine::new(&c, &setup(ScenarioId::FrontalAssault, 1), false, &mut p).unwrap();
+    for u in fa.v.units.iter().filter(|u| u.side == Side::Defender) {
+        assert_eq!(u.pinned, u.on_table, "{}", u.name);
+        assert_eq!(u.defenses, u.on_table, "{}", u.name);
+    }
+    let mut p = StandardPolicy::new();
+    let ttf = Engine::new(&c, &setup(ScenarioId::TakeTheField, 1), false, &mut p).unwrap();
+    assert!(ttf.v.units.iter().all(|u| !u.pinned));
+}
+
+/// Cumbersome mounted elements cannot reload (they would have to dismount,
+/// which the simulator does not model).
+#[test]
+fn cumbersome_cavalry_does_not_reload() {
+    let mut v = empty_board();
+    let horse = place(&mut v, Side::Attacker, ElementType::Cavalry, 0, 30.0, 20.0);
+    let _foe = place(&mut v, Side::Defender, ElementType::Infantry, 0, 30.0, 26.0);
+    v.units[horse].loaded = false;
+    assert!(v.can_reload(horse));
+    v.units[horse].cumbersome = true;
+    assert!(!v.can_reload(horse));
+}

@@ -110,8 +110,9 @@ impl Cancel {
     }
 }
 
-/// Cancels the work when dropped: it lives in the request's future, which actix drops when the
-/// client disconnects.
+/// Cancels the work when dropped: it lives in the request's future, which actix drops when it
+/// sees the client has gone (over HTTP/1 it may not see that until the answer is written, so
+/// the direct-cost limit bounds such work; docs/reliability.md).
 struct CancelOnDrop(Cancel);
 
 impl Drop for CancelOnDrop {

@@ -158,10 +158,12 @@ async fn beyond_the_work_limits_requests_are_told_when_to_come_back_and_health_s
         "the health check does not wait for the work"
     );
 
-    // The client of the long run goes away: its work stops and the place is given back.
+    // The client of the long run goes away. Actix does not reliably notice an HTTP/1 client
+    // leaving while its handler waits, so the run may go on to its end (bounded by
+    // MUSTER_WORK_DIRECT_COST; docs/reliability.md); either way the place is given back.
     holder.abort();
     let mut freed = false;
-    for _ in 0..300 {
+    for _ in 0..1200 {
         let res = post(&app, "/api/v1/lotf/validate", None, &force("Solo", 2)).await;
         if res.status() == 200 {
             freed = true;
@@ -170,7 +172,10 @@ async fn beyond_the_work_limits_requests_are_told_when_to_come_back_and_health_s
         assert_eq!(res.status(), 503);
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert!(freed, "the place came back after the client left");
+    assert!(
+        freed,
+        "the place came back after the client left and the run ended"
+    );
 }
 
 async fn app_token(app: &Visitor, email: &str) -> String {

@@ -57,7 +57,16 @@ fn run(battles: u32, json: bool) -> Result<bool, String> {
         println!("| scenario | match | A wins | draws | B wins | A's share of decisive (95 %) | charges | melees | volleys | snap fires | bound | ok |");
         println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     }
-    for (i, m) in calibration::calibration_matches().iter().enumerate() {
+    let matches = calibration::calibration_matches();
+    for (i, m) in matches.iter().enumerate() {
+        // Progress on standard error, so the table (or the JSON) stays clean.
+        eprintln!(
+            "muster calibrate: row {}/{}: {} {}",
+            i + 1,
+            matches.len(),
+            m.scenario.id(),
+            m.name
+        );
         let done = AtomicU32::new(0);
         let base = battle_seed(0x0005_EED5, i as u32);
         let parts = crate::app::sim::in_parallel(

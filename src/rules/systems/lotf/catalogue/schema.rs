@@ -395,6 +395,8 @@ pub struct TableNumbers {
     pub deployment_inches: u8,
     pub infantry_counter_charge_inches: u8,
     pub cavalry_counter_charge_inches: u8,
+    /// Mortars and rockets may not fire at a target with a friend this close to it.
+    pub indirect_fire_clearance_inches: u8,
 }
 
 impl TableNumbers {

@@ -425,7 +425,7 @@ impl View {
     /// Whether `me` may shoot at `t` now: loaded, formed, in range and arc,
     /// the target not in a melee, no friend in the fire zone, and for mortars
     /// and rockets no friend within 6" of the target.
-    pub fn may_shoot_at(&self, me: usize, t: usize) -> bool {
+    pub fn may_shoot_at(&self, cat: &Catalogue, me: usize, t: usize) -> bool {
         let u = &self.units[me];
         let q = &self.units[t];
         if !u.loaded
@@ -445,7 +445,11 @@ impl View {
         }
         if matches!(u.weapon, Weapon::SiegeMortar | Weapon::Rockets)
             && self.units.iter().enumerate().any(|(f, p)| {
-                p.side == u.side && p.active() && f != me && self.distance(f, t) <= 6.0
+                p.side == u.side
+                    && p.active()
+                    && f != me
+                    && self.distance(f, t)
+                        <= f64::from(cat.numbers().indirect_fire_clearance_inches)
             })
         {
             return false;
@@ -454,8 +458,11 @@ impl View {
     }
 
     /// The target a shot must take: the closest enemy it may shoot at.
-    pub fn shoot_target(&self, me: usize) -> Option<usize> {
-        self.closest(me, self.enemies(me).filter(|&t| self.may_shoot_at(me, t)))
+    pub fn shoot_target(&self, cat: &Catalogue, me: usize) -> Option<usize> {
+        self.closest(
+            me,
+            self.enemies(me).filter(|&t| self.may_shoot_at(cat, me, t)),
+        )
     }
 
     /// Worth spending a Maneuver on reloading: unloaded, able to, and an enemy
@@ -803,7 +810,12 @@ impl View {
         if !u.stored_maneuver || !self.in_threat_zone(me, active) {
             return false;
         }
-        let limit = if u.is_cavalry() { 12.0 } else { 6.0 };
+        let n = cat.numbers();
+        let limit = f64::from(if u.is_cavalry() {
+            n.cavalry_counter_charge_inches
+        } else {
+            n.infantry_counter_charge_inches
+        });
         self.distance(me, active) <= limit && self.may_counter_charge(cat, me, active)
     }
 

@@ -3,7 +3,7 @@
 //! choices a player makes.
 
 use super::board::{
-    contact_point, norm, sidx, u_marksmen, Cmd, Group, Home, Unit, View, TABLE_WIDTH,
+    contact_point, norm, sidx, u_marksmen, Cmd, Group, Home, Unit, View, TABLE_DEPTH, TABLE_WIDTH,
 };
 use super::log::{LogKind, LogLine};
 use super::policy::{Action, Policy, Reaction};
@@ -256,7 +256,11 @@ impl<'c> Engine<'c> {
                     commander: cmd,
                     units,
                     arrives_turn: 0,
-                    entry: (36.0, home.facing()),
+                    // Overwritten by the scenario for a group held in reserve.
+                    entry: (
+                        TABLE_WIDTH / 2.0,
+                        if home == Home::Near { 0.0 } else { TABLE_DEPTH },
+                    ),
                     entry_home: home,
                     flank_entry: false,
                 });
@@ -431,13 +435,22 @@ impl<'c> Engine<'c> {
     /// Take a test for element `i`; returns whether it passed. A commander
     /// may spend a point on Encouraging Words to re-roll a die of a failed test.
     fn test(&mut self, i: usize, kind: TestKind, excess: u32, what: &str) -> bool {
+        self.test_forced(i, kind, excess, 0, what)
+    }
+
+    /// [`test`](Self::test) for the `forced`-th Forced Order of the activation
+    /// (each after the first costs 1); 0 for any other test.
+    fn test_forced(
+        &mut self,
+        i: usize,
+        kind: TestKind,
+        excess: u32,
+        forced: u32,
+        what: &str,
+    ) -> bool {
         let mut s = self.situation(i);
         s.excess_hits = excess;
-        s.forced_orders = if what == "a forced order" {
-            self.forced
-        } else {
-            0
-        };
+        s.forced_orders = forced;
         let (m, _) = morale_modifier(self.cat, &s, kind);
         let u = &self.v.units[i];
         let mut t = MoraleTest {
@@ -541,14 +554,14 @@ impl<'c> Engine<'c> {
         if home.beyond(nx, ny) {
             let u = &mut self.v.units[i];
             u.x = nx.clamp(0.0, TABLE_WIDTH);
-            u.y = ny.clamp(0.0, super::board::TABLE_DEPTH);
+            u.y = ny.clamp(0.0, TABLE_DEPTH);
             let exhausted = self.v.units[i].level == DisciplineLevel::Exhausted;
             if exhausted || !self.test(i, TestKind::Morale, 0, "staying on the field") {
                 self.remove(i, true);
             }
         } else {
             self.v.units[i].x = nx.clamp(0.0, TABLE_WIDTH);
-            self.v.units[i].y = ny.clamp(0.0, super::board::TABLE_DEPTH);
+            self.v.units[i].y = ny.clamp(0.0, TABLE_DEPTH);
         }
     }
 
@@ -726,8 +739,7 @@ impl<'c> Engine<'c> {
     }
 
     /// Resolve a melee between `a` (the active element, which spends the
-    /// Combat Order) and `d`. `counter`: `d` counter-charged into it;
-    /// `a_counter`: `a` is the passive element that counter-charged.
+    /// Combat Order) and `d`. `counter`: `d` counter-charged into it.
     /// Returns whether the active element won and stays able to act.
     fn melee(&mut self, a: usize, d: usize, counter: bool) -> bool {
         self.stats.melees += 1;
@@ -870,7 +882,7 @@ impl<'c> Engine<'c> {
         for _ in 0..12 {
             let (nx, ny) = (x0 + dx / len * step, y0 + dy / len * step);
             self.v.units[i].x = nx.clamp(0.0, TABLE_WIDTH);
-            self.v.units[i].y = ny.clamp(0.0, super::board::TABLE_DEPTH);
+            self.v.units[i].y = ny.clamp(0.0, TABLE_DEPTH);
             if !keep_off || self.v.nearest_enemy_distance(i) >= 1.0 {
                 return step;
             }
@@ -928,7 +940,7 @@ impl<'c> Engine<'c> {
             }
             if reacts(&self.v, r)
                 && self.v.units[r].stored_combat
-                && self.v.may_shoot_at(r, a)
+                && self.v.may_shoot_at(self.cat, r, a)
                 && self.policy.snap_fire(self.cat, &self.v, r, a)
             {
                 self.v.units[r].stored_combat = false;
@@ -1094,7 +1106,9 @@ impl<'c> Engine<'c> {
                 if !self.v.units[i].active() {
                     break;
                 }
-                if self.v.may_shoot_at(r, i) && self.policy.snap_fire(self.cat, &self.v, r, i) {
+                if self.v.may_shoot_at(self.cat, r, i)
+                    && self.policy.snap_fire(self.cat, &self.v, r, i)
+                {
                     self.v.units[r].stored_combat = false;
                     if self.shoot(r, i, Fire::Snap) {
                         return ChargeEnd::EndActivation;
@@ -1295,7 +1309,7 @@ impl<'c> Engine<'c> {
             let u = &mut self.v.units[i];
             u.on_table = true;
             u.x = x.clamp(0.0, TABLE_WIDTH);
-            u.y = y.clamp(0.0, super::board::TABLE_DEPTH);
+            u.y = y.clamp(0.0, TABLE_DEPTH);
             u.home = home;
             u.facing = home.facing();
             u.start = (f64::NAN, f64::NAN);
@@ -1499,7 +1513,7 @@ impl<'c> Engine<'c> {
             self.v.cmds[c].name,
             self.v.units[i].name
         );
-        if self.test(i, TestKind::Morale, 0, "a forced order") {
+        if self.test_forced(i, TestKind::Morale, 0, self.forced, "a forced order") {
             Some(true)
         } else {
             self.v.units[i].dm += 1;

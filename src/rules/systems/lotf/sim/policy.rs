@@ -263,7 +263,7 @@ impl Policy for StandardPolicy {
             return Action::Advance;
         }
         if combats > 0 {
-            if let Some(t) = view.shoot_target(me) {
+            if let Some(t) = view.shoot_target(cat, me) {
                 return Action::Shoot(t);
             }
         }

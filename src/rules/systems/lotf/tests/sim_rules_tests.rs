@@ -179,17 +179,18 @@ fn r18_support_follows_the_flank_and_the_threat_zone() {
 /// mortar (or rockets) may not fire at a target with a friend within 6".
 #[test]
 fn no_fire_through_friends_and_the_mortar_six_inch_rule() {
+    let c = cat();
     let mut v = empty_board();
     let shooter = place(&mut v, Side::Attacker, ElementType::Infantry, 0, 30.0, 10.0);
     let target = place(&mut v, Side::Defender, ElementType::Infantry, 0, 30.0, 20.0);
-    assert!(v.may_shoot_at(shooter, target));
+    assert!(v.may_shoot_at(&c, shooter, target));
     let friend = place(&mut v, Side::Attacker, ElementType::Infantry, 1, 30.0, 15.0);
     assert!(
-        !v.may_shoot_at(shooter, target),
+        !v.may_shoot_at(&c, shooter, target),
         "a friend stands in the fire zone"
     );
     v.units[friend].x = 50.0;
-    assert!(v.may_shoot_at(shooter, target));
+    assert!(v.may_shoot_at(&c, shooter, target));
 
     let gun = place(&mut v, Side::Attacker, ElementType::Artillery, 0, 10.0, 2.0);
     v.units[gun].weapon = Weapon::SiegeMortar;
@@ -197,11 +198,11 @@ fn no_fire_through_friends_and_the_mortar_six_inch_rule() {
     v.units[gun].range = 36;
     v.units[friend].x = 50.0;
     v.units[friend].y = 5.0;
-    assert!(v.may_shoot_at(gun, target));
+    assert!(v.may_shoot_at(&c, gun, target));
     v.units[friend].x = 36.0;
     v.units[friend].y = 16.0;
     assert!(
-        !v.may_shoot_at(gun, target),
+        !v.may_shoot_at(&c, gun, target),
         "a friend within 6\" of the mortar's target"
     );
 }
@@ -229,11 +230,12 @@ fn a_charge_is_judged_from_the_positions_it_is_fought_at() {
 /// enemy cannot fire at it without turning.
 #[test]
 fn an_element_beside_an_enemy_is_in_its_flank() {
+    let c = cat();
     let mut v = empty_board();
     let me = place(&mut v, Side::Attacker, ElementType::Cavalry, 0, 50.0, 30.0);
     let foe = place(&mut v, Side::Defender, ElementType::Infantry, 0, 40.0, 30.0);
     assert!(v.in_flank_of(me, foe));
-    assert!(!v.may_shoot_at(foe, me), "it must turn to face first");
+    assert!(!v.may_shoot_at(&c, foe, me), "it must turn to face first");
     v.units[me].y = 20.0;
     assert!(!v.in_flank_of(me, foe));
 }

@@ -311,3 +311,43 @@ fn cumbersome_cavalry_does_not_reload() {
     v.units[horse].cumbersome = true;
     assert!(!v.can_reload(horse));
 }
+
+/// The special orders happen in whole battles (Forced Orders, Wait For My
+/// Command, Encouraging Words); and limbered guns caught by a charge, when
+/// that happens, are Shattered at once.
+#[test]
+fn special_orders_and_caught_guns_show_in_battles() {
+    let c = cat();
+    let mut seen = [0u32; 4];
+    for seed in 0..300u64 {
+        let o = simulate(&c, &setup(ScenarioId::ALL[(seed % 8) as usize], seed), true).unwrap();
+        for (k, l) in o.log.iter().enumerate() {
+            if l.text.contains("beyond its orders") {
+                seen[0] += 1;
+            }
+            if l.text.contains("wait for his command") {
+                seen[1] += 1;
+            }
+            if l.text.contains("with a word") {
+                seen[2] += 1;
+            }
+            if l.text.contains("limbered guns of") {
+                seen[3] += 1;
+                let next = o.log[k + 1..]
+                    .iter()
+                    .find(|n| n.element == l.element)
+                    .expect("the guns are heard of again");
+                assert_eq!(
+                    next.level,
+                    Some(DisciplineLevel::Shattered),
+                    "{}",
+                    next.text
+                );
+            }
+        }
+    }
+    assert!(
+        seen[..3].iter().all(|&n| n > 0),
+        "forced, wait, words: {seen:?}"
+    );
+}

@@ -92,6 +92,8 @@ fn run(battles: u32, json: bool) -> Result<bool, String> {
                 "melees_per_battle": t.mean(t.stats.melees),
                 "volleys_per_battle": t.mean(t.stats.volleys),
                 "snap_fires_per_battle": t.mean(t.stats.snap_fires),
+                "counter_charges_per_battle": t.mean(t.stats.counter_charges),
+                "flank_attacks_per_battle": t.mean(t.stats.flank_attacks),
                 "bound": bound, "ok": ok,
             }));
         } else {

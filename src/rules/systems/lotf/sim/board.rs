@@ -54,6 +54,8 @@ pub const TABLE_WIDTH: f64 = 72.0;
 /// Width of one of the three deployment sectors.
 pub const SECTOR_WIDTH: f64 = 24.0;
 /// Room each element takes in a line: elements stand this far apart, centre to centre.
+/// Leaders this close front to back count as level with each other (M-98).
+pub const LEVEL_INCHES: f64 = 0.5;
 pub const FILE_WIDTH: f64 = 8.0;
 
 /// The sector (0 left, 1 centre, 2 right) of a point across the table.
@@ -286,7 +288,7 @@ impl View {
         (p.y - q.y) * q.facing <= 0.0
     }
 
-    fn enemies(&self, me: usize) -> impl Iterator<Item = usize> + '_ {
+    pub fn enemies(&self, me: usize) -> impl Iterator<Item = usize> + '_ {
         let side = self.units[me].side;
         (0..self.units.len()).filter(move |&i| self.units[i].side != side && self.units[i].active())
     }
@@ -365,41 +367,47 @@ impl View {
         (q.y - u.y) * u.facing > 0.0 || !self.in_flank_of(t, me)
     }
 
+    /// Enemies it may charge by wheeling: ahead of it, or level with its
+    /// front to one side (M-98: a wheel of up to a quarter turn into the
+    /// enemy's flank, which is how an element beside the end of a line
+    /// charges it).
+    fn wheels_onto(&self, me: usize, t: usize) -> bool {
+        let (u, q) = (&self.units[me], &self.units[t]);
+        self.ahead(me, t) || (q.y - u.y).abs() <= LEVEL_INCHES
+    }
+
     /// The enemy this element may charge now, if any: not already fighting,
-    /// ahead of it and within its charge reach, the closest one in its Threat
+    /// ahead of it or level with it (M-98) and within its charge reach, the closest one in its Threat
     /// Zone first, else the closest; of a size and in a state it may charge
     /// (R-28; an Exhausted element only into a flank).
     pub fn charge_target(&self, cat: &Catalogue, me: usize) -> Option<usize> {
+        let candidates = || self.charge_targets(cat, me);
+        self.closest(me, candidates().filter(|&t| self.in_threat_zone(me, t)))
+            .or_else(|| self.closest(me, candidates()))
+    }
+
+    /// Every enemy this element may charge now (see [`View::charge_target`]).
+    pub fn charge_targets<'a>(
+        &'a self,
+        cat: &Catalogue,
+        me: usize,
+    ) -> impl Iterator<Item = usize> + 'a {
         let u = &self.units[me];
-        if u.engaged.is_some() {
-            return None;
-        }
-        let reach = self.charge_reach(cat, me);
-        if reach <= 0.0 {
-            return None;
-        }
-        let candidates = || {
-            self.enemies(me).filter(move |&t| {
-                self.units[t].engaged.is_none()
-                    && self.ahead(me, t)
-                    && self.distance(me, t) <= reach
-            })
+        let reach = if u.engaged.is_some() {
+            0.0
+        } else {
+            self.charge_reach(cat, me)
         };
-        let t = self
-            .closest(me, candidates().filter(|&t| self.in_threat_zone(me, t)))
-            .or_else(|| self.closest(me, candidates()))?;
-        let flank = self.in_flank_of(me, t) || u.flank_turn == self.turn;
-        charge_permission(
-            u.et,
-            u.size,
-            u.formation,
-            u.level,
-            u.fear,
-            self.units[t].size,
-            flank,
-        )
-        .ok()
-        .map(|_| t)
+        self.enemies(me).filter(move |&t| {
+            let q = &self.units[t];
+            let flank = self.in_flank_of(me, t) || u.flank_turn == self.turn;
+            q.engaged.is_none()
+                && self.wheels_onto(me, t)
+                && self.distance(me, t) <= reach
+                && reach > 0.0
+                && charge_permission(u.et, u.size, u.formation, u.level, u.fear, q.size, flank)
+                    .is_ok()
+        })
     }
 
     /// Whether a friend stands in the fire zone between `me` and `t`.
@@ -507,29 +515,43 @@ impl View {
             })
     }
 
-    /// A point beside the open flank of enemy `t`, a little behind its front
-    /// (no friend of `t` covers that side), the side nearer `me` first.
-    pub fn flank_point(&self, me: usize, t: usize) -> Option<(f64, f64)> {
+    /// Whether a friend of `t` stands at its end on side `s` (±1 along the
+    /// table's width), so that end is no open flank.
+    fn end_covered(&self, t: usize, s: f64) -> bool {
+        let q = &self.units[t];
+        self.units.iter().enumerate().any(|(f, o)| {
+            f != t
+                && o.side == q.side
+                && o.active()
+                && (o.x - q.x) * s > 0.0
+                && (o.x - q.x).abs() < q.width() / 2.0 + o.width() / 2.0 + 4.0
+                && (o.y - q.y).abs() < 6.0
+        })
+    }
+
+    /// Points level with enemy `t` beyond an open end of its line, from which
+    /// `me` can wheel into its flank (M-98): within `me`'s charge reach of it,
+    /// as near to `me` as that allows. The side nearer `me` comes first.
+    pub fn flank_stations(&self, cat: &Catalogue, me: usize, t: usize) -> Vec<(f64, f64)> {
         let (u, q) = (&self.units[me], &self.units[t]);
+        let reach = self.charge_reach(cat, me);
+        if reach <= 0.0 {
+            return Vec::new();
+        }
         let mut sides = [-1.0, 1.0];
         if u.x > q.x {
             sides.swap(0, 1);
         }
-        sides.into_iter().find_map(|s: f64| {
-            let x = q.x + s * (q.width() / 2.0 + u.width() / 2.0 + 1.0);
-            if !(0.0..=TABLE_WIDTH).contains(&x) {
-                return None;
-            }
-            let covered = self.units.iter().enumerate().any(|(f, o)| {
-                f != t
-                    && o.side == q.side
-                    && o.active()
-                    && (o.x - q.x) * s > 0.0
-                    && (o.x - q.x).abs() < q.width() / 2.0 + o.width() / 2.0 + 4.0
-                    && (o.y - q.y).abs() < 6.0
-            });
-            (!covered).then_some((x, q.y))
-        })
+        sides
+            .into_iter()
+            .filter(|&s| !self.end_covered(t, s))
+            .filter_map(|s: f64| {
+                let beside = q.width() / 2.0 + u.width() / 2.0;
+                let gap = ((u.x - q.x) * s - beside).clamp(1.0, (reach - 1.5).max(1.0));
+                let x = q.x + s * (beside + gap);
+                (0.0..=TABLE_WIDTH).contains(&x).then_some((x, q.y))
+            })
+            .collect()
     }
 
     /// Whether `t` is worn: not Fit, disordered, or halfway to a Discipline Test.
@@ -623,6 +645,26 @@ impl View {
         }
         sb.initiated = false;
         (sa, sb)
+    }
+
+    /// The melee a Counter-charge by `counter` brings on, as the engine fights
+    /// it: the active element `active` starts it with its Combat Order, the
+    /// counter-charger adds its die (sides in that order).
+    pub fn counter_charge_sides(
+        &self,
+        cat: &Catalogue,
+        counter: usize,
+        active: usize,
+    ) -> (MeleeSide, MeleeSide) {
+        let flank_a =
+            self.in_flank_of(active, counter) || self.units[active].flank_turn == self.turn;
+        let (mut sa, _) = self.melee_side(cat, active, counter, flank_a);
+        let (mut sc, _) = self.melee_side(cat, counter, active, self.in_flank_of(counter, active));
+        sa.initiated = true;
+        sa.reroll_misses = self.units[active].inspired;
+        sc.initiated = false;
+        sc.counter_charged = true;
+        (sa, sc)
     }
 
     /// The melee as it will be fought if `a` charges `b` from where it

@@ -178,7 +178,7 @@ impl StandardPolicy {
     pub fn new() -> StandardPolicy {
         StandardPolicy {
             memo: HashMap::default(),
-            charge_edge: 0.10,
+            charge_edge: 0.0,
         }
     }
 
@@ -204,7 +204,7 @@ impl StandardPolicy {
     fn reachable_flank(&mut self, cat: &Catalogue, view: &View, me: usize) -> Option<(f64, f64)> {
         let (maneuvers, _) = view.active_orders;
         let t = view.nearest_enemy(me)?;
-        let p = view.flank_point(me, t)?;
+        let p = view.flank_stations(cat, me, t).first().copied()?;
         let e = view.element(me);
         let far = norm(p.0 - e.x, p.1 - e.y);
         let rate = view.advance_rate(cat, me);
@@ -214,6 +214,11 @@ impl StandardPolicy {
     /// Whether a charge by `me` on `t`, judged where it will be fought, is
     /// worth making.
     fn charge_worth_it(&mut self, cat: &Catalogue, view: &View, me: usize, t: usize) -> bool {
+        self.charge_margin(cat, view, me, t) >= 0.0
+    }
+
+    /// How far a charge's P(win) − P(lose) clears the policy's edge for it.
+    fn charge_margin(&mut self, cat: &Catalogue, view: &View, me: usize, t: usize) -> f64 {
         let (a, d) = view.charge_sides(cat, me, t);
         let (win, lose) = self.melee_chances(cat, &a, &d);
         let e = view.element(me);
@@ -229,7 +234,7 @@ impl StandardPolicy {
         if target.et == ElementType::Artillery {
             edge -= 0.2;
         }
-        win - lose >= edge
+        win - lose - edge
     }
 }
 
@@ -243,9 +248,17 @@ impl Policy for StandardPolicy {
         if maneuvers > 0 && view.enemy_behind(me) && !e.pinned {
             return Action::Face;
         }
-        // Charge when the melee, judged where it will be fought, favours it.
-        if let Some(t) = view.charge_target(cat, me) {
-            if (maneuvers > 0 || combats > 0) && self.charge_worth_it(cat, view, me, t) {
+        // Charge the target whose melee, judged where it will be fought,
+        // most favours it, if any does.
+        if maneuvers > 0 || combats > 0 {
+            let mut best: Option<(f64, usize)> = None;
+            for t in view.charge_targets(cat, me) {
+                let margin = self.charge_margin(cat, view, me, t);
+                if margin >= 0.0 && best.is_none_or(|(b, _)| margin > b) {
+                    best = Some((margin, t));
+                }
+            }
+            if let Some((_, t)) = best {
                 return Action::Charge(t);
             }
         }
@@ -305,9 +318,9 @@ impl Policy for StandardPolicy {
             return Reaction::Withdraw;
         }
         if view.may_counter_charge(cat, target, charger) {
-            let (a, d) = view.melee_sides(cat, target, charger, false);
-            let (win, lose) = self.melee_chances(cat, &a, &d);
-            if win > lose + 0.05 {
+            let (a, c) = view.counter_charge_sides(cat, target, charger);
+            let (charger_wins, charger_loses) = self.melee_chances(cat, &a, &c);
+            if charger_loses > charger_wins + 0.05 {
                 return Reaction::CounterCharge;
             }
         }
@@ -326,8 +339,16 @@ impl Policy for StandardPolicy {
         true
     }
 
+    /// A Counter-charge from a stored order meets the active element's
+    /// melee (it spends the Combat Order), so it is judged as that melee.
     fn counter_charge(&mut self, cat: &Catalogue, view: &View, me: usize, active: usize) -> bool {
-        self.charge_worth_it(cat, view, me, active)
+        let (a, c) = view.counter_charge_sides(cat, me, active);
+        let (active_wins, active_loses) = self.melee_chances(cat, &a, &c);
+        let mut edge = self.charge_edge;
+        if view.element(me).is_cavalry() {
+            edge -= 0.1;
+        }
+        active_loses - active_wins >= edge
     }
 
     /// Cavalry rides for an open flank it can reach and charge from in this
@@ -341,7 +362,7 @@ impl Policy for StandardPolicy {
             let Some(t) = view.nearest_enemy(me) else {
                 return 1.0;
             };
-            if view.flank_point(me, t).is_some() {
+            if view.flank_stations(cat, me, t).first().copied().is_some() {
                 return 1.0;
             }
             let reach = view.charge_reach(cat, me);
@@ -374,7 +395,7 @@ impl Policy for StandardPolicy {
             // Too far to charge this time: ride round to a point level with
             // the enemy's front beyond its open flank, out of its arc.
             if let Some(t) = view.nearest_enemy(me) {
-                if let Some(p) = view.flank_point(me, t) {
+                if let Some(p) = view.flank_stations(cat, me, t).first().copied() {
                     let q = view.element(t);
                     let out = (p.0 - q.x).signum() * 8.0;
                     return Some(((p.0 + out).clamp(1.0, super::board::TABLE_WIDTH - 1.0), p.1));

@@ -7,6 +7,7 @@ use super::sim_tests::mixed_force;
 use super::support::cat;
 use crate::rules::systems::lotf::sim::board::View;
 use crate::rules::systems::lotf::sim::engine::Engine;
+use crate::rules::systems::lotf::sim::Policy;
 use crate::rules::systems::lotf::*;
 
 fn setup(scenario: ScenarioId, seed: u64) -> BattleSetup {
@@ -238,6 +239,57 @@ fn an_element_beside_an_enemy_is_in_its_flank() {
     assert!(!v.may_shoot_at(&c, foe, me), "it must turn to face first");
     v.units[me].y = 20.0;
     assert!(!v.in_flank_of(me, foe));
+}
+
+/// M-98: cavalry level with the open end of an enemy line wheels into its
+/// flank: it may charge the end element (and the charge is a flank charge),
+/// not the one whose end a friend covers, and not an enemy a little behind
+/// its own front.
+#[test]
+fn m98_cavalry_beside_a_line_wheels_into_its_flank() {
+    let c = cat();
+    let mut v = empty_board();
+    let horse = place(&mut v, Side::Attacker, ElementType::Cavalry, 0, 52.0, 30.0);
+    let end = place(&mut v, Side::Defender, ElementType::Infantry, 0, 42.0, 30.0);
+    let _next = place(&mut v, Side::Defender, ElementType::Infantry, 1, 34.0, 30.0);
+    let targets: Vec<usize> = v.charge_targets(&c, horse).collect();
+    assert_eq!(targets, vec![end], "only the end of the line is in reach");
+    assert!(v.in_flank_of(horse, end), "the charge goes into its flank");
+    let (a, d) = v.charge_sides(&c, horse, end);
+    assert!(a.flank && !d.flank);
+
+    // The open end of the line is a flank station; the covered end is not.
+    let stations = v.flank_stations(&c, horse, end);
+    assert_eq!(stations.len(), 1, "{stations:?}");
+    assert!(stations[0].0 > 42.0 && (stations[0].1 - 30.0).abs() < 1e-9);
+
+    // Two inches behind its own front, the enemy is out of its arc.
+    v.units[horse].y = 32.0;
+    assert_eq!(v.charge_targets(&c, horse).count(), 0);
+}
+
+/// A Counter-charge from a stored order is fought as the active element's
+/// melee: the active element spends the Combat Order (+2 dice) and the
+/// counter-charger adds its one die. The policy judges it that way, so it
+/// does not counter-charge an equal enemy head on.
+#[test]
+fn a_counter_charge_is_judged_as_the_melee_it_brings_on() {
+    let c = cat();
+    let mut v = empty_board();
+    let active = place(&mut v, Side::Attacker, ElementType::Infantry, 0, 30.0, 20.0);
+    let counter = place(&mut v, Side::Defender, ElementType::Infantry, 0, 30.0, 25.0);
+    let (a, k) = v.counter_charge_sides(&c, counter, active);
+    assert!(a.initiated && !a.counter_charged);
+    assert!(k.counter_charged && !k.initiated);
+    let mut p = StandardPolicy::new();
+    assert!(
+        !p.counter_charge(&c, &v, counter, active),
+        "head on against an equal element that strikes first"
+    );
+    // Against a Shaken, disordered element it is worth it.
+    v.units[active].level = DisciplineLevel::Shaken;
+    v.units[active].dm = 2;
+    assert!(p.counter_charge(&c, &v, counter, active));
 }
 
 /// The Ambush as the book lays it out: the defender's column marches along

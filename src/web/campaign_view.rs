@@ -360,43 +360,54 @@ pub fn log_lines(
     }
     let mut out = Vec::new();
     // Each entry is told against the campaign as it stood just before it (where a force stood
-    // when it was ordered, what a place was called then).
+    // when it was ordered, what a place was called then): the words are made first, then the
+    // entry is applied, so no copy of the state is ever taken.
     let mut before = CampaignState::default();
     for (r, e) in entries {
         let aside = set_aside.iter().any(|(a, b)| r.seq >= *a && r.seq < *b);
-        let then = before.clone();
+        let line = {
+            let told = if before.settings.is_none() {
+                st
+            } else {
+                &before
+            };
+            let shown = !(turn.is_some_and(|t| t != r.turn)
+                || force.is_some_and(|f| {
+                    r.force_id.as_deref() != Some(f) && !in_battle(told, &e.event, f)
+                }));
+            shown.then(|| {
+                let hidden = !entry_visible(
+                    st,
+                    c.force.as_deref(),
+                    &e.event,
+                    u32::try_from(r.turn).unwrap_or(u32::MAX),
+                );
+                if hidden {
+                    (
+                        format!(
+                            "{} gave an order (hidden until the turn closes).",
+                            r.force_id
+                                .as_deref()
+                                .map_or("A player".to_string(), |f| force_label(st, f))
+                        ),
+                        None,
+                        hidden,
+                    )
+                } else {
+                    (
+                        describe(system, told, &e.event),
+                        serde_json::from_str::<Value>(&r.event).ok(),
+                        hidden,
+                    )
+                }
+            })
+        };
         // A stored entry that no longer applies is still shown, told against the present.
         if !aside && before.apply(system, r.seq, &e.event).is_err() {
             before = st.clone();
         }
-        let told = if then.settings.is_none() { st } else { &then };
-        if turn.is_some_and(|t| t != r.turn)
-            || force
-                .is_some_and(|f| r.force_id.as_deref() != Some(f) && !in_battle(told, &e.event, f))
-        {
+        let Some((text, event, hidden)) = line else {
             continue;
-        }
-        let hidden = !entry_visible(
-            st,
-            c.force.as_deref(),
-            &e.event,
-            u32::try_from(r.turn).unwrap_or(u32::MAX),
-        );
-        let (text, event) = if hidden {
-            (
-                format!(
-                    "{} gave an order (hidden until the turn closes).",
-                    r.force_id
-                        .as_deref()
-                        .map_or("A player".to_string(), |f| force_label(st, f))
-                ),
-                None,
-            )
-        } else {
-            (
-                describe(system, told, &e.event),
-                serde_json::from_str::<Value>(&r.event).ok(),
-            )
         };
         out.push(LogLine {
             seq: r.seq,

@@ -208,6 +208,17 @@ pub async fn list(
         .await
 }
 
+/// One page of the actor's roster list (summary columns only) and how many rosters match.
+pub async fn listing(
+    ctx: &Context,
+    actor: &Actor,
+    query: rosters::ListingQuery,
+) -> Result<(Vec<rosters::RosterListing>, i64), Error> {
+    let owner = actor.id;
+    ctx.with_conn(move |conn| Ok(rosters::listing_for_owner(conn, owner, &query)?))
+        .await
+}
+
 /// "a Land of the Free", "an AWI wargames rules": the system's name with its article.
 fn a_roster_of(system: SystemId) -> String {
     let label = system.label();

@@ -120,6 +120,96 @@ pub fn list_for_owner(
         .load(conn)
 }
 
+/// A roster as the roster list shows it: the summary columns only, never the document.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = rosters)]
+pub struct RosterListing {
+    pub id: i64,
+    pub rule_system: String,
+    pub name: String,
+    pub war: String,
+    pub nation: String,
+    pub points: i32,
+    pub points_limit: Option<i32>,
+    pub legal: bool,
+    pub error_count: i32,
+    pub warning_count: i32,
+    pub updated_at: NaiveDateTime,
+}
+
+/// How the roster list is cut: filters, a search on the name, an order and a page.
+#[derive(Debug, Clone, Default)]
+pub struct ListingQuery {
+    pub war: Option<String>,
+    pub rule_system: Option<String>,
+    /// Part of the name, any case.
+    pub search: Option<String>,
+    pub order: ListingOrder,
+    /// From 0.
+    pub page: i64,
+    pub per_page: i64,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ListingOrder {
+    /// Most recently changed first.
+    #[default]
+    Changed,
+    Name,
+    /// Most points first.
+    Points,
+}
+
+diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
+
+/// One page of the owner's roster list and how many rosters match in all.
+pub fn listing_for_owner(
+    conn: &mut DbConnection,
+    owner_id: i64,
+    q: &ListingQuery,
+) -> QueryResult<(Vec<RosterListing>, i64)> {
+    let filtered = || {
+        let mut query = rosters::table
+            .filter(rosters::owner_id.eq(owner_id))
+            .into_boxed();
+        if let Some(war) = &q.war {
+            query = query.filter(rosters::war.eq(war.clone()));
+        }
+        if let Some(system) = &q.rule_system {
+            query = query.filter(rosters::rule_system.eq(system.clone()));
+        }
+        if let Some(search) = q.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            let escaped: String = search
+                .to_lowercase()
+                .chars()
+                .flat_map(|c| match c {
+                    '%' | '_' | '\\' => vec!['\\', c],
+                    c => vec![c],
+                })
+                .collect();
+            query = query.filter(
+                lower(rosters::name)
+                    .like(format!("%{escaped}%"))
+                    .escape('\\'),
+            );
+        }
+        query
+    };
+    let total: i64 = filtered().count().get_result(conn)?;
+    let query = filtered();
+    let query = match q.order {
+        ListingOrder::Changed => query.order((rosters::updated_at.desc(), rosters::id.desc())),
+        ListingOrder::Name => query.order((rosters::name.asc(), rosters::id.asc())),
+        ListingOrder::Points => query.order((rosters::points.desc(), rosters::id.desc())),
+    };
+    let rows = query
+        .limit(q.per_page.max(1))
+        .offset(q.page.max(0) * q.per_page.max(1))
+        .select(RosterListing::as_select())
+        .load(conn)?;
+    Ok((rows, total))
+}
+
 pub enum UpdateOutcome {
     Updated(RosterRow),
     /// Someone saved first: the stored roster is newer than the version the edit was based on.

@@ -764,3 +764,68 @@ async fn a_roster_too_large_to_be_a_force_is_refused_on_import_and_over_the_api(
         "nothing stored"
     );
 }
+
+/// The roster list reads summary columns a page at a time (issue 17): 50 to a page with a
+/// pager, a search on the name (any case, `%` and `_` taken literally) and three orders.
+#[tokio::test]
+async fn the_roster_list_pages_searches_and_sorts() {
+    let app = spawn_app().await;
+    app.register("many@example.org", "Many", PASSWORD).await;
+    for k in 1..=52 {
+        new_roster(&app, &format!("Company {k:02}"), "150").await;
+    }
+    new_roster(&app, "Brandywine left wing", "200").await;
+
+    let first = app.get_html("/rosters").await;
+    assert!(first.contains("53 rosters, page 1 of 2"), "{first}");
+    assert!(first.contains("rel=\"next\" href=\"/rosters?page=2\""));
+    assert!(!first.contains("rel=\"prev\""));
+    // Most recently changed first: the last one made leads.
+    let rows = |html: &str| html.matches("<tr>").count() - 1;
+    assert_eq!(rows(&first), 50);
+    let second = app.get_html("/rosters?page=2").await;
+    assert_eq!(rows(&second), 3);
+    assert!(second.contains("rel=\"prev\" href=\"/rosters\""));
+    assert!(
+        second.contains("Company 01"),
+        "the oldest is on the last page"
+    );
+
+    let found = app.get_html("/rosters?q=BRANDY").await;
+    assert!(found.contains("1 roster<"), "{found}");
+    assert!(found.contains("Brandywine left wing") && !found.contains("Company 07"));
+    assert!(
+        found.contains("value=\"BRANDY\""),
+        "the search box keeps the text"
+    );
+
+    let literal = app.get_html("/rosters?q=%25").await;
+    assert!(
+        literal.contains("No rosters that match"),
+        "a % is a character, not a wildcard"
+    );
+
+    let by_name = app.get_html("/rosters?sort=name").await;
+    let at = |html: &str, name: &str| html.find(name).expect(name);
+    assert!(at(&by_name, "Brandywine left wing") < at(&by_name, "Company 01"));
+    assert!(by_name.contains("aria-sort=\"ascending\""));
+    let next = by_name
+        .split("rel=\"next\" href=\"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("a next link");
+    assert!(
+        next.contains("sort=name") && next.contains("page=2"),
+        "{next}"
+    );
+
+    let by_points = app.get_html("/rosters?sort=points").await;
+    assert!(at(&by_points, "Brandywine left wing") < at(&by_points, "Company 52"));
+
+    // A page past the end is empty, not an error; a bad page number is page 1.
+    assert_eq!(app.get("/rosters?page=9").await.status(), 200);
+    assert!(app
+        .get_html("/rosters?page=x")
+        .await
+        .contains("page 1 of 2"));
+}

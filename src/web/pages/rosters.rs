@@ -10,7 +10,7 @@ use serde::Deserialize;
 use crate::app;
 use crate::app::rosters;
 use crate::rules::SystemId;
-use crate::store::rosters::RosterRow;
+use crate::store::rosters::{ListingOrder, ListingQuery, RosterListing, RosterRow};
 use crate::web::auth::csrf::{self, CsrfForm, NoFields};
 use crate::web::auth::SignedIn;
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx, SelectOption};
@@ -61,11 +61,11 @@ pub struct RosterSummary {
 }
 
 impl RosterSummary {
-    fn from_row(state: &AppState, row: &RosterRow) -> Self {
+    fn from_row(state: &AppState, row: &RosterListing) -> Self {
         // A roster of a system this build does not serve shows its stored ids.
         let line = pages_for_stored(&row.rule_system)
             .ok()
-            .map(|pages| pages.roster_line(state, row));
+            .map(|pages| pages.roster_line(state, &row.war, &row.nation));
         Self {
             id: row.id,
             name: row.name.clone(),
@@ -89,6 +89,16 @@ impl RosterSummary {
     }
 }
 
+/// Where the list stands among its pages.
+#[derive(Debug, Clone)]
+pub struct Pager {
+    page: i64,
+    pages: i64,
+    total: i64,
+    previous: Option<String>,
+    next: Option<String>,
+}
+
 #[derive(Template)]
 #[template(path = "rosters/list.html")]
 struct ListPage {
@@ -96,6 +106,13 @@ struct ListPage {
     rosters: Vec<RosterSummary>,
     war_filter: String,
     system_filter: String,
+    /// The search box's text.
+    search: String,
+    /// `changed`, `name` or `points`.
+    sort: String,
+    /// The sort headers' links, in that order (value: the link; label: the sort).
+    sort_links: Vec<SelectOption>,
+    pager: Pager,
     /// The rule systems this build serves, for the filter and the new-roster form.
     systems: Vec<SelectOption>,
     /// Every served system's wars, for the filter.
@@ -112,6 +129,101 @@ pub struct ListQuery {
     war: Option<String>,
     system: Option<String>,
     done: Option<String>,
+    /// Part of a roster's name.
+    q: Option<String>,
+    /// `changed` (the default), `name` or `points`.
+    sort: Option<String>,
+    /// From 1.
+    page: Option<String>,
+}
+
+/// Rosters on one page of the list.
+const ROSTERS_PER_PAGE: i64 = 50;
+
+/// The list's search, order and page, as the query string gave them.
+#[derive(Debug, Clone)]
+pub struct ListCut {
+    search: String,
+    sort: String,
+    page: i64,
+}
+
+impl Default for ListCut {
+    fn default() -> Self {
+        Self {
+            search: String::new(),
+            sort: "changed".into(),
+            page: 1,
+        }
+    }
+}
+
+impl ListCut {
+    fn from_query(q: &ListQuery) -> Self {
+        let sort = match q.sort.as_deref() {
+            Some(s @ ("name" | "points")) => s.to_string(),
+            _ => "changed".to_string(),
+        };
+        Self {
+            search: q
+                .q
+                .as_deref()
+                .unwrap_or("")
+                .trim()
+                .chars()
+                .take(200)
+                .collect(),
+            sort,
+            page: q
+                .page
+                .as_deref()
+                .and_then(|p| p.parse::<i64>().ok())
+                .filter(|&p| p >= 1)
+                .unwrap_or(1),
+        }
+    }
+
+    fn order(&self) -> ListingOrder {
+        match self.sort.as_str() {
+            "name" => ListingOrder::Name,
+            "points" => ListingOrder::Points,
+            _ => ListingOrder::Changed,
+        }
+    }
+}
+
+/// A link of the list's pager or sort headers: the filters kept, one thing changed.
+fn list_href(war: &str, system: &str, cut: &ListCut, sort: &str, page: i64) -> String {
+    let mut parts = Vec::new();
+    for (k, v) in [("system", system), ("war", war), ("q", cut.search.as_str())] {
+        if !v.is_empty() {
+            parts.push(format!("{k}={}", urlencoding(v)));
+        }
+    }
+    if sort != "changed" {
+        parts.push(format!("sort={sort}"));
+    }
+    if page > 1 {
+        parts.push(format!("page={page}"));
+    }
+    if parts.is_empty() {
+        "/rosters".to_string()
+    } else {
+        format!("/rosters?{}", parts.join("&"))
+    }
+}
+
+/// Percent-encodes a query value (letters, digits and `-_.~` stay as they are).
+fn urlencoding(v: &str) -> String {
+    v.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            b' ' => "+".to_string(),
+            b => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 /// The new-roster form's generic fields; the system reads the rest.
@@ -137,7 +249,7 @@ async fn list_page(
     state: &web::Data<AppState>,
     actor: &crate::app::Actor,
     ctx: PageCtx,
-    (war_filter, system_filter): (String, String),
+    (war_filter, system_filter, cut): (String, String, ListCut),
     notice: Option<&'static str>,
     errors: FormErrors,
     form: CreateForm,
@@ -154,11 +266,35 @@ async fn list_page(
         .any(|w| w.value == war_filter)
         .then(|| war_filter.clone());
     let system = SystemId::from_id(&system_filter);
-    let rows: Vec<RosterRow> = rosters::list(&state.app, actor, filter)
-        .await?
+    let (rows, total) = rosters::listing(
+        &state.app,
+        actor,
+        ListingQuery {
+            war: filter,
+            rule_system: system.map(|s| s.id().to_string()),
+            search: Some(cut.search.clone()).filter(|s| !s.is_empty()),
+            order: cut.order(),
+            page: cut.page - 1,
+            per_page: ROSTERS_PER_PAGE,
+        },
+    )
+    .await?;
+    let pages = ((total + ROSTERS_PER_PAGE - 1) / ROSTERS_PER_PAGE).max(1);
+    let href = |sort: &str, page: i64| list_href(&war_filter, &system_filter, &cut, sort, page);
+    let sort_links = ["changed", "name", "points"]
         .into_iter()
-        .filter(|r| system.is_none_or(|s| r.rule_system == s.id()))
+        .map(|s| SelectOption {
+            value: href(s, 1),
+            label: s.to_string(),
+        })
         .collect();
+    let pager = Pager {
+        page: cut.page,
+        pages,
+        total,
+        previous: (cut.page > 1).then(|| href(&cut.sort, cut.page - 1)),
+        next: (cut.page < pages).then(|| href(&cut.sort, cut.page + 1)),
+    };
     let status = if errors.is_empty() {
         StatusCode::OK
     } else {
@@ -184,6 +320,10 @@ async fn list_page(
             .collect(),
         war_filter,
         system_filter,
+        search: cut.search.clone(),
+        sort: cut.sort.clone(),
+        sort_links,
+        pager,
         systems: SystemId::served()
             .map(|s| SelectOption {
                 value: s.id().to_string(),
@@ -216,6 +356,7 @@ pub async fn list(
         (
             query.war.clone().unwrap_or_default(),
             query.system.clone().unwrap_or_default(),
+            ListCut::from_query(&query),
         ),
         notice,
         FormErrors::default(),
@@ -235,7 +376,7 @@ pub async fn create(
     CsrfForm(fields): CsrfForm<Fields>,
 ) -> Result<HttpResponse, AppError> {
     let form = CreateForm::from_fields(fields);
-    let filters = (String::new(), String::new());
+    let filters = (String::new(), String::new(), ListCut::default());
     let pages = match pages_for_new(&form.system) {
         Ok(pages) => pages,
         Err(message) => {

@@ -19,7 +19,7 @@ use crate::web::AppError;
 /// CSRF token already checked.
 pub trait RosterPages {
     /// The roster list's names for a stored roster's war and nation.
-    fn roster_line(&self, state: &AppState, row: &RosterRow) -> RosterLine;
+    fn roster_line(&self, state: &AppState, war: &str, nation: &str) -> RosterLine;
     /// The wars the roster list can filter by (their ids are the rows' `war` column).
     fn war_choices(&self, state: &AppState) -> Vec<SelectOption>;
     /// The system's fields of the new-roster form on the roster list, as HTML.

@@ -166,8 +166,8 @@ impl SystemPages for LodPages {
 
 // Rosters and print
 impl RosterPages for LodPages {
-    fn roster_line(&self, state: &AppState, row: &RosterRow) -> RosterLine {
-        rosters::roster_line(state, row)
+    fn roster_line(&self, state: &AppState, war: &str, nation: &str) -> RosterLine {
+        rosters::roster_line(state, war, nation)
     }
 
     fn war_choices(&self, state: &AppState) -> Vec<SelectOption> {

@@ -191,11 +191,11 @@ fn build_view(cat: &Catalogue, doc: &RosterDoc) -> RosterView {
 
 /// The army list stands where other systems name a nation; Liberty or Death! has no wars to
 /// choose, so the line names the game's one war.
-pub fn roster_line(state: &AppState, row: &RosterRow) -> RosterLine {
+pub fn roster_line(state: &AppState, _war: &str, nation: &str) -> RosterLine {
     let cat = &state.app.rules.lod;
     RosterLine {
         war: "American War of Independence".into(),
-        nation: view::army_label(cat, &row.nation),
+        nation: view::army_label(cat, nation),
     }
 }
 

@@ -70,17 +70,17 @@ fn parse_stored(state: &AppState, row: &RosterRow) -> Result<RosterDoc, AppError
 
 // ---------- the roster list ----------
 
-pub fn roster_line(state: &AppState, row: &RosterRow) -> RosterLine {
+pub fn roster_line(state: &AppState, war: &str, nation: &str) -> RosterLine {
     let cat = &state.app.rules.lotf;
     RosterLine {
-        war: War::from_id(&row.war)
+        war: War::from_id(war)
             .and_then(|w| cat.war(w))
             .map(|w| w.name.clone())
-            .unwrap_or_else(|| row.war.clone()),
-        nation: Nation::from_id(&row.nation)
+            .unwrap_or_else(|| war.to_string()),
+        nation: Nation::from_id(nation)
             .and_then(|n| cat.nation(n))
             .map(|n| n.name.clone())
-            .unwrap_or_else(|| row.nation.clone()),
+            .unwrap_or_else(|| nation.to_string()),
     }
 }
 

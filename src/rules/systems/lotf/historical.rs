@@ -5,6 +5,7 @@
 //! numbers are facts, every note is in our own words.
 
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 
 use super::roster::RosterDoc;
 use super::types::{Nation, War};
@@ -174,20 +175,31 @@ pub fn historical_battles_checked() -> Result<Vec<HistoricalBattle>, HistoricalE
     FILES.iter().map(|(id, text)| parse(id, text)).collect()
 }
 
+/// Every refight that parses, parsed once: the files are built into the program and never
+/// change while it runs, so reading them again on every request was waste.
+fn parsed() -> &'static [HistoricalBattle] {
+    static PARSED: OnceLock<Vec<HistoricalBattle>> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        FILES
+            .iter()
+            .filter_map(|(id, text)| parse(id, text).ok())
+            .collect()
+    })
+}
+
 /// The list of refights (any file that failed to parse is left out; see
 /// [`historical_battles_checked`]).
 pub fn historical_battles() -> Vec<HistoricalSummary> {
-    FILES
+    parsed()
         .iter()
-        .filter_map(|(id, text)| parse(id, text).ok())
         .map(|b| HistoricalSummary {
             forces: b.sides.iter().map(|s| s.forces.len()).sum(),
             elements: b.element_count(),
-            id: b.id,
-            name: b.name,
-            date: b.date,
+            id: b.id.clone(),
+            name: b.name.clone(),
+            date: b.date.clone(),
             war: b.war,
-            scenario: b.scenario,
+            scenario: b.scenario.clone(),
             attacker: b.attacker,
             defender: b.defender,
         })
@@ -196,10 +208,7 @@ pub fn historical_battles() -> Vec<HistoricalSummary> {
 
 /// One refight by id.
 pub fn historical_battle(id: &str) -> Option<HistoricalBattle> {
-    FILES
-        .iter()
-        .find(|(fid, _)| *fid == id)
-        .and_then(|(fid, text)| parse(fid, text).ok())
+    parsed().iter().find(|b| b.id == id).cloned()
 }
 
 /// One force of a refight, named `battle:side:force` (e.g. `cowpens:0:0`): the reference

@@ -112,7 +112,7 @@ backed_up_tables! {
     campaign_log => LogRow {
         id: i64, campaign_id: i64, seq: i64, turn: i32, kind: String,
         force_id: Option<String>, actor_id: Option<i64>, seed: Option<String>, event: String,
-        created_at: NaiveDateTime,
+        created_at: NaiveDateTime, words: Option<String>,
     }
     jobs => JobRow {
         id: String, kind: String, owner_id: Option<i64>, title: String, params: String,

@@ -53,6 +53,8 @@ pub struct LogRow {
     pub seed: Option<String>,
     pub event: String,
     pub created_at: NaiveDateTime,
+    /// The entry in words, made when it was written; none for entries older than that.
+    pub words: Option<String>,
 }
 
 #[derive(Debug, Clone, Insertable)]
@@ -67,6 +69,7 @@ pub struct NewLogRow {
     pub seed: Option<String>,
     pub event: String,
     pub created_at: NaiveDateTime,
+    pub words: Option<String>,
 }
 
 /// The new state after a change.
@@ -233,6 +236,70 @@ pub fn log(conn: &mut DbConnection, campaign: i64) -> QueryResult<Vec<LogRow>> {
         .order(campaign_log::seq.asc())
         .select(LogRow::as_select())
         .load(conn)
+}
+
+/// The latest `n` entries, newest first.
+pub fn recent_log(conn: &mut DbConnection, campaign: i64, n: i64) -> QueryResult<Vec<LogRow>> {
+    campaign_log::table
+        .filter(campaign_log::campaign_id.eq(campaign))
+        .order(campaign_log::seq.desc())
+        .limit(n)
+        .select(LogRow::as_select())
+        .load(conn)
+}
+
+/// The entries that void a battle (each sets aside the entries since the battle's result).
+pub fn voiding_entries(conn: &mut DbConnection, campaign: i64) -> QueryResult<Vec<LogRow>> {
+    campaign_log::table
+        .filter(campaign_log::campaign_id.eq(campaign))
+        .filter(campaign_log::kind.eq("battle_voided"))
+        .order(campaign_log::seq.asc())
+        .select(LogRow::as_select())
+        .load(conn)
+}
+
+/// Which entries a page of the log reads: of one turn, and those a force made or that name no
+/// force (battles, turns: the caller keeps the ones about that force), newest first.
+#[derive(Debug, Clone, Default)]
+pub struct LogQuery {
+    pub turn: Option<i32>,
+    pub force: Option<String>,
+    /// From 0.
+    pub page: i64,
+    pub per_page: i64,
+}
+
+/// One page of the log and how many entries match in all.
+pub fn log_page(
+    conn: &mut DbConnection,
+    campaign: i64,
+    q: &LogQuery,
+) -> QueryResult<(Vec<LogRow>, i64)> {
+    let filtered = || {
+        let mut query = campaign_log::table
+            .filter(campaign_log::campaign_id.eq(campaign))
+            .into_boxed();
+        if let Some(t) = q.turn {
+            query = query.filter(campaign_log::turn.eq(t));
+        }
+        if let Some(f) = &q.force {
+            query = query.filter(
+                campaign_log::force_id
+                    .eq(f.clone())
+                    .or(campaign_log::force_id.is_null()),
+            );
+        }
+        query
+    };
+    let total: i64 = filtered().count().get_result(conn)?;
+    let per = q.per_page.max(1);
+    let rows = filtered()
+        .order(campaign_log::seq.desc())
+        .limit(per)
+        .offset(q.page.max(0) * per)
+        .select(LogRow::as_select())
+        .load(conn)?;
+    Ok((rows, total))
 }
 
 /// The highest sequence number so far (0 for none).

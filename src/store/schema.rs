@@ -131,6 +131,7 @@ diesel::table! {
         seed -> Nullable<Text>,
         event -> Text,
         created_at -> Timestamp,
+        words -> Nullable<Text>,
     }
 }
 

@@ -1369,3 +1369,90 @@ async fn reinforcement_points_end_with_the_last_turn() {
     )
     .await;
 }
+
+/// Issue 17: each log entry's words are stored when it is written, so the campaign page reads
+/// only its latest entries and the log page one page at a time (100 entries, newest first),
+/// with the same words the API gives for the whole log.
+#[tokio::test]
+async fn the_log_is_read_a_page_at_a_time_with_its_stored_words() {
+    use crate::helpers::PASSWORD;
+    let app = spawn_app().await;
+    let api = Api {
+        app: &app,
+        http: reqwest::Client::new(),
+    };
+    let (c, players) = four_player_campaign(&api).await;
+    api.ok(
+        &players[0],
+        "POST",
+        &format!("/campaigns/{}/start", c.id),
+        None,
+    )
+    .await;
+    for i in 0..105 {
+        api.ok(
+            &players[0],
+            "POST",
+            &format!("/campaigns/{}/adjustments", c.id),
+            Some(json!({"side": 1, "points": 1, "reason": format!("tally {i:03}")})),
+        )
+        .await;
+    }
+    let log = api
+        .ok(
+            &players[0],
+            "GET",
+            &format!("/campaigns/{}/log", c.id),
+            None,
+        )
+        .await;
+    let entries = log["entries"].as_array().expect("entries");
+    let total = entries.len();
+    assert!(total > 105, "{total}");
+    let newest = entries.last().expect("an entry")["text"]
+        .as_str()
+        .expect("text")
+        .to_string();
+    assert!(newest.contains("Reason: tally 104"), "{newest}");
+
+    let organiser = app.other_visitor();
+    organiser.login("howe@example.com", PASSWORD).await;
+    let first = organiser
+        .get_html(&format!("/campaigns/{}/log", c.id))
+        .await;
+    let pages = total.div_ceil(100);
+    assert!(first.contains(&format!("Page 1 of {pages}")), "{first}");
+    assert!(
+        first.contains(&html_escape(&newest)),
+        "the newest entry leads, in the API's words"
+    );
+    assert!(
+        !first.contains("Reason: tally 000"),
+        "the oldest are on a later page"
+    );
+    assert!(first.contains(&format!("href=\"/campaigns/{}/log?page=2\"", c.id)));
+    let last = organiser
+        .get_html(&format!("/campaigns/{}/log?page={pages}", c.id))
+        .await;
+    assert!(last.contains("Reason: tally 000") || pages == 1);
+    // Filtered by turn in the database: turn 0 holds the set-up, not the adjustments of turn 1.
+    let setup = organiser
+        .get_html(&format!("/campaigns/{}/log?turn=0", c.id))
+        .await;
+    assert!(
+        !setup.contains("Reason: tally"),
+        "adjustments are not turn 0"
+    );
+
+    // The campaign page shows the latest entries only.
+    let page = organiser.get_html(&format!("/campaigns/{}", c.id)).await;
+    assert!(page.contains("Reason: tally 104") && !page.contains("Reason: tally 050"));
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&#34;")
+        .replace('\'', "&#39;")
+}

@@ -123,6 +123,8 @@ pub async fn create(
         seed: None,
         event: serde_json::to_string(&event).map_err(Error::internal)?,
         created_at: now,
+        // The first entry is told against the campaign it made (before it there is nothing).
+        words: Some(crate::rules::campaign::words::describe(forces, &st, &event)),
     };
     ctx.with_conn(move |conn| Ok(store::create(conn, &new, vec![entry])?))
         .await

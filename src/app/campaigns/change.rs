@@ -99,6 +99,8 @@ fn store_events(
     for p in events {
         seq += 1;
         let turn_before = next.turn;
+        // Told against the campaign as it stands just before the entry (`rules::campaign::words`).
+        let words = crate::rules::campaign::words::describe(system, &next, &p.event);
         next.apply(system, seq, &p.event)?;
         voided |= matches!(p.event, Event::BattleVoided { .. });
         let turn = if matches!(p.event, Event::TurnBegan { .. }) {
@@ -116,6 +118,7 @@ fn store_events(
             seed: p.seed.map(|s| s.to_string()),
             event: serde_json::to_string(&p.event).map_err(Error::internal)?,
             created_at: now,
+            words: Some(words),
         });
     }
     if voided {

@@ -218,6 +218,48 @@ pub async fn log_rows(ctx: &Context, id: i64) -> Result<Vec<LogRow>, Error> {
     ctx.with_conn(move |conn| Ok(store::log(conn, id)?)).await
 }
 
+/// A run of log entries read without the rest of the log: the entries (newest first), every
+/// voiding entry of the campaign (for what is set aside) and how many entries match in all.
+#[derive(Debug, Clone)]
+pub struct LogSlice {
+    pub rows: Vec<LogRow>,
+    pub voiding: Vec<LogRow>,
+    pub total: i64,
+}
+
+impl LogSlice {
+    /// Whether every entry carries its words, so it can be shown without a replay.
+    pub fn told(&self) -> bool {
+        self.rows.iter().all(|r| r.words.is_some())
+    }
+}
+
+/// One page of the log (newest first), filtered in the database.
+pub async fn log_page(ctx: &Context, id: i64, q: store::LogQuery) -> Result<LogSlice, Error> {
+    ctx.with_conn(move |conn| {
+        let (rows, total) = store::log_page(conn, id, &q)?;
+        Ok(LogSlice {
+            rows,
+            voiding: store::voiding_entries(conn, id)?,
+            total,
+        })
+    })
+    .await
+}
+
+/// The latest `n` entries (newest first).
+pub async fn recent_log(ctx: &Context, id: i64, n: i64) -> Result<LogSlice, Error> {
+    ctx.with_conn(move |conn| {
+        let rows = store::recent_log(conn, id, n)?;
+        Ok(LogSlice {
+            total: i64::try_from(rows.len()).unwrap_or(i64::MAX),
+            rows,
+            voiding: store::voiding_entries(conn, id)?,
+        })
+    })
+    .await
+}
+
 /// Rebuilds the state from the log and says whether it matches the stored one.
 pub async fn audit(ctx: &Context, id: i64) -> Result<(bool, usize), Error> {
     let (row, rows) = ctx

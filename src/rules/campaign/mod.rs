@@ -18,6 +18,7 @@ pub mod state;
 pub mod turn;
 pub mod visibility;
 pub mod voiding;
+pub mod words;
 
 pub use aftermath::{
     campaign_points, casualty_roll, experience_roll, promotion_rating, reinforcement_points,

@@ -13,7 +13,12 @@ use crate::rules::campaign::standings::standings;
 use crate::rules::campaign::state::BattleStatus;
 use crate::web::auth::csrf::{CsrfForm, NoFields};
 use crate::web::auth::{SignedIn, SignedInUser};
-use crate::web::campaign_view::{attention, log_lines, svg_map, LogLine, SvgMap};
+use crate::web::campaign_view::{
+    attention, log_lines, set_aside_ranges, stored_lines, svg_map, LogLine, SvgMap,
+};
+
+/// How many of the latest log entries the campaign page shows.
+const RECENT_ENTRIES: i64 = 12;
 use crate::web::page::{redirect, render_with_status, FormErrors, PageCtx};
 use crate::web::state::AppState;
 use crate::web::AppError;
@@ -120,16 +125,25 @@ async fn show_page(
                 .collect()
         })
         .unwrap_or_default();
-    let rows = log_rows(&state.app, c.id()).await?;
-    let mut recent = log_lines(
-        crate::web::campaign_view::system_of(state, &c)?,
-        &c,
-        &rows,
-        None,
-        None,
-    )?;
-    recent.reverse();
-    recent.truncate(12);
+    // The latest entries, told from their stored words; a campaign whose recent entries
+    // predate stored words is told by replaying its whole log.
+    let slice = crate::app::campaigns::recent_log(&state.app, c.id(), RECENT_ENTRIES).await?;
+    let recent = if slice.told() {
+        let aside = set_aside_ranges(&slice.voiding)?;
+        stored_lines(&c, &slice.rows, &aside, None, None)?
+    } else {
+        let rows = log_rows(&state.app, c.id()).await?;
+        let mut all = log_lines(
+            crate::web::campaign_view::system_of(state, &c)?,
+            &c,
+            &rows,
+            None,
+            None,
+        )?;
+        all.reverse();
+        all.truncate(RECENT_ENTRIES as usize);
+        all
+    };
     let battles = st
         .battles
         .iter()

@@ -8,8 +8,9 @@ use serde::Deserialize;
 use crate::app::campaigns::{load_for, log_rows};
 use crate::rules::campaign::standings::{standings, Standings};
 use crate::rules::campaign::state::Phase;
+use crate::store::campaigns::LogQuery;
 use crate::web::auth::SignedIn;
-use crate::web::campaign_view::{log_lines, LogLine};
+use crate::web::campaign_view::{log_lines, set_aside_ranges, stored_lines, LogLine};
 use crate::web::page::SelectOption;
 use crate::web::page::{render_with_status, PageCtx};
 use crate::web::state::AppState;
@@ -85,6 +86,11 @@ struct LogPage {
     forces: Vec<SelectOption>,
     turn: String,
     force: String,
+    page: i64,
+    pages: i64,
+    /// Links to the pages of newer and older entries.
+    newer: Option<String>,
+    older: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -92,7 +98,12 @@ struct LogPage {
 pub struct LogFilter {
     pub turn: String,
     pub force: String,
+    /// From 1.
+    pub page: String,
 }
+
+/// Log entries on one page of the log.
+const LOG_PER_PAGE: i64 = 100;
 
 pub async fn log_page(
     state: web::Data<AppState>,
@@ -102,16 +113,78 @@ pub async fn log_page(
     filter: web::Query<LogFilter>,
 ) -> Result<HttpResponse, AppError> {
     let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
-    let rows = log_rows(&state.app, c.id()).await?;
     let turn = filter.turn.parse::<i32>().ok();
     let force = Some(filter.force.as_str()).filter(|f| !f.is_empty());
-    let lines = log_lines(
-        crate::web::campaign_view::system_of(&state, &c)?,
-        &c,
-        &rows,
-        turn,
-        force,
-    )?;
+    let page = filter
+        .page
+        .parse::<i64>()
+        .ok()
+        .filter(|&p| p >= 1)
+        .unwrap_or(1);
+    // A page read from the database with its stored words; a campaign with entries older than
+    // stored words is told by replaying its whole log, then cut to the page.
+    let slice = crate::app::campaigns::log_page(
+        &state.app,
+        c.id(),
+        LogQuery {
+            turn,
+            force: force.map(str::to_string),
+            page: page - 1,
+            per_page: LOG_PER_PAGE,
+        },
+    )
+    .await?;
+    let (lines, total) = if slice.told() {
+        let aside = set_aside_ranges(&slice.voiding)?;
+        (
+            stored_lines(&c, &slice.rows, &aside, turn, force)?,
+            slice.total,
+        )
+    } else {
+        let rows = log_rows(&state.app, c.id()).await?;
+        let mut all = log_lines(
+            crate::web::campaign_view::system_of(&state, &c)?,
+            &c,
+            &rows,
+            turn,
+            force,
+        )?;
+        all.reverse();
+        let total = i64::try_from(all.len()).unwrap_or(i64::MAX);
+        let start = usize::try_from((page - 1) * LOG_PER_PAGE).unwrap_or(usize::MAX);
+        let lines = all
+            .into_iter()
+            .skip(start)
+            .take(LOG_PER_PAGE as usize)
+            .collect();
+        (lines, total)
+    };
+    let pages = ((total + LOG_PER_PAGE - 1) / LOG_PER_PAGE).max(1);
+    let href = |p: i64| {
+        let mut q = Vec::new();
+        if let Some(t) = turn {
+            q.push(format!("turn={t}"));
+        }
+        if let Some(f) = force {
+            q.push(format!(
+                "force={}",
+                f.chars()
+                    .filter(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+                    .collect::<String>()
+            ));
+        }
+        if p > 1 {
+            q.push(format!("page={p}"));
+        }
+        let base = format!("/campaigns/{}/log", c.id());
+        if q.is_empty() {
+            base
+        } else {
+            format!("{base}?{}", q.join("&"))
+        }
+    };
+    let newer = (page > 1).then(|| href(page - 1));
+    let older = (page < pages).then(|| href(page + 1));
     let mut turns = vec![choice("", "Every turn")];
     turns.extend((0..=c.state.turn).map(|t| {
         choice(
@@ -139,6 +212,10 @@ pub async fn log_page(
             forces,
             turn: filter.turn.clone(),
             force: filter.force.clone(),
+            page,
+            pages,
+            newer,
+            older,
             ctx,
         },
         StatusCode::OK,

@@ -1,0 +1,2 @@
+DROP INDEX campaign_log_turn;
+ALTER TABLE campaign_log DROP COLUMN words;

@@ -148,6 +148,7 @@ def main():
     ap.add_argument("--port", type=int, default=18098)
     ap.add_argument("--postgres", help="a PostgreSQL server URL, e.g. postgres://postgres@127.0.0.1:5432")
     ap.add_argument("--sizes", default="40,500,2000,5000")
+    ap.add_argument("--keep-data", action="store_true", help="keep the data directory (its path goes to stderr)")
     args = ap.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is missing (Debian: apt-get install wrk)")
@@ -206,7 +207,10 @@ def main():
     finally:
         server.terminate()
         server.wait()
-        shutil.rmtree(data, ignore_errors=True)
+        if args.keep_data:
+            print(f"data kept in {data}", file=sys.stderr)
+        else:
+            shutil.rmtree(data, ignore_errors=True)
 
 
 if __name__ == "__main__":

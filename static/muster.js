@@ -44,6 +44,18 @@
     }
   }
 
+  // "Add an element to group N" links point at the one add form; choose that group in it.
+  function wireAddLinks(root) {
+    for (const link of root.querySelectorAll("a[data-add-to]")) {
+      link.addEventListener("click", () => {
+        const select = document.getElementById("add-group");
+        if (select) select.value = link.dataset.addTo;
+        const name = document.getElementById("add-el-name");
+        if (name) setTimeout(() => name.focus(), 0);
+      });
+    }
+  }
+
   function wireElementForms(root) {
     for (const form of root.querySelectorAll("form[data-element-form]")) {
       filterOptions(form);
@@ -117,6 +129,7 @@
     wireConfirms(root);
     wirePrintButtons(root);
     wireElementForms(root);
+    wireAddLinks(root);
     const editor = root.getElementById ? root.getElementById("editor") : null;
     if (editor && !editor.dataset.wired) {
       editor.dataset.wired = "1";

@@ -250,12 +250,15 @@ pub fn recent_log(conn: &mut DbConnection, campaign: i64, n: i64) -> QueryResult
 
 /// The entries that void a battle (each sets aside the entries since the battle's result).
 pub fn voiding_entries(conn: &mut DbConnection, campaign: i64) -> QueryResult<Vec<LogRow>> {
-    campaign_log::table
+    // Sorted here, not by the database: ordering by `seq` would lead SQLite to walk the
+    // campaign's whole log through the (campaign, seq) index instead of the (campaign, kind) one.
+    let mut rows: Vec<LogRow> = campaign_log::table
         .filter(campaign_log::campaign_id.eq(campaign))
         .filter(campaign_log::kind.eq("battle_voided"))
-        .order(campaign_log::seq.asc())
         .select(LogRow::as_select())
-        .load(conn)
+        .load(conn)?;
+    rows.sort_by_key(|r| r.seq);
+    Ok(rows)
 }
 
 /// Which entries a page of the log reads: of one turn, and those a force made or that name no

@@ -20,8 +20,19 @@ fn group(n: usize) -> String {
     format!("#groups > section.group-panel:nth-of-type({n})")
 }
 
+/// Adds an element through the one add form, to the group the n-th panel shows.
 async fn add_element(b: &Browser, g: usize, name: &str, upgrade: &str, expected_total: u32) {
-    let form = format!("{} form.add-form", group(g));
+    let panel = b.find(&group(g)).await;
+    let group_id = panel
+        .attr("id")
+        .await
+        .expect("panel id")
+        .expect("the group panel has an id")
+        .trim_start_matches("g-")
+        .to_string();
+    let form = "#add-element form.add-form";
+    b.select(&format!("{form} select[name=group]"), &group_id)
+        .await;
     b.fill(&format!("{form} input[name=el_name]"), name).await;
     b.select(&format!("{form} select[name=el_type]"), "infantry")
         .await;

@@ -3,3 +3,5 @@
 -- before this column existed have none and are told by replaying the log, as before.
 ALTER TABLE campaign_log ADD COLUMN words TEXT;
 CREATE INDEX campaign_log_turn ON campaign_log (campaign_id, turn, seq);
+-- Pages read a campaign's voiding entries (what is set aside) without scanning its log.
+CREATE INDEX campaign_log_kind ON campaign_log (campaign_id, kind);

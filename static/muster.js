@@ -12,10 +12,16 @@
   }
 
   // Ask before destructive actions marked with data-confirm.
+  // A button may carry its own data-confirm (buttons that submit a shared form).
   function wireConfirms(root) {
     for (const form of root.querySelectorAll("form[data-confirm]")) {
       form.addEventListener("submit", (event) => {
         if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+      });
+    }
+    for (const button of root.querySelectorAll("button[data-confirm]")) {
+      button.addEventListener("click", (event) => {
+        if (!window.confirm(button.dataset.confirm)) event.preventDefault();
       });
     }
   }
@@ -81,7 +87,8 @@
       try {
         const response = await fetch(form.getAttribute("action") || window.location.pathname, {
           method: "POST",
-          body: new URLSearchParams(new FormData(form)),
+          // The submitter's name and value count (a row's Remove button names its element).
+          body: new URLSearchParams(new FormData(form, event.submitter)),
           credentials: "same-origin",
           redirect: "follow",
         });

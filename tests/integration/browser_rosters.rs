@@ -161,6 +161,14 @@ async fn build_share_and_view(javascript: bool) {
         .await;
     b.shoot_both(&shots, "04-fixed").await;
 
+    // A row's Remove button submits the editor's one shared remove form (issue 17's lighter
+    // page) and removes that element only; add it back.
+    b.click("button[aria-label='Remove Virginia D']").await;
+    b.wait_for_text("#total-points", |t| t == "115").await;
+    assert!(!b.text("#groups").await.contains("Virginia D"));
+    assert!(b.text("#groups").await.contains("Virginia C"));
+    add_element(&b, 2, "Virginia D", "", 130).await;
+
     // Share it and open the link logged out.
     b.click("a[href$='/edit'] ~ a, .page-head a.button-secondary")
         .await;

@@ -880,31 +880,86 @@ fn side_odds(cat: &Catalogue, me: &MeleeSide, other: &MeleeSide) -> (MeleeSideOd
     )
 }
 
+/// One side's hit distribution and resolution modifier: the numbers of [`side_odds`] without
+/// its explanation.
+fn side_numbers(cat: &Catalogue, me: &MeleeSide, other: &MeleeSide) -> (Vec<f64>, i32) {
+    let pool = melee_pool(cat, me, other);
+    let (rm, _) = melee_resolution(cat, me, other);
+    (
+        binomial(pool.dice(), side_hit_probability(&pool, me.reroll_misses)),
+        rm,
+    )
+}
+
+/// The melee's result margins (attacker's result less the defender's) with their
+/// probabilities, smallest margin first.
+fn margin_buckets(
+    per_hit: i32,
+    (hits_a, rm_a): (&[f64], i32),
+    (hits_d, rm_d): (&[f64], i32),
+) -> Vec<(i32, f64)> {
+    let margin = |ha: usize, hd: usize| (ha as i32 * per_hit + rm_a) - (hd as i32 * per_hit + rm_d);
+    // The margin is linear in both hit counts, so its extremes are at the corners.
+    let (top_a, top_d) = (
+        hits_a.len().saturating_sub(1),
+        hits_d.len().saturating_sub(1),
+    );
+    let corners = [
+        margin(0, 0),
+        margin(0, top_d),
+        margin(top_a, 0),
+        margin(top_a, top_d),
+    ];
+    let lowest = corners.iter().copied().min().unwrap_or(0);
+    let highest = corners.iter().copied().max().unwrap_or(0);
+    let mut buckets = vec![0.0; usize::try_from(highest - lowest + 1).unwrap_or(0)];
+    // Only margins some pair of hit counts reaches are kept, as a map of them would hold.
+    let mut reached = vec![false; buckets.len()];
+    for (ha, pa) in hits_a.iter().enumerate() {
+        for (hd, pd) in hits_d.iter().enumerate() {
+            let k = (margin(ha, hd) - lowest) as usize;
+            buckets[k] += pa * pd;
+            reached[k] = true;
+        }
+    }
+    buckets
+        .into_iter()
+        .zip(reached)
+        .enumerate()
+        .filter(|(_, (_, r))| *r)
+        .map(|(k, (p, _))| (lowest + k as i32, p))
+        .collect()
+}
+
+/// P(the attacker wins), P(the defender wins): the simulator policy's question, answered
+/// with the same arithmetic as [`melee_odds_for_sides`] but without building its explanation.
+pub fn melee_win_lose(cat: &Catalogue, a: &MeleeSide, d: &MeleeSide) -> (f64, f64) {
+    let (hits_a, rm_a) = side_numbers(cat, a, d);
+    let (hits_d, rm_d) = side_numbers(cat, d, a);
+    let per_hit = cat.melee_resolution_modifier(MeleeResolutionModifier::Hits);
+    let margins = margin_buckets(per_hit, (&hits_a, rm_a), (&hits_d, rm_d));
+    let win = margins.iter().filter(|(m, _)| *m > 0).map(|(_, p)| p).sum();
+    let lose = margins.iter().filter(|(m, _)| *m < 0).map(|(_, p)| p).sum();
+    (win, lose)
+}
+
 /// Exact odds of two melee sides already built (used by the simulator's
 /// policy as well).
 pub fn melee_odds_for_sides(cat: &Catalogue, a: &MeleeSide, d: &MeleeSide) -> MeleeOdds {
     let (ao, _) = side_odds(cat, a, d);
     let (dd, _) = side_odds(cat, d, a);
     let per_hit = cat.melee_resolution_modifier(MeleeResolutionModifier::Hits);
-    let mut margins: std::collections::BTreeMap<i32, f64> = std::collections::BTreeMap::new();
-    for (ha, pa) in ao.hits_distribution.iter().enumerate() {
-        for (hd, pd) in dd.hits_distribution.iter().enumerate() {
-            let m = (ha as i32 * per_hit + ao.resolution_modifier)
-                - (hd as i32 * per_hit + dd.resolution_modifier);
-            *margins.entry(m).or_insert(0.0) += pa * pd;
-        }
-    }
-    let win = margins
+    let margins = margin_buckets(
+        per_hit,
+        (&ao.hits_distribution, ao.resolution_modifier),
+        (&dd.hits_distribution, dd.resolution_modifier),
+    );
+    let win = margins.iter().filter(|(m, _)| *m > 0).map(|(_, p)| p).sum();
+    let tie = margins
         .iter()
-        .filter(|(m, _)| **m > 0)
-        .map(|(_, p)| p)
-        .sum();
-    let tie = margins.get(&0).copied().unwrap_or(0.0);
-    let lose = margins
-        .iter()
-        .filter(|(m, _)| **m < 0)
-        .map(|(_, p)| p)
-        .sum();
+        .find(|(m, _)| *m == 0)
+        .map_or(0.0, |(_, p)| *p);
+    let lose = margins.iter().filter(|(m, _)| *m < 0).map(|(_, p)| p).sum();
     let mut rulings = vec!["R-14".to_string(), "R-18".to_string()];
     if a.self_preservation || d.self_preservation {
         rulings.push("R-29".into());

@@ -9,7 +9,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use super::board::{norm, View};
 use crate::rules::systems::lotf::catalogue::Catalogue;
 use crate::rules::systems::lotf::combat::{MeleeSide, Supporter, TestKind};
-use crate::rules::systems::lotf::odds::melee_odds_for_sides;
+use crate::rules::systems::lotf::odds::melee_win_lose;
 use crate::rules::systems::lotf::types::{DisciplineLevel, ElementType};
 
 /// What an active element does next.
@@ -188,8 +188,7 @@ impl StandardPolicy {
         if let Some(v) = key.and_then(|k| self.memo.get(&k)) {
             return *v;
         }
-        let o = melee_odds_for_sides(cat, a, d);
-        let v = (o.attacker_win, o.defender_win);
+        let v = melee_win_lose(cat, a, d);
         if let Some(k) = key {
             if self.memo.len() > 100_000 {
                 self.memo.clear();

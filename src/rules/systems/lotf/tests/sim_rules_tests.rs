@@ -403,3 +403,41 @@ fn special_orders_and_caught_guns_show_in_battles() {
         "forced, wait, words: {seen:?}"
     );
 }
+
+/// The policy's lean melee odds (issue 17) give exactly the numbers of the full calculation,
+/// across levels, disorder, support and flank.
+#[test]
+fn the_policys_melee_odds_equal_the_full_calculation() {
+    use crate::rules::systems::lotf::odds::{melee_odds_for_sides, melee_win_lose};
+    let c = cat();
+    let mut v = empty_board();
+    let me = place(&mut v, Side::Attacker, ElementType::Infantry, 0, 30.0, 20.0);
+    let _beside = place(&mut v, Side::Attacker, ElementType::Infantry, 1, 38.0, 20.0);
+    let foe = place(&mut v, Side::Defender, ElementType::Infantry, 0, 30.0, 26.0);
+    let horse = place(&mut v, Side::Attacker, ElementType::Cavalry, 0, 40.0, 26.0);
+    let mut compared = 0;
+    for level in [
+        DisciplineLevel::Fit,
+        DisciplineLevel::Shaken,
+        DisciplineLevel::Exhausted,
+    ] {
+        for dm in 0..3 {
+            v.units[foe].level = level;
+            v.units[foe].dm = dm;
+            for (a, d) in [
+                v.charge_sides(&c, me, foe),
+                v.charge_sides(&c, horse, foe),
+                v.counter_charge_sides(&c, foe, me),
+                v.melee_sides(&c, foe, me, false),
+            ] {
+                let full = melee_odds_for_sides(&c, &a, &d);
+                assert_eq!(
+                    melee_win_lose(&c, &a, &d),
+                    (full.attacker_win, full.defender_win)
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 36);
+}

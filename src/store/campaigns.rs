@@ -272,37 +272,36 @@ pub struct LogQuery {
     pub per_page: i64,
 }
 
-/// One page of the log and how many entries match in all.
+/// One page of the log, and whether older entries follow it. There is no count of every
+/// match: counting would read the whole log, and a page's cost must not grow with it.
 pub fn log_page(
     conn: &mut DbConnection,
     campaign: i64,
     q: &LogQuery,
-) -> QueryResult<(Vec<LogRow>, i64)> {
-    let filtered = || {
-        let mut query = campaign_log::table
-            .filter(campaign_log::campaign_id.eq(campaign))
-            .into_boxed();
-        if let Some(t) = q.turn {
-            query = query.filter(campaign_log::turn.eq(t));
-        }
-        if let Some(f) = &q.force {
-            query = query.filter(
-                campaign_log::force_id
-                    .eq(f.clone())
-                    .or(campaign_log::force_id.is_null()),
-            );
-        }
-        query
-    };
-    let total: i64 = filtered().count().get_result(conn)?;
+) -> QueryResult<(Vec<LogRow>, bool)> {
+    let mut query = campaign_log::table
+        .filter(campaign_log::campaign_id.eq(campaign))
+        .into_boxed();
+    if let Some(t) = q.turn {
+        query = query.filter(campaign_log::turn.eq(t));
+    }
+    if let Some(f) = &q.force {
+        query = query.filter(
+            campaign_log::force_id
+                .eq(f.clone())
+                .or(campaign_log::force_id.is_null()),
+        );
+    }
     let per = q.per_page.max(1);
-    let rows = filtered()
+    let mut rows = query
         .order(campaign_log::seq.desc())
-        .limit(per)
+        .limit(per + 1)
         .offset(q.page.max(0) * per)
         .select(LogRow::as_select())
         .load(conn)?;
-    Ok((rows, total))
+    let more = rows.len() as i64 > per;
+    rows.truncate(usize::try_from(per).unwrap_or(usize::MAX));
+    Ok((rows, more))
 }
 
 /// The highest sequence number so far (0 for none).

@@ -1421,7 +1421,7 @@ async fn the_log_is_read_a_page_at_a_time_with_its_stored_words() {
         .get_html(&format!("/campaigns/{}/log", c.id))
         .await;
     let pages = total.div_ceil(100);
-    assert!(first.contains(&format!("Page 1 of {pages}")), "{first}");
+    assert!(first.contains("Page 1<"), "{first}");
     assert!(
         first.contains(&html_escape(&newest)),
         "the newest entry leads, in the API's words"
@@ -1435,6 +1435,10 @@ async fn the_log_is_read_a_page_at_a_time_with_its_stored_words() {
         .get_html(&format!("/campaigns/{}/log?page={pages}", c.id))
         .await;
     assert!(last.contains("Reason: tally 000") || pages == 1);
+    assert!(
+        !last.contains("rel=\"next\""),
+        "no older page after the last"
+    );
     // Filtered by turn in the database: turn 0 holds the set-up, not the adjustments of turn 1.
     let setup = organiser
         .get_html(&format!("/campaigns/{}/log?turn=0", c.id))

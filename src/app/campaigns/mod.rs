@@ -219,12 +219,12 @@ pub async fn log_rows(ctx: &Context, id: i64) -> Result<Vec<LogRow>, Error> {
 }
 
 /// A run of log entries read without the rest of the log: the entries (newest first), every
-/// voiding entry of the campaign (for what is set aside) and how many entries match in all.
+/// voiding entry of the campaign (for what is set aside) and whether older entries follow.
 #[derive(Debug, Clone)]
 pub struct LogSlice {
     pub rows: Vec<LogRow>,
     pub voiding: Vec<LogRow>,
-    pub total: i64,
+    pub more: bool,
 }
 
 impl LogSlice {
@@ -237,11 +237,11 @@ impl LogSlice {
 /// One page of the log (newest first), filtered in the database.
 pub async fn log_page(ctx: &Context, id: i64, q: store::LogQuery) -> Result<LogSlice, Error> {
     ctx.with_conn(move |conn| {
-        let (rows, total) = store::log_page(conn, id, &q)?;
+        let (rows, more) = store::log_page(conn, id, &q)?;
         Ok(LogSlice {
             rows,
             voiding: store::voiding_entries(conn, id)?,
-            total,
+            more,
         })
     })
     .await
@@ -250,11 +250,10 @@ pub async fn log_page(ctx: &Context, id: i64, q: store::LogQuery) -> Result<LogS
 /// The latest `n` entries (newest first).
 pub async fn recent_log(ctx: &Context, id: i64, n: i64) -> Result<LogSlice, Error> {
     ctx.with_conn(move |conn| {
-        let rows = store::recent_log(conn, id, n)?;
         Ok(LogSlice {
-            total: i64::try_from(rows.len()).unwrap_or(i64::MAX),
-            rows,
+            rows: store::recent_log(conn, id, n)?,
             voiding: store::voiding_entries(conn, id)?,
+            more: false,
         })
     })
     .await

@@ -87,7 +87,6 @@ struct LogPage {
     turn: String,
     force: String,
     page: i64,
-    pages: i64,
     /// Links to the pages of newer and older entries.
     newer: Option<String>,
     older: Option<String>,
@@ -134,11 +133,11 @@ pub async fn log_page(
         },
     )
     .await?;
-    let (lines, total) = if slice.told() {
+    let (lines, more) = if slice.told() {
         let aside = set_aside_ranges(&slice.voiding)?;
         (
             stored_lines(&c, &slice.rows, &aside, turn, force)?,
-            slice.total,
+            slice.more,
         )
     } else {
         let rows = log_rows(&state.app, c.id()).await?;
@@ -150,16 +149,15 @@ pub async fn log_page(
             force,
         )?;
         all.reverse();
-        let total = i64::try_from(all.len()).unwrap_or(i64::MAX);
         let start = usize::try_from((page - 1) * LOG_PER_PAGE).unwrap_or(usize::MAX);
+        let more = all.len() > start.saturating_add(LOG_PER_PAGE as usize);
         let lines = all
             .into_iter()
             .skip(start)
             .take(LOG_PER_PAGE as usize)
             .collect();
-        (lines, total)
+        (lines, more)
     };
-    let pages = ((total + LOG_PER_PAGE - 1) / LOG_PER_PAGE).max(1);
     let href = |p: i64| {
         let mut q = Vec::new();
         if let Some(t) = turn {
@@ -184,7 +182,7 @@ pub async fn log_page(
         }
     };
     let newer = (page > 1).then(|| href(page - 1));
-    let older = (page < pages).then(|| href(page + 1));
+    let older = more.then(|| href(page + 1));
     let mut turns = vec![choice("", "Every turn")];
     turns.extend((0..=c.state.turn).map(|t| {
         choice(
@@ -213,7 +211,6 @@ pub async fn log_page(
             turn: filter.turn.clone(),
             force: filter.force.clone(),
             page,
-            pages,
             newer,
             older,
             ctx,

@@ -304,6 +304,9 @@ pub fn check_roster_size(doc: &RosterDoc) -> Result<(), RosterParseError> {
             if let Some(note) = &e.note {
                 long(note, format!("groups[{gi}].elements[{ei}].note"))?;
             }
+            if let Some(key) = &e.historical_entry {
+                long(key, format!("groups[{gi}].elements[{ei}].historical_entry"))?;
+            }
             if e.upgrades.len() > MAX_UPGRADES_PER_ELEMENT {
                 return Err(too_large(
                     format!("groups[{gi}].elements[{ei}].upgrades: at most {MAX_UPGRADES_PER_ELEMENT} listed"),

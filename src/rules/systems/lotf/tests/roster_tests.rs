@@ -218,3 +218,21 @@ fn the_dispatch_refuses_a_roster_too_large_naming_the_part() {
         .expect_err("too long a name");
     assert_eq!(e.path.as_deref(), Some("name"));
 }
+
+/// An element's `historical_entry` key is held to the same length as every other text
+/// (issue 17's audit found it unlimited).
+#[test]
+fn a_historical_entry_key_has_a_length_limit() {
+    use crate::rules::systems::AnyRoster;
+    let mut doc = plain_force(&[1]);
+    doc.groups[0].elements[0].historical_entry = Some("k".repeat(201));
+    let e = AnyRoster::from(doc.clone())
+        .check_size()
+        .expect_err("too long a key");
+    assert_eq!(
+        e.path.as_deref(),
+        Some("groups[0].elements[0].historical_entry")
+    );
+    doc.groups[0].elements[0].historical_entry = Some("k".repeat(200));
+    assert!(AnyRoster::from(doc).check_size().is_ok());
+}

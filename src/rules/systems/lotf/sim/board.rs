@@ -376,17 +376,9 @@ impl View {
         self.ahead(me, t) || (q.y - u.y).abs() <= LEVEL_INCHES
     }
 
-    /// The enemy this element may charge now, if any: not already fighting,
-    /// ahead of it or level with it (M-98) and within its charge reach, the closest one in its Threat
-    /// Zone first, else the closest; of a size and in a state it may charge
-    /// (R-28; an Exhausted element only into a flank).
-    pub fn charge_target(&self, cat: &Catalogue, me: usize) -> Option<usize> {
-        let candidates = || self.charge_targets(cat, me);
-        self.closest(me, candidates().filter(|&t| self.in_threat_zone(me, t)))
-            .or_else(|| self.closest(me, candidates()))
-    }
-
-    /// Every enemy this element may charge now (see [`View::charge_target`]).
+    /// Every enemy this element may charge now: not already fighting, ahead of it or level
+    /// with it (M-98), within its charge reach, of a size and in a state it may charge (R-28;
+    /// an Exhausted element only into a flank).
     pub fn charge_targets<'a>(
         &'a self,
         cat: &Catalogue,

@@ -152,6 +152,30 @@ pub fn list_for_user(conn: &mut DbConnection, user: i64) -> QueryResult<Vec<Camp
         .load(conn)
 }
 
+/// A campaign as the campaign lists show it: no state, which lists never read.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = campaigns)]
+pub struct CampaignListing {
+    pub id: i64,
+    pub rule_system: String,
+    pub name: String,
+    pub organiser_id: i64,
+    pub phase: String,
+    pub turn: i32,
+}
+
+/// The campaigns a user organises or plays in, newest first, without their state.
+pub fn listing_for_user(conn: &mut DbConnection, user: i64) -> QueryResult<Vec<CampaignListing>> {
+    let mine = campaign_members::table
+        .filter(campaign_members::user_id.eq(user))
+        .select(campaign_members::campaign_id);
+    campaigns::table
+        .filter(campaigns::id.eq_any(mine))
+        .order(campaigns::id.desc())
+        .select(CampaignListing::as_select())
+        .load(conn)
+}
+
 /// Whether a user takes part in a campaign (organiser or player).
 pub fn is_member(conn: &mut DbConnection, campaign: i64, user: i64) -> QueryResult<bool> {
     diesel::select(diesel::dsl::exists(

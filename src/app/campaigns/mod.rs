@@ -116,10 +116,10 @@ pub async fn running_for(ctx: &Context, actor: &Actor) -> Result<Vec<Loaded>, Er
     .await
 }
 
-/// The campaigns the actor organises or plays in, newest first.
-pub async fn list(ctx: &Context, actor: &Actor) -> Result<Vec<CampaignRow>, Error> {
+/// The campaigns the actor organises or plays in, newest first (summary columns only).
+pub async fn list(ctx: &Context, actor: &Actor) -> Result<Vec<store::CampaignListing>, Error> {
     let uid = actor.id;
-    ctx.with_conn(move |conn| Ok(store::list_for_user(conn, uid)?))
+    ctx.with_conn(move |conn| Ok(store::listing_for_user(conn, uid)?))
         .await
 }
 

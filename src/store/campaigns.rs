@@ -142,14 +142,18 @@ pub fn find_by_code(conn: &mut DbConnection, code: &str) -> QueryResult<Option<C
 
 /// Campaigns a user organises or plays in, newest first.
 pub fn list_for_user(conn: &mut DbConnection, user: i64) -> QueryResult<Vec<CampaignRow>> {
+    of_user(user).select(CampaignRow::as_select()).load(conn)
+}
+
+/// The campaigns a user organises or plays in, newest first, to select from.
+fn of_user(user: i64) -> campaigns::BoxedQuery<'static, crate::store::db::MultiBackend> {
     let mine = campaign_members::table
         .filter(campaign_members::user_id.eq(user))
         .select(campaign_members::campaign_id);
     campaigns::table
         .filter(campaigns::id.eq_any(mine))
         .order(campaigns::id.desc())
-        .select(CampaignRow::as_select())
-        .load(conn)
+        .into_boxed()
 }
 
 /// A campaign as the campaign lists show it: no state, which lists never read.
@@ -166,12 +170,7 @@ pub struct CampaignListing {
 
 /// The campaigns a user organises or plays in, newest first, without their state.
 pub fn listing_for_user(conn: &mut DbConnection, user: i64) -> QueryResult<Vec<CampaignListing>> {
-    let mine = campaign_members::table
-        .filter(campaign_members::user_id.eq(user))
-        .select(campaign_members::campaign_id);
-    campaigns::table
-        .filter(campaigns::id.eq_any(mine))
-        .order(campaigns::id.desc())
+    of_user(user)
         .select(CampaignListing::as_select())
         .load(conn)
 }

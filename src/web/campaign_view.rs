@@ -6,7 +6,9 @@ use serde_json::{json, Value};
 
 use crate::app::campaigns::{parse_entry, phase_id, Loaded};
 use crate::rules::campaign::movement::{PlaceKind, RouteKind};
-use crate::rules::campaign::state::{BattleSite, BattleStatus, CampaignState, Event, Phase};
+use crate::rules::campaign::state::{
+    BattleSite, BattleStatus, CampaignState, Entry, Event, Phase, SetAside,
+};
 use crate::rules::campaign::visibility::{entry_visible, visible_orders};
 use crate::rules::campaign::words::{describe, force_label, plural};
 use crate::rules::campaign::ForceRules;
@@ -82,37 +84,75 @@ pub fn log_lines(
     turn: Option<i32>,
     force: Option<&str>,
 ) -> Result<Vec<LogLine>, AppError> {
+    let aside = set_aside_of(rows)?;
     if rows.iter().all(|r| r.words.is_some()) {
-        let aside = set_aside_ranges(rows)?;
         return stored_lines(c, rows, &aside, turn, force);
     }
-    replayed_lines(system, c, rows, turn, force)
+    replayed_lines(system, c, rows, &aside, turn, force)
 }
 
-/// The ranges of entries (`from..to` by sequence number) that voided battles set aside, from
-/// the voiding entries among `rows`.
-pub fn set_aside_ranges(rows: &[LogRow]) -> Result<Vec<(i64, i64)>, AppError> {
-    let mut out = Vec::new();
-    for r in rows.iter().filter(|r| r.kind == "battle_voided") {
-        if let Event::BattleVoided { from_seq, .. } = parse_entry(r)?.event {
-            out.push((from_seq, r.seq));
-        }
+/// What voided battles set aside, from the voiding entries among `rows`.
+pub fn set_aside_of(rows: &[LogRow]) -> Result<SetAside, AppError> {
+    let voids: Vec<Entry> = rows
+        .iter()
+        .filter(|r| r.kind == "battle_voided")
+        .map(parse_entry)
+        .collect::<Result<_, _>>()?;
+    Ok(SetAside::of(&voids))
+}
+
+/// One entry as a line for `c`'s user: another player's order this turn shows only that it was
+/// given; otherwise the entry's `words` (made only when shown).
+fn line_of(
+    c: &Loaded,
+    r: &LogRow,
+    e: &Entry,
+    aside: &SetAside,
+    words: impl FnOnce() -> String,
+) -> LogLine {
+    let st = &c.state;
+    let hidden = !entry_visible(
+        st,
+        c.force.as_deref(),
+        &e.event,
+        u32::try_from(r.turn).unwrap_or(u32::MAX),
+    );
+    let (text, event) = if hidden {
+        let who = r
+            .force_id
+            .as_deref()
+            .map_or("A player".to_string(), |f| force_label(st, f));
+        (
+            format!("{who} gave an order (hidden until the turn closes)."),
+            None,
+        )
+    } else {
+        (words(), serde_json::from_str::<Value>(&r.event).ok())
+    };
+    LogLine {
+        seq: r.seq,
+        turn: r.turn,
+        kind: r.kind.clone(),
+        force: r.force_id.clone(),
+        seed: if hidden { None } else { r.seed.clone() },
+        text,
+        at: r.created_at.format("%Y-%m-%d %H:%M").to_string(),
+        event,
+        set_aside: aside.contains(r.seq),
     }
-    Ok(out)
 }
 
 /// Log lines from the words stored with each entry, for any run of entries (a page, the
 /// latest few) without replaying the log: every row must have its words (entries written
 /// before words were stored need [`log_lines`] over the whole log). `aside` comes from every
-/// voiding entry of the campaign ([`set_aside_ranges`]).
+/// voiding entry of the campaign ([`set_aside_of`]).
 pub fn stored_lines(
     c: &Loaded,
     rows: &[LogRow],
-    aside: &[(i64, i64)],
+    aside: &SetAside,
     turn: Option<i32>,
     force: Option<&str>,
 ) -> Result<Vec<LogLine>, AppError> {
-    let st = &c.state;
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
         let Some(words) = &r.words else {
@@ -122,42 +162,14 @@ pub fn stored_lines(
             continue;
         }
         let e = parse_entry(r)?;
-        if force.is_some_and(|f| r.force_id.as_deref() != Some(f) && !in_battle(st, &e.event, f)) {
+        if force
+            .is_some_and(|f| r.force_id.as_deref() != Some(f) && !in_battle(&c.state, &e.event, f))
+        {
             continue;
         }
-        let hidden = !entry_visible(
-            st,
-            c.force.as_deref(),
-            &e.event,
-            u32::try_from(r.turn).unwrap_or(u32::MAX),
-        );
-        let (text, event) = if hidden {
-            (hidden_order_words(st, r), None)
-        } else {
-            (words.clone(), serde_json::from_str::<Value>(&r.event).ok())
-        };
-        out.push(LogLine {
-            seq: r.seq,
-            turn: r.turn,
-            kind: r.kind.clone(),
-            force: r.force_id.clone(),
-            seed: if hidden { None } else { r.seed.clone() },
-            text,
-            at: r.created_at.format("%Y-%m-%d %H:%M").to_string(),
-            event,
-            set_aside: aside.iter().any(|(a, b)| r.seq >= *a && r.seq < *b),
-        });
+        out.push(line_of(c, r, &e, aside, || words.clone()));
     }
     Ok(out)
-}
-
-fn hidden_order_words(st: &CampaignState, r: &LogRow) -> String {
-    format!(
-        "{} gave an order (hidden until the turn closes).",
-        r.force_id
-            .as_deref()
-            .map_or("A player".to_string(), |f| force_label(st, f))
-    )
 }
 
 /// The log told by replaying it from the start (the whole log in order): for campaigns whose
@@ -166,26 +178,18 @@ fn replayed_lines(
     system: &dyn ForceRules,
     c: &Loaded,
     rows: &[LogRow],
+    aside: &SetAside,
     turn: Option<i32>,
     force: Option<&str>,
 ) -> Result<Vec<LogLine>, AppError> {
     let st = &c.state;
-    let mut set_aside: Vec<(i64, i64)> = Vec::new();
-    let mut entries = Vec::new();
-    for r in rows {
-        let e = parse_entry(r)?;
-        if let Event::BattleVoided { from_seq, .. } = &e.event {
-            set_aside.push((*from_seq, e.seq));
-        }
-        entries.push((r, e));
-    }
     let mut out = Vec::new();
     // Each entry is told against the campaign as it stood just before it (where a force stood
     // when it was ordered, what a place was called then): the words are made first, then the
     // entry is applied, so no copy of the state is ever taken.
     let mut before = CampaignState::default();
-    for (r, e) in entries {
-        let aside = set_aside.iter().any(|(a, b)| r.seq >= *a && r.seq < *b);
+    for r in rows {
+        let e = parse_entry(r)?;
         let line = {
             let told = if before.settings.is_none() {
                 st
@@ -196,42 +200,13 @@ fn replayed_lines(
                 || force.is_some_and(|f| {
                     r.force_id.as_deref() != Some(f) && !in_battle(told, &e.event, f)
                 }));
-            shown.then(|| {
-                let hidden = !entry_visible(
-                    st,
-                    c.force.as_deref(),
-                    &e.event,
-                    u32::try_from(r.turn).unwrap_or(u32::MAX),
-                );
-                if hidden {
-                    (hidden_order_words(st, r), None, hidden)
-                } else {
-                    (
-                        describe(system, told, &e.event),
-                        serde_json::from_str::<Value>(&r.event).ok(),
-                        hidden,
-                    )
-                }
-            })
+            shown.then(|| line_of(c, r, &e, aside, || describe(system, told, &e.event)))
         };
         // A stored entry that no longer applies is still shown, told against the present.
-        if !aside && before.apply(system, r.seq, &e.event).is_err() {
+        if !aside.contains(r.seq) && before.apply(system, r.seq, &e.event).is_err() {
             before = st.clone();
         }
-        let Some((text, event, hidden)) = line else {
-            continue;
-        };
-        out.push(LogLine {
-            seq: r.seq,
-            turn: r.turn,
-            kind: r.kind.clone(),
-            force: r.force_id.clone(),
-            seed: if hidden { None } else { r.seed.clone() },
-            text,
-            at: r.created_at.format("%Y-%m-%d %H:%M").to_string(),
-            event,
-            set_aside: aside,
-        });
+        out.extend(line);
     }
     Ok(out)
 }

@@ -14,7 +14,7 @@ use crate::rules::campaign::state::BattleStatus;
 use crate::web::auth::csrf::{CsrfForm, NoFields};
 use crate::web::auth::{SignedIn, SignedInUser};
 use crate::web::campaign_view::{
-    attention, log_lines, set_aside_ranges, stored_lines, svg_map, LogLine, SvgMap,
+    attention, log_lines, set_aside_of, stored_lines, svg_map, LogLine, SvgMap,
 };
 
 /// How many of the latest log entries the campaign page shows.
@@ -129,7 +129,7 @@ async fn show_page(
     // predate stored words is told by replaying its whole log.
     let slice = crate::app::campaigns::recent_log(&state.app, c.id(), RECENT_ENTRIES).await?;
     let recent = if slice.told() {
-        let aside = set_aside_ranges(&slice.voiding)?;
+        let aside = set_aside_of(&slice.voiding)?;
         stored_lines(&c, &slice.rows, &aside, None, None)?
     } else {
         let rows = log_rows(&state.app, c.id()).await?;

@@ -10,7 +10,7 @@ use crate::rules::campaign::standings::{standings, Standings};
 use crate::rules::campaign::state::Phase;
 use crate::store::campaigns::LogQuery;
 use crate::web::auth::SignedIn;
-use crate::web::campaign_view::{log_lines, set_aside_ranges, stored_lines, LogLine};
+use crate::web::campaign_view::{log_lines, set_aside_of, stored_lines, LogLine};
 use crate::web::page::SelectOption;
 use crate::web::page::{render_with_status, PageCtx};
 use crate::web::state::AppState;
@@ -134,7 +134,7 @@ pub async fn log_page(
     )
     .await?;
     let (lines, more) = if slice.told() {
-        let aside = set_aside_ranges(&slice.voiding)?;
+        let aside = set_aside_of(&slice.voiding)?;
         (
             stored_lines(&c, &slice.rows, &aside, turn, force)?,
             slice.more,

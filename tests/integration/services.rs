@@ -675,3 +675,53 @@ fn a_campaign_stored_before_the_seam_still_loads_and_plays() {
     }
     assert_eq!((next.phase, next.turn), (Phase::Orders, 3));
 }
+
+/// Issue 17: the words stored with each entry are the words a replay of the log gives, so a
+/// campaign whose older entries have no stored words (written before the column) reads the
+/// same: the same log with its words taken away is told by replaying it, line for line.
+#[tokio::test]
+async fn stored_log_words_are_what_a_replay_tells() {
+    let t = campaign_at_battle_under(HouseRules::default()).await;
+    let (w, ctx) = (&t.w, &t.w.ctx);
+    let row = t.record_row(&w.howe).await;
+    let recorded = record(w, &w.howe, &row).await;
+    battles::confirm(ctx, &w.washington, &recorded, recorded.version)
+        .await
+        .expect("confirmed");
+    let (campaign, state, _) = stored(ctx, t.campaign);
+    let rows = {
+        let mut conn = ctx.pool.get().expect("connection");
+        store::campaigns::log(&mut conn, t.campaign).expect("log")
+    };
+    assert!(
+        rows.iter().all(|r| r.words.is_some()),
+        "every new entry has its words"
+    );
+    let system = muster::app::campaigns::system_of(&ctx.rules, &campaign).expect("system");
+    let loaded = muster::app::campaigns::Loaded {
+        row: campaign,
+        state,
+        organiser: true,
+        force: None,
+        user: w.organiser.id,
+        records: Default::default(),
+    };
+    let told = |rows: &[store::campaigns::LogRow]| {
+        muster::web::campaign_view::log_lines(system, &loaded, rows, None, None)
+            .expect("lines")
+            .into_iter()
+            .map(|l| (l.seq, l.text))
+            .collect::<Vec<_>>()
+    };
+    let stripped: Vec<_> = rows
+        .iter()
+        .cloned()
+        .map(|mut r| {
+            r.words = None;
+            r
+        })
+        .collect();
+    let from_words = told(&rows);
+    assert!(from_words.len() > 10, "{from_words:?}");
+    assert_eq!(from_words, told(&stripped));
+}

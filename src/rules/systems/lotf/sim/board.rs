@@ -70,14 +70,14 @@ pub fn file_x(sector: i32, file: usize) -> f64 {
 
 /// Frontage of an element in inches: by size in a line, narrow in a column.
 pub fn frontage(size: Size, formation: Formation) -> f64 {
-    if matches!(formation, Formation::MarchColumn | Formation::Limbered) {
-        return 2.0;
-    }
-    match size {
-        Size::Tiny => 2.0,
-        Size::Small => 4.0,
-        Size::Medium => 6.0,
-        Size::Large => 7.0,
+    // A table by the enums' positions, not a match: every distance on the
+    // table asks for two frontages, and the match showed in profiles.
+    const BY_SIZE: [f64; 4] = [2.0, 4.0, 6.0, 7.0];
+    const COLUMN: f64 = 2.0;
+    const _: () = assert!(Size::Tiny as usize == 0 && Size::Large as usize == 3);
+    match formation {
+        Formation::MarchColumn | Formation::Limbered => COLUMN,
+        _ => BY_SIZE[size as usize],
     }
 }
 
@@ -306,17 +306,18 @@ impl View {
         it: impl Iterator<Item = usize>,
     ) -> Option<(usize, f64)> {
         let mut best: Option<(usize, f64)> = None;
+        let y = self.units[me].y;
         for i in it {
+            // The depth apart is a floor of the distance: no nearer than the best, skip the rest.
+            if best.is_some_and(|(_, bd)| (self.units[i].y - y).abs() >= bd) {
+                continue;
+            }
             let d = self.distance(me, i);
             if best.is_none_or(|(_, bd)| d < bd) {
                 best = Some((i, d));
             }
         }
         best
-    }
-
-    fn closest(&self, me: usize, it: impl Iterator<Item = usize>) -> Option<usize> {
-        self.closest_with_distance(me, it).map(|(i, _)| i)
     }
 
     fn nearest_enemy_with_distance(&self, me: usize) -> Option<(usize, f64)> {
@@ -392,13 +393,17 @@ impl View {
         };
         self.enemies(me).filter(move |&t| {
             let q = &self.units[t];
-            let flank = self.in_flank_of(me, t) || u.flank_turn == self.turn;
-            q.engaged.is_none()
+            // The depth apart first: it is a floor of the distance and cheap.
+            reach > 0.0
+                && q.engaged.is_none()
+                && (q.y - u.y).abs() <= reach
                 && self.wheels_onto(me, t)
                 && self.distance(me, t) <= reach
-                && reach > 0.0
-                && charge_permission(u.et, u.size, u.formation, u.level, u.fear, q.size, flank)
-                    .is_ok()
+                && {
+                    let flank = self.in_flank_of(me, t) || u.flank_turn == self.turn;
+                    charge_permission(u.et, u.size, u.formation, u.level, u.fear, q.size, flank)
+                        .is_ok()
+                }
         })
     }
 
@@ -457,12 +462,43 @@ impl View {
         true
     }
 
-    /// The target a shot must take: the closest enemy it may shoot at.
+    /// The target a shot must take: the closest enemy it may shoot at (the
+    /// first in the list on a tie).
     pub fn shoot_target(&self, cat: &Catalogue, me: usize) -> Option<usize> {
-        self.closest(
-            me,
-            self.enemies(me).filter(|&t| self.may_shoot_at(cat, me, t)),
-        )
+        let u = &self.units[me];
+        if !u.loaded
+            || u.engaged.is_some()
+            || matches!(u.formation, Formation::MarchColumn | Formation::Limbered)
+        {
+            return None;
+        }
+        // Candidates in order of (distance, index), each checked in full
+        // only when it is the closest left: the full check scans every
+        // friend for the fire zone, so it runs once or twice, not per enemy.
+        let in_reach = |t: usize| {
+            let q = &self.units[t];
+            if (q.y - u.y).abs() > f64::from(u.range) {
+                return None;
+            }
+            let d = self.distance(me, t);
+            (q.engaged.is_none()
+                && d <= f64::from(u.range)
+                && d >= f64::from(u.min_range)
+                && self.ahead(me, t))
+            .then_some((d, t))
+        };
+        let mut after: Option<(f64, usize)> = None;
+        loop {
+            let next = self
+                .enemies(me)
+                .filter_map(in_reach)
+                .filter(|&(d, t)| after.is_none_or(|(ad, at)| d > ad || (d == ad && t > at)))
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))?;
+            if self.may_shoot_at(cat, me, next.1) {
+                return Some(next.1);
+            }
+            after = Some(next);
+        }
     }
 
     /// Worth spending a Maneuver on reloading: unloaded, able to, and an enemy
@@ -777,20 +813,16 @@ impl View {
     /// The group commander's position: the middle of the group's elements
     /// on the table (M-19).
     pub fn group_centre(&self, g: usize) -> Option<(f64, f64)> {
-        let on: Vec<&Unit> = self.groups[g]
-            .units
-            .iter()
-            .map(|&i| &self.units[i])
-            .filter(|u| u.active())
-            .collect();
-        if on.is_empty() {
-            return None;
+        // From −0.0, as `Iterator::sum` starts, so the result is the same to the bit.
+        let (mut n, mut x, mut y) = (0usize, -0.0f64, -0.0f64);
+        for u in self.groups[g].units.iter().map(|&i| &self.units[i]) {
+            if u.active() {
+                n += 1;
+                x += u.x;
+                y += u.y;
+            }
         }
-        let n = on.len() as f64;
-        Some((
-            on.iter().map(|u| u.x).sum::<f64>() / n,
-            on.iter().map(|u| u.y).sum::<f64>() / n,
-        ))
+        (n > 0).then(|| (x / n as f64, y / n as f64))
     }
 
     /// Inside its Group Commander's sphere of influence.

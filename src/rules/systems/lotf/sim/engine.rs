@@ -894,7 +894,11 @@ impl<'c> Engine<'c> {
     }
 
     fn advance(&mut self, i: usize) {
+        // Nothing moves until `step_toward`: the policy's questions about the
+        // nearest enemy share one scan.
+        self.v.cache_nearest(i);
         let Some(goal) = self.policy.goal(self.cat, &self.v, i) else {
+            self.v.nearest_cache.set(None);
             return;
         };
         let rate = self.v.advance_rate(self.cat, i);
@@ -904,6 +908,7 @@ impl<'c> Engine<'c> {
             Some(t) => self.v.distance(i, t),
             None => f64::INFINITY,
         };
+        self.v.nearest_cache.set(None);
         let dist = if target_gap.is_finite() {
             rate.min((target_gap - standoff).max(0.0))
         } else {
@@ -931,15 +936,21 @@ impl<'c> Engine<'c> {
         }
         let side = self.v.units[a].side;
         let n = self.v.units.len();
+        // The stored-order flags first: most elements hold none, and they
+        // are cheaper to read than the Threat Zone's geometry.
         let reacts = |v: &View, r: usize| {
             v.units[r].side != side && v.units[r].active() && v.in_threat_zone(r, a)
         };
+        // Whether `a` is still free to be interrupted only changes when an
+        // interruption happens, so it is checked only for elements that may.
         for r in 0..n {
+            if !self.v.units[r].stored_combat {
+                continue;
+            }
             if !self.v.units[a].active() || self.v.units[a].engaged.is_some() {
                 break;
             }
             if reacts(&self.v, r)
-                && self.v.units[r].stored_combat
                 && self.v.may_shoot_at(self.cat, r, a)
                 && self.policy.snap_fire(self.cat, &self.v, r, a)
             {
@@ -951,6 +962,9 @@ impl<'c> Engine<'c> {
             }
         }
         for r in 0..n {
+            if !self.v.units[r].stored_maneuver {
+                continue;
+            }
             if !self.v.units[a].active() || self.v.units[a].engaged.is_some() {
                 break;
             }

@@ -188,7 +188,7 @@ pub fn melee_pool(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) -> DiceP
 /// when rolled).
 pub fn melee_resolution(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) -> (i32, Vec<Term>) {
     let mut terms = Vec::new();
-    let mut add = |id: MeleeResolutionModifier, label: &str| {
+    let mut add = |id: MeleeResolutionModifier, label: &'static str| {
         let v = cat.melee_resolution_modifier(id);
         if v != 0 {
             terms.push(Term::new(id.id(), label, v));

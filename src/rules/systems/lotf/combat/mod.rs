@@ -5,6 +5,7 @@
 //! passed in. Each function names the rule and ruling (R-n from the shared
 //! rulings, M-n from `docs/rulings.md`) it implements.
 
+use std::borrow::Cow;
 pub mod charges;
 pub mod commanders;
 pub mod discipline;
@@ -70,17 +71,19 @@ impl Side {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Term {
     /// The table row id (`cover`, `battle_line`, …) or `base`/`action`.
-    pub id: String,
+    pub id: Cow<'static, str>,
     /// A short label in our own words.
-    pub label: String,
+    pub label: Cow<'static, str>,
     pub value: i32,
 }
 
 impl Term {
-    pub(crate) fn new(id: &str, label: &str, value: i32) -> Term {
+    /// Borrowed words: the simulator builds terms on every roll and never
+    /// reads them, so they must cost no allocation.
+    pub(crate) fn new(id: &'static str, label: &'static str, value: i32) -> Term {
         Term {
-            id: id.to_string(),
-            label: label.to_string(),
+            id: Cow::Borrowed(id),
+            label: Cow::Borrowed(label),
             value,
         }
     }
@@ -108,7 +111,7 @@ impl DicePool {
         }
     }
 
-    fn add(&mut self, id: &str, label: &str, value: i32) {
+    fn add(&mut self, id: &'static str, label: &'static str, value: i32) {
         if value != 0 || id == "base" || id == "action" {
             self.terms.push(Term::new(id, label, value));
             self.total += value;

@@ -182,13 +182,13 @@ pub fn shooting_pool(
     if shooter.disorder_markers > 0 {
         let per = cat.shooting_modifier(ShootingModifier::Disorder);
         let label = if shooter.disorder_markers == 1 {
-            "Disorder Marker".to_string()
+            "Disorder Marker"
         } else {
-            "Disorder Markers".to_string()
+            "Disorder Markers"
         };
         pool.add(
             "disorder",
-            &label,
+            label,
             per.saturating_mul(shooter.disorder_markers.min(1000) as i32),
         );
     }

@@ -184,14 +184,18 @@ pub fn die_hit_probability(to_hit: u8, reroll_misses: bool) -> f64 {
 /// The exact distribution of hits from `n` dice, each hitting with
 /// probability `p` (binomial).
 pub fn binomial(n: u32, p: f64) -> Vec<f64> {
-    let mut dist = vec![1.0];
-    for _ in 0..n {
-        let mut next = vec![0.0; dist.len() + 1];
-        for (k, q) in dist.iter().enumerate() {
-            next[k] += q * (1.0 - p);
-            next[k + 1] += q * p;
+    // One die at a time, in place (one allocation, not one per die): after a
+    // die, k hits come from k − 1 and a hit, or k and a miss. Each entry is
+    // summed in the same order as ever, so the numbers are the same to the bit.
+    let n = n as usize;
+    let mut dist = Vec::with_capacity(n + 1);
+    dist.push(1.0);
+    for len in 1..=n {
+        dist.push(dist[len - 1] * p);
+        for k in (1..len).rev() {
+            dist[k] = dist[k - 1] * p + dist[k] * (1.0 - p);
         }
-        dist = next;
+        dist[0] *= 1.0 - p;
     }
     dist
 }

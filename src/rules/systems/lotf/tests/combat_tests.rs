@@ -609,3 +609,31 @@ fn morale_odds_handles_bad_input() {
     assert!(morale_odds(&c, &none).is_err());
     assert!(serde_json::from_str::<MoraleRequest>(r#"{"morale": 7, "bogus": 1}"#).is_err());
 }
+
+/// The exact hit distribution, built in place, is the textbook one die at a
+/// time to the last bit (the simulator's battles depend on every bit).
+#[test]
+fn binomial_in_place_matches_the_die_by_die_sum_exactly() {
+    fn die_by_die(n: u32, p: f64) -> Vec<f64> {
+        let mut dist = vec![1.0];
+        for _ in 0..n {
+            let mut next = vec![0.0; dist.len() + 1];
+            for (k, q) in dist.iter().enumerate() {
+                next[k] += q * (1.0 - p);
+                next[k + 1] += q * p;
+            }
+            dist = next;
+        }
+        dist
+    }
+    for n in 0..=40 {
+        for p in [1.0 / 6.0, 1.0 / 3.0, 0.5, 0.5555, 2.0 / 3.0, 11.0 / 36.0] {
+            let fast: Vec<u64> = crate::rules::systems::lotf::combat::binomial(n, p)
+                .iter()
+                .map(|x| x.to_bits())
+                .collect();
+            let slow: Vec<u64> = die_by_die(n, p).iter().map(|x| x.to_bits()).collect();
+            assert_eq!(fast, slow, "{n} dice at {p}");
+        }
+    }
+}

@@ -473,8 +473,8 @@ impl View {
             return None;
         }
         // Candidates in order of (distance, index), each checked in full
-        // only when it is the closest left: the full check scans every
-        // friend for the fire zone, so it runs once or twice, not per enemy.
+        // only until one passes: the full check scans every friend for the
+        // fire zone, so it runs once or twice, not per enemy.
         let in_reach = |t: usize| {
             let q = &self.units[t];
             if (q.y - u.y).abs() > f64::from(u.range) {
@@ -487,18 +487,21 @@ impl View {
                 && self.ahead(me, t))
             .then_some((d, t))
         };
-        let mut after: Option<(f64, usize)> = None;
-        loop {
-            let next = self
-                .enemies(me)
-                .filter_map(in_reach)
-                .filter(|&(d, t)| after.is_none_or(|(ad, at)| d > ad || (d == ad && t > at)))
-                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))?;
-            if self.may_shoot_at(cat, me, next.1) {
-                return Some(next.1);
-            }
-            after = Some(next);
-        }
+        let mut candidates: Vec<(f64, usize)> = self.enemies(me).filter_map(in_reach).collect();
+        candidates.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        candidates
+            .into_iter()
+            .map(|(_, t)| t)
+            .find(|&t| self.may_shoot_at(cat, me, t))
+    }
+
+    /// Whether an enemy stands within `inches` of `me` (closer than it, not
+    /// at it): the question a move that must keep off the enemy asks after
+    /// every step, cheaper than finding the nearest.
+    pub fn enemy_closer_than(&self, me: usize, inches: f64) -> bool {
+        let y = self.units[me].y;
+        self.enemies(me)
+            .any(|t| (self.units[t].y - y).abs() < inches && self.distance(me, t) < inches)
     }
 
     /// Worth spending a Maneuver on reloading: unloaded, able to, and an enemy

@@ -883,7 +883,7 @@ impl<'c> Engine<'c> {
             let (nx, ny) = (x0 + dx / len * step, y0 + dy / len * step);
             self.v.units[i].x = nx.clamp(0.0, TABLE_WIDTH);
             self.v.units[i].y = ny.clamp(0.0, TABLE_DEPTH);
-            if !keep_off || self.v.nearest_enemy_distance(i) >= 1.0 {
+            if !keep_off || !self.v.enemy_closer_than(i, 1.0) {
                 return step;
             }
             step *= 0.6;

@@ -7,6 +7,7 @@ pub mod battles;
 pub mod campaigns;
 pub mod db;
 pub mod jobs;
+pub mod listing;
 pub mod rosters;
 pub mod schema;
 pub mod sessions;

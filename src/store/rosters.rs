@@ -4,6 +4,7 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
+use super::listing::{contains_pattern, limit_offset, lower, search_text};
 use super::schema::rosters;
 use super::DbConnection;
 
@@ -160,8 +161,6 @@ pub enum ListingOrder {
     Points,
 }
 
-diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
-
 /// One page of the owner's roster list and how many rosters match in all.
 pub fn listing_for_owner(
     conn: &mut DbConnection,
@@ -178,18 +177,10 @@ pub fn listing_for_owner(
         if let Some(system) = &q.rule_system {
             query = query.filter(rosters::rule_system.eq(system.clone()));
         }
-        if let Some(search) = q.search.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-            let escaped: String = search
-                .to_lowercase()
-                .chars()
-                .flat_map(|c| match c {
-                    '%' | '_' | '\\' => vec!['\\', c],
-                    c => vec![c],
-                })
-                .collect();
+        if let Some(search) = search_text(q.search.as_deref()) {
             query = query.filter(
                 lower(rosters::name)
-                    .like(format!("%{escaped}%"))
+                    .like(contains_pattern(search))
                     .escape('\\'),
             );
         }
@@ -202,9 +193,10 @@ pub fn listing_for_owner(
         ListingOrder::Name => query.order((rosters::name.asc(), rosters::id.asc())),
         ListingOrder::Points => query.order((rosters::points.desc(), rosters::id.desc())),
     };
+    let (limit, offset) = limit_offset(q.page, q.per_page);
     let rows = query
-        .limit(q.per_page.max(1))
-        .offset(q.page.max(0) * q.per_page.max(1))
+        .limit(limit)
+        .offset(offset)
         .select(RosterListing::as_select())
         .load(conn)?;
     Ok((rows, total))

@@ -5,6 +5,7 @@ pub mod assets;
 pub mod auth;
 pub mod campaign_view;
 pub mod error;
+pub mod listing;
 pub mod middleware;
 pub mod page;
 pub mod pages;

@@ -13,6 +13,7 @@ use crate::rules::SystemId;
 use crate::store::rosters::{ListingOrder, ListingQuery, RosterListing, RosterRow};
 use crate::web::auth::csrf::{self, CsrfForm, NoFields};
 use crate::web::auth::SignedIn;
+use crate::web::listing::{ListCut, Pager};
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx, SelectOption};
 use crate::web::state::state_of;
 use crate::web::state::AppState;
@@ -89,16 +90,6 @@ impl RosterSummary {
     }
 }
 
-/// Where the list stands among its pages.
-#[derive(Debug, Clone)]
-pub struct Pager {
-    page: i64,
-    pages: i64,
-    total: i64,
-    previous: Option<String>,
-    next: Option<String>,
-}
-
 #[derive(Template)]
 #[template(path = "rosters/list.html")]
 struct ListPage {
@@ -109,7 +100,7 @@ struct ListPage {
     /// The search box's text.
     search: String,
     /// `changed`, `name` or `points`.
-    sort: String,
+    sort: &'static str,
     /// The sort headers' links, in that order (value: the link; label: the sort).
     sort_links: Vec<SelectOption>,
     pager: Pager,
@@ -140,90 +131,15 @@ pub struct ListQuery {
 /// Rosters on one page of the list.
 const ROSTERS_PER_PAGE: i64 = 50;
 
-/// The list's search, order and page, as the query string gave them.
-#[derive(Debug, Clone)]
-pub struct ListCut {
-    search: String,
-    sort: String,
-    page: i64,
-}
+/// The roster list's sorts, its own order first.
+const SORTS: [&str; 3] = ["changed", "name", "points"];
 
-impl Default for ListCut {
-    fn default() -> Self {
-        Self {
-            search: String::new(),
-            sort: "changed".into(),
-            page: 1,
-        }
+fn listing_order(cut: &ListCut) -> ListingOrder {
+    match cut.sort {
+        "name" => ListingOrder::Name,
+        "points" => ListingOrder::Points,
+        _ => ListingOrder::Changed,
     }
-}
-
-impl ListCut {
-    fn from_query(q: &ListQuery) -> Self {
-        let sort = match q.sort.as_deref() {
-            Some(s @ ("name" | "points")) => s.to_string(),
-            _ => "changed".to_string(),
-        };
-        Self {
-            search: q
-                .q
-                .as_deref()
-                .unwrap_or("")
-                .trim()
-                .chars()
-                .take(200)
-                .collect(),
-            sort,
-            page: q
-                .page
-                .as_deref()
-                .and_then(|p| p.parse::<i64>().ok())
-                .filter(|&p| p >= 1)
-                .unwrap_or(1),
-        }
-    }
-
-    fn order(&self) -> ListingOrder {
-        match self.sort.as_str() {
-            "name" => ListingOrder::Name,
-            "points" => ListingOrder::Points,
-            _ => ListingOrder::Changed,
-        }
-    }
-}
-
-/// A link of the list's pager or sort headers: the filters kept, one thing changed.
-fn list_href(war: &str, system: &str, cut: &ListCut, sort: &str, page: i64) -> String {
-    let mut parts = Vec::new();
-    for (k, v) in [("system", system), ("war", war), ("q", cut.search.as_str())] {
-        if !v.is_empty() {
-            parts.push(format!("{k}={}", urlencoding(v)));
-        }
-    }
-    if sort != "changed" {
-        parts.push(format!("sort={sort}"));
-    }
-    if page > 1 {
-        parts.push(format!("page={page}"));
-    }
-    if parts.is_empty() {
-        "/rosters".to_string()
-    } else {
-        format!("/rosters?{}", parts.join("&"))
-    }
-}
-
-/// Percent-encodes a query value (letters, digits and `-_.~` stay as they are).
-fn urlencoding(v: &str) -> String {
-    v.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            b' ' => "+".to_string(),
-            b => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 /// The new-roster form's generic fields; the system reads the rest.
@@ -272,29 +188,29 @@ async fn list_page(
         ListingQuery {
             war: filter,
             rule_system: system.map(|s| s.id().to_string()),
-            search: Some(cut.search.clone()).filter(|s| !s.is_empty()),
-            order: cut.order(),
+            search: cut.search(),
+            order: listing_order(&cut),
             page: cut.page - 1,
             per_page: ROSTERS_PER_PAGE,
         },
     )
     .await?;
-    let pages = ((total + ROSTERS_PER_PAGE - 1) / ROSTERS_PER_PAGE).max(1);
-    let href = |sort: &str, page: i64| list_href(&war_filter, &system_filter, &cut, sort, page);
-    let sort_links = ["changed", "name", "points"]
+    let href = |sort: &str, page: i64| {
+        cut.link(
+            "/rosters",
+            &[("system", &system_filter), ("war", &war_filter)],
+            sort,
+            page,
+        )
+    };
+    let sort_links = SORTS
         .into_iter()
         .map(|s| SelectOption {
             value: href(s, 1),
             label: s.to_string(),
         })
         .collect();
-    let pager = Pager {
-        page: cut.page,
-        pages,
-        total,
-        previous: (cut.page > 1).then(|| href(&cut.sort, cut.page - 1)),
-        next: (cut.page < pages).then(|| href(&cut.sort, cut.page + 1)),
-    };
+    let pager = Pager::new(&cut, ROSTERS_PER_PAGE, total, |page| href(cut.sort, page));
     let status = if errors.is_empty() {
         StatusCode::OK
     } else {
@@ -321,7 +237,7 @@ async fn list_page(
         war_filter,
         system_filter,
         search: cut.search.clone(),
-        sort: cut.sort.clone(),
+        sort: cut.sort,
         sort_links,
         pager,
         systems: SystemId::served()
@@ -356,7 +272,12 @@ pub async fn list(
         (
             query.war.clone().unwrap_or_default(),
             query.system.clone().unwrap_or_default(),
-            ListCut::from_query(&query),
+            ListCut::read(
+                query.q.as_deref(),
+                query.sort.as_deref(),
+                query.page.as_deref(),
+                &SORTS,
+            ),
         ),
         notice,
         FormErrors::default(),
@@ -376,7 +297,7 @@ pub async fn create(
     CsrfForm(fields): CsrfForm<Fields>,
 ) -> Result<HttpResponse, AppError> {
     let form = CreateForm::from_fields(fields);
-    let filters = (String::new(), String::new(), ListCut::default());
+    let filters = (String::new(), String::new(), ListCut::first_page(&SORTS));
     let pages = match pages_for_new(&form.system) {
         Ok(pages) => pages,
         Err(message) => {

@@ -3,7 +3,7 @@
 
 use crate::app::Error;
 use crate::rules::system::BattleSide as Side;
-use crate::store::battles::BattleRow;
+use crate::store::battles::{BattleRow, PlayersAndWinner, ResultCount};
 
 /// Where a battle record stands. Stored as its `id()` in the `status` column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,8 +115,8 @@ pub fn winner_column(winner: Option<Side>) -> String {
 
 /// A record's result as stored: `None` while it has none, `Some(None)` for a tie, otherwise
 /// the winning side. The one reading of the `winner` column.
-pub fn winner_of(row: &BattleRow) -> Option<Option<Side>> {
-    row.winner.as_deref().map(|w| match w {
+pub fn winner_of(row: &impl PlayersAndWinner) -> Option<Option<Side>> {
+    row.winner().map(|w| match w {
         "attacker" => Some(Side::Attacker),
         "defender" => Some(Side::Defender),
         _ => None,
@@ -124,13 +124,40 @@ pub fn winner_of(row: &BattleRow) -> Option<Option<Side>> {
 }
 
 /// Which side a user plays in a battle.
-pub fn side_of(row: &BattleRow, user: i64) -> Option<Side> {
-    if row.attacker_user_id == Some(user) {
+pub fn side_of(row: &impl PlayersAndWinner, user: i64) -> Option<Side> {
+    if row.attacker_user_id() == Some(user) {
         Some(Side::Attacker)
-    } else if row.defender_user_id == Some(user) {
+    } else if row.defender_user_id() == Some(user) {
         Some(Side::Defender)
     } else {
         None
+    }
+}
+
+/// A player's record over their confirmed battles.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WinDrawLoss {
+    pub won: i64,
+    pub drawn: i64,
+    pub lost: i64,
+}
+
+impl WinDrawLoss {
+    /// `user`'s record from the counts of their confirmed battles (`battles::result_counts`).
+    pub fn of(counts: &[ResultCount], user: i64) -> Self {
+        let mut out = Self::default();
+        for count in counts {
+            let Some(side) = side_of(count, user) else {
+                continue;
+            };
+            match winner_of(count) {
+                Some(None) => out.drawn += count.battles,
+                Some(Some(w)) if w == side => out.won += count.battles,
+                Some(Some(_)) => out.lost += count.battles,
+                None => {}
+            }
+        }
+        out
     }
 }
 
@@ -188,6 +215,34 @@ mod tests {
     fn a_tie_has_one_encoding() {
         assert_eq!(winner_column(None), "tie");
         assert_eq!(winner_column(Some(Side::Defender)), "defender");
+    }
+
+    #[test]
+    fn a_record_counts_each_side_the_player_played() {
+        let count = |attacker, defender, winner: Option<&str>, battles| ResultCount {
+            attacker_user_id: attacker,
+            defender_user_id: defender,
+            winner: winner.map(str::to_string),
+            battles,
+        };
+        let counts = [
+            count(Some(1), None, Some("attacker"), 4),
+            count(Some(1), Some(2), Some("defender"), 3),
+            count(Some(2), Some(1), Some("defender"), 2),
+            count(Some(2), Some(1), Some("tie"), 1),
+            // Not decided (cannot be confirmed without a result), and someone else's.
+            count(Some(1), None, None, 7),
+            count(Some(2), Some(3), Some("attacker"), 9),
+        ];
+        assert_eq!(
+            WinDrawLoss::of(&counts, 1),
+            WinDrawLoss {
+                won: 6,
+                drawn: 1,
+                lost: 3
+            }
+        );
+        assert_eq!(WinDrawLoss::of(&[], 1), WinDrawLoss::default());
     }
 
     #[test]

@@ -5,6 +5,8 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
+use super::db::MultiBackend;
+use super::listing::{contains_pattern, limit_offset, lower, search_text};
 use super::schema::battles;
 use super::DbConnection;
 
@@ -55,6 +57,81 @@ impl BattleRow {
         self.created_by == user
             || self.attacker_user_id == Some(user)
             || self.defender_user_id == Some(user)
+    }
+}
+
+/// A battle as lists show it: the summary columns only, never the set-up, the rolls or the
+/// result, which lists do not read.
+#[derive(Debug, Clone, Queryable, Selectable)]
+#[diesel(table_name = battles)]
+pub struct BattleListing {
+    pub id: i64,
+    pub created_by: i64,
+    pub attacker_user_id: Option<i64>,
+    pub defender_user_id: Option<i64>,
+    pub title: String,
+    pub scenario: String,
+    pub status: String,
+    pub winner: Option<String>,
+    pub attacker_vp: Option<i32>,
+    pub defender_vp: Option<i32>,
+    pub recorded_by: Option<i64>,
+    pub version: i32,
+    pub created_at: NaiveDateTime,
+    /// As in `BattleRow`.
+    pub invitation: Option<String>,
+}
+
+/// How many confirmed battles had these players on each side and this `winner`: a player's
+/// record, counted in the database rather than read battle by battle.
+#[derive(Debug, Clone, Queryable)]
+pub struct ResultCount {
+    pub attacker_user_id: Option<i64>,
+    pub defender_user_id: Option<i64>,
+    pub winner: Option<String>,
+    pub battles: i64,
+}
+
+/// The columns that say who plays each side and which side won, whichever shape of a battle
+/// was loaded, so that `battle_record` reads them in one place for all of them.
+pub trait PlayersAndWinner {
+    fn attacker_user_id(&self) -> Option<i64>;
+    fn defender_user_id(&self) -> Option<i64>;
+    /// The `winner` column.
+    fn winner(&self) -> Option<&str>;
+}
+
+/// The `invitation` column, of a whole battle or a list's line.
+pub trait InvitationColumn: PlayersAndWinner {
+    fn invitation(&self) -> Option<&str>;
+}
+
+macro_rules! players_and_winner {
+    ($($shape:ty),*) => {$(
+        impl PlayersAndWinner for $shape {
+            fn attacker_user_id(&self) -> Option<i64> {
+                self.attacker_user_id
+            }
+            fn defender_user_id(&self) -> Option<i64> {
+                self.defender_user_id
+            }
+            fn winner(&self) -> Option<&str> {
+                self.winner.as_deref()
+            }
+        }
+    )*};
+}
+players_and_winner!(BattleRow, BattleListing, ResultCount);
+
+impl InvitationColumn for BattleRow {
+    fn invitation(&self) -> Option<&str> {
+        self.invitation.as_deref()
+    }
+}
+
+impl InvitationColumn for BattleListing {
+    fn invitation(&self) -> Option<&str> {
+        self.invitation.as_deref()
     }
 }
 
@@ -294,6 +371,14 @@ pub fn delete_withdrawable(conn: &mut DbConnection, id: i64) -> QueryResult<bool
 
 /// Battles the user set up or plays in, newest first.
 pub fn list_for_user(conn: &mut DbConnection, user: i64) -> QueryResult<Vec<BattleRow>> {
+    of_user(user)
+        .order(battles::id.desc())
+        .select(BattleRow::as_select())
+        .load(conn)
+}
+
+/// The battles a user set up or plays in, to select from.
+fn of_user(user: i64) -> battles::BoxedQuery<'static, MultiBackend> {
     battles::table
         .filter(
             battles::created_by
@@ -301,13 +386,129 @@ pub fn list_for_user(conn: &mut DbConnection, user: i64) -> QueryResult<Vec<Batt
                 .or(battles::attacker_user_id.eq(user))
                 .or(battles::defender_user_id.eq(user)),
         )
+        .into_boxed()
+}
+
+/// How the battle list is cut: a search on the title, an order and a page.
+#[derive(Debug, Clone, Default)]
+pub struct ListingQuery {
+    /// Part of the title, any case.
+    pub search: Option<String>,
+    pub order: ListingOrder,
+    /// From 0.
+    pub page: i64,
+    pub per_page: i64,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ListingOrder {
+    /// Most recently set up first.
+    #[default]
+    Newest,
+    /// By title, A to Z in any case.
+    Title,
+}
+
+/// One page of the battles a user set up or plays in, and how many match in all.
+pub fn listing_for_user(
+    conn: &mut DbConnection,
+    user: i64,
+    q: &ListingQuery,
+) -> QueryResult<(Vec<BattleListing>, i64)> {
+    let filtered = || {
+        let mut query = of_user(user);
+        if let Some(search) = search_text(q.search.as_deref()) {
+            query = query.filter(
+                lower(battles::title)
+                    .like(contains_pattern(search))
+                    .escape('\\'),
+            );
+        }
+        query
+    };
+    let total: i64 = filtered().count().get_result(conn)?;
+    let query = filtered();
+    let query = match q.order {
+        ListingOrder::Newest => query.order(battles::id.desc()),
+        ListingOrder::Title => query.order((lower(battles::title).asc(), battles::id.asc())),
+    };
+    let (limit, offset) = limit_offset(q.page, q.per_page);
+    let rows = query
+        .limit(limit)
+        .offset(offset)
+        .select(BattleListing::as_select())
+        .load(conn)?;
+    Ok((rows, total))
+}
+
+/// The battles whose invitation waits for the user's answer (`pending:<side>` with the user
+/// on that side), newest first, whatever page of the list is shown.
+pub fn invitations_waiting_for(
+    conn: &mut DbConnection,
+    user: i64,
+) -> QueryResult<Vec<BattleListing>> {
+    battles::table
+        .filter(
+            battles::invitation
+                .eq("pending:attacker")
+                .and(battles::attacker_user_id.eq(user))
+                .or(battles::invitation
+                    .eq("pending:defender")
+                    .and(battles::defender_user_id.eq(user))),
+        )
         .order(battles::id.desc())
-        .select(BattleRow::as_select())
+        .select(BattleListing::as_select())
+        .load(conn)
+}
+
+/// The battles the user plays a side of that have one of `statuses`, newest first.
+pub fn listing_with_status(
+    conn: &mut DbConnection,
+    user: i64,
+    statuses: &[&str],
+) -> QueryResult<Vec<BattleListing>> {
+    battles::table
+        .filter(
+            battles::attacker_user_id
+                .eq(user)
+                .or(battles::defender_user_id.eq(user)),
+        )
+        .filter(battles::status.eq_any(statuses))
+        .order(battles::id.desc())
+        .select(BattleListing::as_select())
+        .load(conn)
+}
+
+/// The battles with `status` (confirmed) that the user plays a side of, counted by the
+/// players on each side and the winner: a handful of rows however many battles there are.
+pub fn result_counts(
+    conn: &mut DbConnection,
+    user: i64,
+    status: &str,
+) -> QueryResult<Vec<ResultCount>> {
+    battles::table
+        .filter(battles::status.eq(status))
+        .filter(
+            battles::attacker_user_id
+                .eq(user)
+                .or(battles::defender_user_id.eq(user)),
+        )
+        .group_by((
+            battles::attacker_user_id,
+            battles::defender_user_id,
+            battles::winner,
+        ))
+        .select((
+            battles::attacker_user_id,
+            battles::defender_user_id,
+            battles::winner,
+            diesel::dsl::count_star(),
+        ))
         .load(conn)
 }
 
 /// Battles fought with a roster on either side, newest first.
-pub fn list_for_roster(conn: &mut DbConnection, roster: i64) -> QueryResult<Vec<BattleRow>> {
+pub fn list_for_roster(conn: &mut DbConnection, roster: i64) -> QueryResult<Vec<BattleListing>> {
     battles::table
         .filter(
             battles::attacker_roster_id
@@ -315,7 +516,7 @@ pub fn list_for_roster(conn: &mut DbConnection, roster: i64) -> QueryResult<Vec<
                 .or(battles::defender_roster_id.eq(roster)),
         )
         .order(battles::id.desc())
-        .select(BattleRow::as_select())
+        .select(BattleListing::as_select())
         .load(conn)
 }
 

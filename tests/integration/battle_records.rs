@@ -539,3 +539,214 @@ async fn only_the_players_may_act_on_a_battle() {
         .unwrap()
         .contains("You must play one of the sides"));
 }
+
+/// Sets up a battle of two of the token's rosters against a guest over the API; returns its id.
+async fn set_up_against_guest(app: &TestApp, token: &str, first: i64, second: i64) -> i64 {
+    let res = reqwest::Client::new()
+        .post(app.url("/api/v1/battles"))
+        .bearer_auth(token)
+        .json(
+            &json!({"first": format!("r:{first}"), "second": format!("r:{second}"),
+                      "second_player": "Guest Gus", "scenario": "take_the_field"}),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201, "battle set up");
+    res.json::<Value>().await.unwrap()["id"].as_i64().unwrap()
+}
+
+/// A page's table, where the list is (the invitations above it name battles too).
+fn table(html: &str) -> &str {
+    let start = html.find("<table").expect("a table");
+    &html[start..start + html[start..].find("</table>").expect("the table's end")]
+}
+
+/// The rows of a page's table (its header row left out).
+fn table_rows(html: &str) -> usize {
+    html.matches("<tr>").count().saturating_sub(1)
+}
+
+/// The address the page's `rel` link (`next` or `prev`) leads to, as the HTML has it.
+fn rel_link(html: &str, rel: &str) -> Option<String> {
+    let marker = format!("rel=\"{rel}\" href=\"");
+    let rest = &html[html.find(&marker)? + marker.len()..];
+    Some(
+        rest[..rest.find('"')?]
+            .replace("&#38;", "&")
+            .replace("&amp;", "&"),
+    )
+}
+
+#[tokio::test]
+async fn the_battle_list_pages_searches_and_sorts_and_its_record_and_invitations_count_every_battle(
+) {
+    let app = spawn_app().await;
+    app.register("many@example.org", "Many", PASSWORD).await;
+    let token = app.api_token("many@example.org", PASSWORD).await;
+
+    // The oldest battle: another player invites Many. It ends up on the last page.
+    let clinton = app.other_visitor();
+    clinton
+        .register("clinton@example.org", "Clinton", PASSWORD)
+        .await;
+    let clinton_token = app.api_token("clinton@example.org", PASSWORD).await;
+    let (redcoats, loyalists) = (
+        create_roster(&app, &clinton_token, "Redcoats").await,
+        create_roster(&app, &clinton_token, "Loyalists").await,
+    );
+    let invited = set_up(
+        &clinton,
+        &format!("r:{redcoats}"),
+        &format!("r:{loyalists}"),
+        "many@example.org",
+        "reconnoiter",
+    )
+    .await;
+
+    // Three battles the simulator decides, then 50 more: the decided ones end up on page 2.
+    let line = create_roster(&app, &token, "Line").await;
+    let brandywine = create_roster(&app, &token, "Brandywine Rangers").await;
+    let wildcards = create_roster(&app, &token, "50%_Off").await;
+    let foes = create_roster(&app, &token, "Foes").await;
+    let api = reqwest::Client::new();
+    let mut decided = Vec::new();
+    for _ in 0..3 {
+        let id = set_up_against_guest(&app, &token, line, foes).await;
+        let res = api
+            .post(app.url(&format!("/api/v1/battles/{id}/simulate")))
+            .bearer_auth(&token)
+            .json(&json!({"version": 1}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200);
+        decided.push(res.json::<Value>().await.unwrap());
+    }
+    set_up_against_guest(&app, &token, brandywine, foes).await;
+    set_up_against_guest(&app, &token, wildcards, foes).await;
+    for _ in 0..48 {
+        set_up_against_guest(&app, &token, line, foes).await;
+    }
+    // Many set each battle up with the first force, which attacks.
+    let count = |winner: &str| decided.iter().filter(|b| b["winner"] == winner).count();
+    assert_eq!(count("attacker") + count("tie") + count("defender"), 3);
+    let record = format!(
+        "Your record: <strong>{}</strong> won, <strong>{}</strong> drawn, <strong>{}</strong> lost",
+        count("attacker"),
+        count("tie"),
+        count("defender")
+    );
+
+    let first = app.get_html("/battles").await;
+    assert!(first.contains("54 battles, page 1 of 2"), "{first}");
+    assert_eq!(table_rows(&first), 50);
+    assert_eq!(rel_link(&first, "next").as_deref(), Some("/battles?page=2"));
+    assert!(rel_link(&first, "prev").is_none());
+    assert!(
+        !first.contains(" wins ") && !first.contains("Tie "),
+        "no decided battle is on the first page"
+    );
+    assert!(
+        first.contains(&record),
+        "the record counts the battles on page 2: {record}\n{first}"
+    );
+    // The invitation, on page 2 of the list, still waits at the top of page 1.
+    assert!(first.contains("Clinton invites you to a battle"));
+    assert!(first.contains(&format!("action=\"/battles/{invited}/accept\"")));
+    assert!(first.contains(&format!("action=\"/battles/{invited}/decline\"")));
+    // Newest first: the last one set up leads, Brandywine is further down.
+    let at = |html: &str, text: &str| html.find(text).unwrap_or_else(|| panic!("{text}"));
+    assert!(at(&first, "Line against Foes") < at(&first, "Brandywine Rangers against Foes"));
+
+    let second = app.get_html("/battles?page=2").await;
+    assert_eq!(table_rows(&second), 4);
+    assert!(second.contains("54 battles, page 2 of 2"));
+    assert_eq!(rel_link(&second, "prev").as_deref(), Some("/battles"));
+    assert!(second.contains(&record), "the same record on every page");
+    assert!(second.contains("Clinton invites you to a battle"));
+    assert!(table(&second).contains("Redcoats against Loyalists"));
+    assert!(second.contains("Invitation: waiting for your answer"));
+    assert_eq!(
+        second.matches("Confirmed").count(),
+        3,
+        "the decided battles are here"
+    );
+
+    // The home page finds the invitation too.
+    assert!(app
+        .get_html("/")
+        .await
+        .contains("Clinton invites you to a battle"));
+
+    // A search finds part of a title in any case, and keeps its text in the box.
+    let found = app.get_html("/battles?q=bRANDY").await;
+    assert!(found.contains("1 battle found<"), "{found}");
+    assert_eq!(table_rows(&found), 1);
+    assert!(found.contains("Brandywine Rangers against Foes"));
+    assert!(found.contains("value=\"bRANDY\""));
+    assert!(found.contains(&record), "the record is never searched");
+    // `%` and `_` are characters, not wildcards.
+    for wildcard in ["%25", "_", "0%25_o"] {
+        let found = app.get_html(&format!("/battles?q={wildcard}")).await;
+        assert_eq!(table_rows(&found), 1, "{wildcard}");
+        assert!(found.contains("50%_Off against Foes"), "{wildcard}");
+    }
+    let none = app.get_html("/battles?q=%25%25").await;
+    assert!(
+        none.contains("No battles whose title contains “%%”"),
+        "{none}"
+    );
+
+    // By title: A to Z, and the pages keep the order.
+    let by_title = app.get_html("/battles?sort=title").await;
+    assert!(by_title.contains("aria-sort=\"ascending\""));
+    assert!(at(&by_title, "50%_Off against Foes") < at(&by_title, "Brandywine Rangers"));
+    assert!(at(&by_title, "Brandywine Rangers") < at(&by_title, "Line against Foes"));
+    assert!(
+        !table(&by_title).contains("Redcoats against Loyalists"),
+        "last, on page 2"
+    );
+    assert_eq!(
+        rel_link(&by_title, "next").as_deref(),
+        Some("/battles?sort=title&page=2")
+    );
+    let searched_title = app.get_html("/battles?q=foes&sort=title&page=2").await;
+    assert_eq!(
+        rel_link(&searched_title, "prev").as_deref(),
+        Some("/battles?q=foes&sort=title"),
+        "the search and order are kept from page to page"
+    );
+
+    // Bad numbers and sorts are the first page in the list's own order, never an error.
+    for query in ["page=x", "page=0", "page=-1", "sort=setup", "page=1e3"] {
+        let res = app.get(&format!("/battles?{query}")).await;
+        assert_eq!(res.status(), 200, "{query}");
+        let html = res.text().await.unwrap();
+        assert!(html.contains("page 1 of 2"), "{query}");
+        assert!(
+            at(&html, "Line against Foes") < at(&html, "Brandywine"),
+            "{query}"
+        );
+    }
+    let past = app.get_html("/battles?page=9").await;
+    assert!(past.contains("There is no page 9: the list has 2 pages."));
+    assert_eq!(rel_link(&past, "prev").as_deref(), Some("/battles?page=2"));
+
+    // A set-up refused comes back with the list as it was, the search kept.
+    let res = app
+        .post_form(
+            "/battles",
+            "/battles?q=brandy",
+            &[("first", ""), ("second", ""), ("scenario", "reconnoiter")],
+        )
+        .await;
+    assert_eq!(res.status(), 422);
+    let refused = res.text().await.unwrap();
+    assert!(refused.contains("role=\"alert\""), "{refused}");
+    assert!(refused.contains("1 battle found<") && refused.contains("value=\"brandy\""));
+    assert!(
+        refused.contains("action=\"/battles?q=brandy\""),
+        "{refused}"
+    );
+}

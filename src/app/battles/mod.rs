@@ -6,14 +6,17 @@
 
 use diesel::Connection;
 
-use crate::app::battle_record::{side_of, winner_column, RecordAction, RecordStatus};
+use crate::app::battle_record::{side_of, winner_column, RecordAction, RecordStatus, WinDrawLoss};
 use crate::app::campaigns::{self, Loaded};
 use crate::app::{Actor, Context, Error};
 use crate::rules::campaign::state::BattleStatus;
 use crate::rules::system::{BattleSide as Side, DecidedBattle, Method, RecordProblem};
 use crate::rules::systems::AnyRoster;
 use crate::rules::{SystemId, Systems};
-use crate::store::battles::{self, BattleRow, NewBattle, ResultChange};
+use crate::store::battles::{
+    self, BattleListing, BattleRow, InvitationColumn, ListingQuery, NewBattle, PlayersAndWinner,
+    ResultChange,
+};
 use crate::store::{users, DbConnection};
 
 /// Who plays a side: a Muster user, a named guest, or whoever an e-mail invitation goes to.
@@ -125,8 +128,8 @@ pub struct Invitation {
 }
 
 impl Invitation {
-    pub fn of(row: &BattleRow) -> Option<Invitation> {
-        let text = row.invitation.as_deref()?;
+    pub fn of(row: &impl InvitationColumn) -> Option<Invitation> {
+        let text = row.invitation()?;
         let mut parts = text.split(':');
         let state = match parts.next()? {
             "pending" => InvitationState::Pending,
@@ -152,13 +155,13 @@ impl Invitation {
 
     /// The account invited, while the invitation waits for its answer (none while the address
     /// has no account).
-    pub fn invitee(&self, row: &BattleRow) -> Option<i64> {
+    pub fn invitee(&self, row: &impl PlayersAndWinner) -> Option<i64> {
         if self.state != InvitationState::Pending {
             return None;
         }
         match self.side {
-            Side::Attacker => row.attacker_user_id,
-            Side::Defender => row.defender_user_id,
+            Side::Attacker => row.attacker_user_id(),
+            Side::Defender => row.defender_user_id(),
         }
     }
 
@@ -881,18 +884,81 @@ pub async fn correct(
     .await
 }
 
-/// The actor's battles (those they play or set up), newest first.
+/// The actor's battles (those they play or set up), newest first, whole: the API's list, which
+/// answers each battle's rolls and result.
 pub async fn list(ctx: &Context, actor: &Actor) -> Result<Vec<BattleRow>, Error> {
     let uid = actor.id;
     ctx.with_conn(move |conn| Ok(battles::list_for_user(conn, uid)?))
         .await
 }
 
+/// What the battle list page shows, each part read with its own light query: one page of the
+/// actor's battles, the invitations and the record whatever that page is.
+pub struct BattleList {
+    /// The page asked for.
+    pub battles: Vec<BattleListing>,
+    /// How many battles match the search, on every page.
+    pub total: i64,
+    /// Invitations waiting for the actor's answer, newest first.
+    pub invitations: Vec<BattleListing>,
+    /// Over all the actor's confirmed battles.
+    pub record: WinDrawLoss,
+}
+
+/// One page of the actor's battle list (summary columns only), with the invitations waiting
+/// for them and their record over every confirmed battle.
+pub async fn listing(
+    ctx: &Context,
+    actor: &Actor,
+    query: ListingQuery,
+) -> Result<BattleList, Error> {
+    let uid = actor.id;
+    ctx.with_conn(move |conn| {
+        let (battles, total) = battles::listing_for_user(conn, uid, &query)?;
+        let invitations = invitations_waiting(conn, uid)?;
+        let counts = battles::result_counts(conn, uid, RecordStatus::Confirmed.id())?;
+        Ok(BattleList {
+            battles,
+            total,
+            invitations,
+            record: WinDrawLoss::of(&counts, uid),
+        })
+    })
+    .await
+}
+
+/// The invitations waiting for `user`'s answer, as `Invitation` reads them.
+fn invitations_waiting(conn: &mut DbConnection, user: i64) -> Result<Vec<BattleListing>, Error> {
+    Ok(battles::invitations_waiting_for(conn, user)?
+        .into_iter()
+        .filter(|row| Invitation::of(row).and_then(|i| i.invitee(row)) == Some(user))
+        .collect())
+}
+
+/// What waits for the actor on their battles (the home page): invitations to answer, results
+/// the other player recorded for them to confirm, and disputed results, newest first.
+pub async fn needing_attention(
+    ctx: &Context,
+    actor: &Actor,
+) -> Result<(Vec<BattleListing>, Vec<BattleListing>), Error> {
+    let uid = actor.id;
+    ctx.with_conn(move |conn| {
+        let invitations = invitations_waiting(conn, uid)?;
+        let statuses = [RecordStatus::Provisional.id(), RecordStatus::Disputed.id()];
+        let results = battles::listing_with_status(conn, uid, &statuses)?
+            .into_iter()
+            .filter(|r| r.status == RecordStatus::Disputed.id() || r.recorded_by != Some(uid))
+            .collect();
+        Ok((invitations, results))
+    })
+    .await
+}
+
 /// The battles fought with one of the actor's rosters.
 pub async fn list_for_roster(
     ctx: &Context,
     roster: &crate::app::rosters::LoadedRoster,
-) -> Result<Vec<BattleRow>, Error> {
+) -> Result<Vec<BattleListing>, Error> {
     let id = roster.row.id;
     ctx.with_conn(move |conn| Ok(battles::list_for_roster(conn, id)?))
         .await

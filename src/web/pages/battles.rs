@@ -5,12 +5,13 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
-use crate::app::battle_record::{side_of, winner_of, RecordStatus};
+use crate::app::battle_record::{side_of, winner_of, RecordStatus, WinDrawLoss};
 use crate::app::battles as records;
 use crate::rules::system::BattleSide;
-use crate::store::battles::BattleRow;
+use crate::store::battles::{BattleListing, BattleRow, ListingOrder, ListingQuery};
 use crate::web::auth::csrf::{CsrfForm, NoFields};
 use crate::web::auth::{SignedIn, SignedInUser};
+use crate::web::listing::{ListCut, Pager};
 use crate::web::page::SelectOption;
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx};
 use crate::web::state::AppState;
@@ -42,7 +43,19 @@ struct ListPage {
     ctx: PageCtx,
     battles: Vec<BattleLine>,
     invitations: Vec<InvitationLine>,
-    record: (u32, u32, u32),
+    record: WinDrawLoss,
+    /// The search box's text.
+    search: String,
+    /// `newest` or `title`.
+    sort: &'static str,
+    /// The sort headers' links, in that order (value: the link; label: the sort).
+    sort_links: Vec<SelectOption>,
+    pager: Pager,
+    /// The list in the same order without the search.
+    show_all: String,
+    /// Where the set-up form posts: the list's search, order and page kept for a form that
+    /// comes back with errors.
+    set_up_action: String,
     mine: Vec<SelectOption>,
     historical: Vec<SelectOption>,
     historical_label: String,
@@ -67,7 +80,7 @@ pub struct SetUpForm {
     pub system: String,
 }
 
-fn result_text(row: &BattleRow) -> String {
+fn result_text(row: &BattleListing) -> String {
     match (winner_of(row), row.attacker_vp, row.defender_vp) {
         (Some(Some(BattleSide::Attacker)), Some(a), Some(d)) => format!("Attacker wins {a}:{d}"),
         (Some(Some(BattleSide::Defender)), Some(a), Some(d)) => format!("Defender wins {d}:{a}"),
@@ -76,27 +89,7 @@ fn result_text(row: &BattleRow) -> String {
     }
 }
 
-/// Wins, draws and losses of a user over their confirmed battles.
-pub fn win_draw_loss(rows: &[BattleRow], user: i64) -> (u32, u32, u32) {
-    let mut out = (0, 0, 0);
-    for r in rows
-        .iter()
-        .filter(|r| r.status == RecordStatus::Confirmed.id())
-    {
-        let Some(side) = side_of(r, user) else {
-            continue;
-        };
-        match winner_of(r) {
-            Some(None) => out.1 += 1,
-            Some(Some(w)) if w == side => out.0 += 1,
-            Some(Some(_)) => out.2 += 1,
-            None => {}
-        }
-    }
-    out
-}
-
-pub fn lines(rows: &[BattleRow]) -> Vec<BattleLine> {
+pub fn lines(rows: &[BattleListing]) -> Vec<BattleLine> {
     rows.iter()
         .map(|r| BattleLine {
             id: r.id,
@@ -110,7 +103,7 @@ pub fn lines(rows: &[BattleRow]) -> Vec<BattleLine> {
 }
 
 /// How a battle's line reads for `user` while it has an invitation that is not accepted.
-fn invitation_status(row: &BattleRow, user: i64) -> Option<&'static str> {
+fn invitation_status(row: &BattleListing, user: i64) -> Option<&'static str> {
     let invitation = records::Invitation::of(row)?;
     match invitation.state {
         records::InvitationState::Pending if invitation.invitee(row) == Some(user) => {
@@ -125,7 +118,7 @@ fn invitation_status(row: &BattleRow, user: i64) -> Option<&'static str> {
 }
 
 /// The lines of `user`'s battle list.
-fn lines_for(rows: &[BattleRow], user: i64) -> Vec<BattleLine> {
+fn lines_for(rows: &[BattleListing], user: i64) -> Vec<BattleLine> {
     let mut out = lines(rows);
     for (line, row) in out.iter_mut().zip(rows) {
         if let Some(status) = invitation_status(row, user) {
@@ -135,7 +128,7 @@ fn lines_for(rows: &[BattleRow], user: i64) -> Vec<BattleLine> {
     out
 }
 
-/// A battle another player invites `user` to, waiting for an answer.
+/// A battle another player invites the viewer to, waiting for an answer.
 pub struct InvitationLine {
     pub id: i64,
     pub version: i32,
@@ -143,34 +136,57 @@ pub struct InvitationLine {
     pub title: String,
 }
 
-async fn invitations_for(
+/// The invitations waiting for the viewer (as `records::listing` found them), with who sent
+/// each.
+async fn invitation_lines(
     state: &AppState,
-    rows: &[BattleRow],
-    user: i64,
+    rows: &[BattleListing],
 ) -> Result<Vec<InvitationLine>, AppError> {
     let mut out = Vec::new();
     for row in rows {
-        if records::Invitation::of(row).and_then(|i| i.invitee(row)) == Some(user) {
-            out.push(InvitationLine {
-                id: row.id,
-                version: row.version,
-                inviter: records::player_name(&state.app, Some(row.created_by), None).await?,
-                title: row.title.clone(),
-            });
-        }
+        out.push(InvitationLine {
+            id: row.id,
+            version: row.version,
+            inviter: records::player_name(&state.app, Some(row.created_by), None).await?,
+            title: row.title.clone(),
+        });
     }
     Ok(out)
+}
+
+/// Battles on one page of the list.
+const BATTLES_PER_PAGE: i64 = 50;
+
+/// The battle list's sorts, its own order first.
+const SORTS: [&str; 2] = ["newest", "title"];
+
+fn listing_order(cut: &ListCut) -> ListingOrder {
+    match cut.sort {
+        "title" => ListingOrder::Title,
+        _ => ListingOrder::Newest,
+    }
 }
 
 async fn list_page(
     state: &web::Data<AppState>,
     user: &SignedInUser,
     ctx: PageCtx,
+    cut: ListCut,
     form: SetUpForm,
     errors: FormErrors,
 ) -> Result<HttpResponse, AppError> {
     let uid = user.id;
-    let rows = records::list(&state.app, &user.actor()).await?;
+    let list = records::listing(
+        &state.app,
+        &user.actor(),
+        ListingQuery {
+            search: cut.search(),
+            order: listing_order(&cut),
+            page: cut.page - 1,
+            per_page: BATTLES_PER_PAGE,
+        },
+    )
+    .await?;
     // One system's choices at a time, so a player sees only forces that can meet; the forces
     // chosen still decide the battle's system.
     let chosen = REGISTRY
@@ -196,12 +212,42 @@ async fn list_page(
     } else {
         StatusCode::UNPROCESSABLE_ENTITY
     };
+    // The list's links keep the system whose forces the form below offers, unless it is the
+    // one offered anyway.
+    let default_system = REGISTRY.first().map(|s| s.id().id());
+    let system = if Some(form.system.as_str()) == default_system {
+        String::new()
+    } else {
+        form.system.clone()
+    };
+    let href = |sort: &str, page: i64| cut.link("/battles", &[("system", &system)], sort, page);
+    let sort_links = SORTS
+        .into_iter()
+        .map(|s| SelectOption {
+            value: href(s, 1),
+            label: s.to_string(),
+        })
+        .collect();
+    let pager = Pager::new(&cut, BATTLES_PER_PAGE, list.total, |page| {
+        href(cut.sort, page)
+    });
     render_with_status(
         &ListPage {
             ctx,
-            record: win_draw_loss(&rows, uid),
-            battles: lines_for(&rows, uid),
-            invitations: invitations_for(state, &rows, uid).await?,
+            record: list.record,
+            battles: lines_for(&list.battles, uid),
+            invitations: invitation_lines(state, &list.invitations).await?,
+            search: cut.search.clone(),
+            sort: cut.sort,
+            sort_links,
+            pager,
+            show_all: ListCut::first_page(&SORTS).link(
+                "/battles",
+                &[("system", &system)],
+                cut.sort,
+                1,
+            ),
+            set_up_action: cut.link("/battles", &[], cut.sort, cut.page),
             mine: choices.mine,
             historical: choices.historical,
             historical_label: if choices.historical_label.is_empty() {
@@ -224,6 +270,23 @@ async fn list_page(
 pub struct ListQuery {
     /// The rule system whose forces the set-up form offers.
     pub system: String,
+    /// Part of a battle's title.
+    pub q: Option<String>,
+    /// `newest` (the default) or `title`.
+    pub sort: Option<String>,
+    /// From 1.
+    pub page: Option<String>,
+}
+
+impl ListQuery {
+    fn cut(&self) -> ListCut {
+        ListCut::read(
+            self.q.as_deref(),
+            self.sort.as_deref(),
+            self.page.as_deref(),
+            &SORTS,
+        )
+    }
 }
 
 pub async fn list(
@@ -232,19 +295,24 @@ pub async fn list(
     ctx: PageCtx,
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, AppError> {
+    let query = query.into_inner();
+    let cut = query.cut();
     let form = SetUpForm {
-        system: query.into_inner().system,
+        system: query.system,
         ..SetUpForm::default()
     };
-    list_page(&state, &user, ctx, form, FormErrors::default()).await
+    list_page(&state, &user, ctx, cut, form, FormErrors::default()).await
 }
 
 pub async fn create(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
+    query: web::Query<ListQuery>,
     CsrfForm(form): CsrfForm<SetUpForm>,
 ) -> Result<HttpResponse, AppError> {
+    // A form that comes back with errors shows the list as it was when the form was sent.
+    let cut = query.cut();
     let request = BattleRequest {
         first: form.first.clone(),
         second: form.second.clone(),
@@ -260,12 +328,12 @@ pub async fn create(
             for d in details {
                 errors.add(d.field.as_deref().unwrap_or(""), d.message);
             }
-            list_page(&state, &user, ctx, form, errors).await
+            list_page(&state, &user, ctx, cut, form, errors).await
         }
         Err(AppError::BadRequest { message, .. } | AppError::Conflict(message)) => {
             let mut errors = FormErrors::default();
             errors.general.push(message);
-            list_page(&state, &user, ctx, form, errors).await
+            list_page(&state, &user, ctx, cut, form, errors).await
         }
         Err(e) => Err(e),
     }
@@ -602,9 +670,8 @@ pub async fn attention(
     state: &web::Data<AppState>,
     user: &SignedInUser,
 ) -> Result<Vec<BattleLine>, AppError> {
-    let uid = user.id;
-    let rows = records::list(&state.app, &user.actor()).await?;
-    let mut invited: Vec<BattleLine> = invitations_for(state, &rows, uid)
+    let (invitations, results) = records::needing_attention(&state.app, &user.actor()).await?;
+    let mut out: Vec<BattleLine> = invitation_lines(state, &invitations)
         .await?
         .into_iter()
         .map(|i| BattleLine {
@@ -616,16 +683,8 @@ pub async fn attention(
             date: String::new(),
         })
         .collect();
-    let waiting: Vec<BattleRow> = rows
-        .into_iter()
-        .filter(|r| side_of(r, uid).is_some())
-        .filter(|r| {
-            (r.status == RecordStatus::Provisional.id() && r.recorded_by != Some(uid))
-                || r.status == RecordStatus::Disputed.id()
-        })
-        .collect();
-    invited.extend(lines(&waiting));
-    Ok(invited)
+    out.extend(lines(&results));
+    Ok(out)
 }
 
 // ---------- printing a side as it stood in the battle ----------

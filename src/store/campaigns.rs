@@ -6,6 +6,7 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
+use super::listing::{contains_pattern, limit_offset, lower, search_text};
 use super::schema::{campaign_log, campaign_members, campaigns};
 use super::DbConnection;
 
@@ -142,17 +143,20 @@ pub fn find_by_code(conn: &mut DbConnection, code: &str) -> QueryResult<Option<C
 
 /// Campaigns a user organises or plays in, newest first.
 pub fn list_for_user(conn: &mut DbConnection, user: i64) -> QueryResult<Vec<CampaignRow>> {
-    of_user(user).select(CampaignRow::as_select()).load(conn)
+    of_user(user)
+        .order(campaigns::id.desc())
+        .select(CampaignRow::as_select())
+        .load(conn)
 }
 
-/// The campaigns a user organises or plays in, newest first, to select from.
+/// The campaigns a user organises or plays in, to select from (unordered, so that it can be
+/// counted as well).
 fn of_user(user: i64) -> campaigns::BoxedQuery<'static, crate::store::db::MultiBackend> {
     let mine = campaign_members::table
         .filter(campaign_members::user_id.eq(user))
         .select(campaign_members::campaign_id);
     campaigns::table
         .filter(campaigns::id.eq_any(mine))
-        .order(campaigns::id.desc())
         .into_boxed()
 }
 
@@ -166,13 +170,67 @@ pub struct CampaignListing {
     pub organiser_id: i64,
     pub phase: String,
     pub turn: i32,
+    pub created_at: NaiveDateTime,
 }
 
 /// The campaigns a user organises or plays in, newest first, without their state.
 pub fn listing_for_user(conn: &mut DbConnection, user: i64) -> QueryResult<Vec<CampaignListing>> {
     of_user(user)
+        .order(campaigns::id.desc())
         .select(CampaignListing::as_select())
         .load(conn)
+}
+
+/// How the campaign list is cut: a search on the name, an order and a page.
+#[derive(Debug, Clone, Default)]
+pub struct ListingQuery {
+    /// Part of the name, any case.
+    pub search: Option<String>,
+    pub order: ListingOrder,
+    /// From 0.
+    pub page: i64,
+    pub per_page: i64,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ListingOrder {
+    /// Most recently started first.
+    #[default]
+    Newest,
+    /// By name, A to Z in any case.
+    Name,
+}
+
+/// One page of the campaigns a user organises or plays in, and how many match in all.
+pub fn listing_page_for_user(
+    conn: &mut DbConnection,
+    user: i64,
+    q: &ListingQuery,
+) -> QueryResult<(Vec<CampaignListing>, i64)> {
+    let filtered = || {
+        let mut query = of_user(user);
+        if let Some(search) = search_text(q.search.as_deref()) {
+            query = query.filter(
+                lower(campaigns::name)
+                    .like(contains_pattern(search))
+                    .escape('\\'),
+            );
+        }
+        query
+    };
+    let total: i64 = filtered().count().get_result(conn)?;
+    let query = filtered();
+    let query = match q.order {
+        ListingOrder::Newest => query.order(campaigns::id.desc()),
+        ListingOrder::Name => query.order((lower(campaigns::name).asc(), campaigns::id.asc())),
+    };
+    let (limit, offset) = limit_offset(q.page, q.per_page);
+    let rows = query
+        .limit(limit)
+        .offset(offset)
+        .select(CampaignListing::as_select())
+        .load(conn)?;
+    Ok((rows, total))
 }
 
 /// Whether a user takes part in a campaign (organiser or player).

@@ -1460,3 +1460,142 @@ fn html_escape(s: &str) -> String {
         .replace('"', "&#34;")
         .replace('\'', "&#39;")
 }
+
+/// The rows of the page's table (its header row left out).
+fn table_rows(html: &str) -> usize {
+    html.matches("<tr>").count().saturating_sub(1)
+}
+
+/// The address the page's `rel` link (`next` or `prev`) leads to, as the HTML has it.
+fn rel_link(html: &str, rel: &str) -> Option<String> {
+    let marker = format!("rel=\"{rel}\" href=\"");
+    let rest = &html[html.find(&marker)? + marker.len()..];
+    Some(
+        rest[..rest.find('"')?]
+            .replace("&#38;", "&")
+            .replace("&amp;", "&"),
+    )
+}
+
+#[tokio::test]
+async fn the_campaign_list_pages_searches_and_sorts() {
+    use crate::helpers::PASSWORD;
+    let app = spawn_app().await;
+    let api = Api {
+        app: &app,
+        http: reqwest::Client::new(),
+    };
+    let many = player(&app, "many@example.com").await;
+    let other = player(&app, "other@example.com").await;
+    let new_campaign = |name: &str| {
+        json!({"name": name, "map": "philadelphia-1777", "points": 200, "turns": 3,
+               "sides": ["", ""]})
+    };
+    // The oldest: someone else's campaign that Many plays in.
+    let yorktown = api
+        .ok(&other, "POST", "/campaigns", Some(new_campaign("Yorktown")))
+        .await;
+    let roster = roster_of(&api, &many, "Many's army", "british").await;
+    api.ok(
+        &many,
+        "POST",
+        &format!("/campaigns/{}/join", yorktown["id"]),
+        Some(json!({"code": yorktown["invite_code"], "side": 0, "roster_id": roster})),
+    )
+    .await;
+    for k in 1..=50 {
+        let name = format!("Season {k:02}");
+        api.ok(&many, "POST", "/campaigns", Some(new_campaign(&name)))
+            .await;
+    }
+    for name in ["Brandywine Creek", "100%_Club"] {
+        api.ok(&many, "POST", "/campaigns", Some(new_campaign(name)))
+            .await;
+    }
+    app.login("many@example.com", PASSWORD).await;
+
+    let first = app.get_html("/campaigns").await;
+    assert!(first.contains("53 campaigns, page 1 of 2"), "{first}");
+    assert_eq!(table_rows(&first), 50);
+    assert_eq!(
+        rel_link(&first, "next").as_deref(),
+        Some("/campaigns?page=2")
+    );
+    assert!(rel_link(&first, "prev").is_none());
+    // Newest first.
+    let at = |html: &str, text: &str| html.find(text).unwrap_or_else(|| panic!("{text}"));
+    assert!(at(&first, "100%_Club") < at(&first, "Brandywine Creek"));
+    assert!(at(&first, "Brandywine Creek") < at(&first, "Season 50"));
+    assert!(!first.contains("Season 01") && !first.contains("Yorktown"));
+
+    let second = app.get_html("/campaigns?page=2").await;
+    assert_eq!(table_rows(&second), 3);
+    assert!(second.contains("53 campaigns, page 2 of 2"));
+    assert_eq!(rel_link(&second, "prev").as_deref(), Some("/campaigns"));
+    assert!(at(&second, "Season 01") < at(&second, "Yorktown"));
+    assert!(second.contains("<td>Player</td>"), "Many plays in Yorktown");
+
+    // A search finds part of a name in any case and keeps its text in the box.
+    let found = app.get_html("/campaigns?q=bRANDY").await;
+    assert!(found.contains("1 campaign found<"), "{found}");
+    assert_eq!(table_rows(&found), 1);
+    assert!(found.contains("Brandywine Creek") && found.contains("value=\"bRANDY\""));
+    assert!(found.contains("Show all campaigns"));
+    // `%` and `_` are characters, not wildcards.
+    for wildcard in ["%25", "_", "0%25_c"] {
+        let found = app.get_html(&format!("/campaigns?q={wildcard}")).await;
+        assert_eq!(table_rows(&found), 1, "{wildcard}");
+        assert!(found.contains("100%_Club"), "{wildcard}");
+    }
+    let none = app.get_html("/campaigns?q=s%25n").await;
+    assert!(
+        none.contains("None of your campaigns has a name that contains “s%n”"),
+        "{none}"
+    );
+
+    // By name: A to Z, the pages keeping the order.
+    let by_name = app.get_html("/campaigns?sort=name").await;
+    assert!(by_name.contains("aria-sort=\"ascending\""));
+    assert!(at(&by_name, "100%_Club") < at(&by_name, "Brandywine Creek"));
+    assert!(at(&by_name, "Brandywine Creek") < at(&by_name, "Season 01"));
+    assert!(!by_name.contains("Yorktown"), "last, on page 2");
+    assert_eq!(
+        rel_link(&by_name, "next").as_deref(),
+        Some("/campaigns?sort=name&page=2")
+    );
+    let last = app.get_html("/campaigns?sort=name&page=2").await;
+    assert!(last.contains("Yorktown"));
+
+    // Bad numbers and sorts are the first page in the list's own order, never an error.
+    for query in ["page=x", "page=0", "sort=turn", "page=99999999999999999999"] {
+        let res = app.get(&format!("/campaigns?{query}")).await;
+        assert_eq!(res.status(), 200, "{query}");
+        let html = res.text().await.unwrap();
+        assert!(html.contains("page 1 of 2"), "{query}");
+        assert!(at(&html, "100%_Club") < at(&html, "Season 50"), "{query}");
+    }
+    let past = app.get_html("/campaigns?page=7").await;
+    assert!(past.contains("There is no page 7: the list has 2 pages."));
+
+    // A campaign refused comes back with the list as it was, the search kept.
+    let res = app
+        .post_form(
+            "/campaigns",
+            "/campaigns?q=brandy&sort=name",
+            &[
+                ("name", ""),
+                ("map", "philadelphia-1777"),
+                ("points", "200"),
+                ("turns", "3"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 422);
+    let refused = res.text().await.unwrap();
+    assert!(refused.contains("Give the campaign a name"), "{refused}");
+    assert!(refused.contains("1 campaign found<") && refused.contains("value=\"brandy\""));
+    assert!(
+        refused.contains("action=\"/campaigns?q=brandy&#38;sort=name\""),
+        "the form posts to the list as it is, for the next try"
+    );
+}

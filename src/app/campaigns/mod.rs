@@ -123,6 +123,18 @@ pub async fn list(ctx: &Context, actor: &Actor) -> Result<Vec<store::CampaignLis
         .await
 }
 
+/// One page of the campaigns the actor organises or plays in (summary columns only), and how
+/// many match in all.
+pub async fn listing(
+    ctx: &Context,
+    actor: &Actor,
+    query: store::ListingQuery,
+) -> Result<(Vec<store::CampaignListing>, i64), Error> {
+    let uid = actor.id;
+    ctx.with_conn(move |conn| Ok(store::listing_page_for_user(conn, uid, &query)?))
+        .await
+}
+
 /// The campaign an invite code opens, for the join page (no membership needed).
 pub async fn by_code(ctx: &Context, code: &str) -> Result<(CampaignRow, CampaignState), Error> {
     let code = code.trim().to_uppercase();

@@ -8,8 +8,10 @@ use serde::Deserialize;
 use crate::app::campaigns::actions::{self as actions, NewCampaignInput};
 use crate::rules::campaign::presets::presets;
 use crate::rules::campaign::state::{HouseRules, Phase};
+use crate::store::campaigns::{ListingOrder, ListingQuery};
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::{SignedIn, SignedInUser};
+use crate::web::listing::{ListCut, Pager};
 use crate::web::page::SelectOption;
 use crate::web::page::{redirect, render_with_status, FormErrors, PageCtx};
 use crate::web::state::AppState;
@@ -23,6 +25,8 @@ pub struct CampaignLine {
     pub phase: String,
     pub turn: i32,
     pub organiser: bool,
+    /// The day it was started.
+    pub started: String,
 }
 
 pub struct PresetView {
@@ -37,6 +41,18 @@ pub struct PresetView {
 struct ListPage {
     ctx: PageCtx,
     campaigns: Vec<CampaignLine>,
+    /// The search box's text.
+    search: String,
+    /// `newest` or `name`.
+    sort: &'static str,
+    /// The sort headers' links, in that order (value: the link; label: the sort).
+    sort_links: Vec<SelectOption>,
+    pager: Pager,
+    /// The list in the same order without the search.
+    show_all: String,
+    /// Where the new-campaign form posts: the list's search, order and page kept for a form
+    /// that comes back with errors.
+    create_action: String,
     /// The rule systems whose campaigns this build runs.
     systems: Vec<SelectOption>,
     presets: Vec<PresetView>,
@@ -101,16 +117,58 @@ pub(super) fn phase_label(p: &str) -> &'static str {
     }
 }
 
+/// Campaigns on one page of the list.
+const CAMPAIGNS_PER_PAGE: i64 = 50;
+
+/// The campaign list's sorts, its own order first.
+const SORTS: [&str; 2] = ["newest", "name"];
+
+fn listing_order(cut: &ListCut) -> ListingOrder {
+    match cut.sort {
+        "name" => ListingOrder::Name,
+        _ => ListingOrder::Newest,
+    }
+}
+
 async fn list_page(
     state: &web::Data<AppState>,
     user: &SignedInUser,
     ctx: PageCtx,
+    cut: ListCut,
     form: NewForm,
     errors: FormErrors,
     status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
     let uid = user.id;
-    let rows = crate::app::campaigns::list(&state.app, &user.actor()).await?;
+    let (rows, total) = crate::app::campaigns::listing(
+        &state.app,
+        &user.actor(),
+        ListingQuery {
+            search: cut.search(),
+            order: listing_order(&cut),
+            page: cut.page - 1,
+            per_page: CAMPAIGNS_PER_PAGE,
+        },
+    )
+    .await?;
+    // The list's links keep the system the form below is for, unless it is the one offered
+    // anyway.
+    let system = if form.system == NewForm::default().system {
+        String::new()
+    } else {
+        form.system.clone()
+    };
+    let href = |sort: &str, page: i64| cut.link("/campaigns", &[("system", &system)], sort, page);
+    let sort_links = SORTS
+        .into_iter()
+        .map(|s| SelectOption {
+            value: href(s, 1),
+            label: s.to_string(),
+        })
+        .collect();
+    let pager = Pager::new(&cut, CAMPAIGNS_PER_PAGE, total, |page| href(cut.sort, page));
+    let show_all =
+        ListCut::first_page(&SORTS).link("/campaigns", &[("system", &system)], cut.sort, 1);
     // The choices of the system the form names, or of the first this build serves.
     let system = crate::rules::SystemId::from_id(&form.system)
         .into_iter()
@@ -140,8 +198,15 @@ async fn list_page(
                     phase: phase_label(&r.phase).into(),
                     turn: r.turn,
                     organiser: r.organiser_id == uid,
+                    started: r.created_at.format("%Y-%m-%d").to_string(),
                 })
                 .collect(),
+            search: cut.search.clone(),
+            sort: cut.sort,
+            sort_links,
+            pager,
+            show_all,
+            create_action: cut.link("/campaigns", &[], cut.sort, cut.page),
             systems: crate::rules::SystemId::served()
                 .filter(|s| s.capabilities().is_some_and(|c| c.campaigns))
                 .map(|s| SelectOption {
@@ -176,18 +241,35 @@ async fn list_page(
     )
 }
 
-/// `?system=`: the rule system the new-campaign form is for.
+/// The list's search, order and page, and the rule system the new-campaign form is for.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
-pub struct SystemQuery {
+pub struct ListQuery {
     pub system: String,
+    /// Part of a campaign's name.
+    pub q: Option<String>,
+    /// `newest` (the default) or `name`.
+    pub sort: Option<String>,
+    /// From 1.
+    pub page: Option<String>,
+}
+
+impl ListQuery {
+    fn cut(&self) -> ListCut {
+        ListCut::read(
+            self.q.as_deref(),
+            self.sort.as_deref(),
+            self.page.as_deref(),
+            &SORTS,
+        )
+    }
 }
 
 pub async fn list(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
-    query: web::Query<SystemQuery>,
+    query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, AppError> {
     let mut form = NewForm::default();
     if let Some(system) = crate::rules::SystemId::from_id(&query.system)
@@ -206,6 +288,7 @@ pub async fn list(
         &state,
         &user,
         ctx,
+        query.cut(),
         form,
         FormErrors::default(),
         StatusCode::OK,
@@ -217,6 +300,7 @@ pub async fn create(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
+    query: web::Query<ListQuery>,
     CsrfForm(form): CsrfForm<NewForm>,
 ) -> Result<HttpResponse, AppError> {
     let mut rules = HouseRules::default();
@@ -239,7 +323,8 @@ pub async fn create(
         Ok(row) => Ok(redirect(&format!("/campaigns/{}", row.id))),
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
-            list_page(&state, &user, ctx, form, errors, status).await
+            // Sent back with the list as it was when the form was sent.
+            list_page(&state, &user, ctx, query.cut(), form, errors, status).await
         }
     }
 }

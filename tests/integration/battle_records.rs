@@ -731,6 +731,7 @@ async fn the_battle_list_pages_searches_and_sorts_and_its_record_and_invitations
     }
     let past = app.get_html("/battles?page=9").await;
     assert!(past.contains("There is no page 9: the list has 2 pages."));
+    assert!(past.contains("54 battles<"), "not 'page 9 of 2': {past}");
     assert_eq!(rel_link(&past, "prev").as_deref(), Some("/battles?page=2"));
 
     // A set-up refused comes back with the list as it was, the search kept.

@@ -1576,6 +1576,7 @@ async fn the_campaign_list_pages_searches_and_sorts() {
     }
     let past = app.get_html("/campaigns?page=7").await;
     assert!(past.contains("There is no page 7: the list has 2 pages."));
+    assert!(past.contains("53 campaigns<"), "not 'page 7 of 2': {past}");
 
     // A campaign refused comes back with the list as it was, the search kept.
     let res = app

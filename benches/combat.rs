@@ -2,9 +2,9 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use muster::rules::systems::lotf::{
-    melee_odds, shooting_odds, simulate, BattleSetup, Catalogue, CommanderDoc, ElementDoc,
-    ElementType, GroupDoc, MeleeRequest, Nation, RosterDoc, ScenarioId, ShootingRequest, Size,
-    Upgrade, War,
+    melee_odds, shooting_odds, simulate, simulate_with, BattleSetup, Catalogue, CommanderDoc,
+    ElementDoc, ElementType, GroupDoc, MeleeRequest, Nation, RosterDoc, ScenarioId,
+    ShootingRequest, Size, StandardPolicy, Upgrade, War,
 };
 
 fn force(name: &str) -> RosterDoc {
@@ -74,6 +74,49 @@ fn benches(c: &mut Criterion) {
             simulate(&cat, black_box(&setup.with_seed(seed)), false)
         })
     });
+    // As an odds request fights them: one policy (and its melee-odds memo) for the whole run.
+    let mut policy = StandardPolicy::new();
+    c.bench_function("battle_150_points_odds_run", |b| {
+        b.iter(|| {
+            seed += 1;
+            simulate_with(&cat, black_box(&setup.with_seed(seed)), false, &mut policy)
+        })
+    });
+    let big = BattleSetup::new(
+        infantry("A", 8, 5),
+        infantry("B", 8, 5),
+        ScenarioId::TakeTheField,
+        1,
+    );
+    let mut group = c.benchmark_group("large");
+    group.sample_size(20);
+    group.bench_function("battle_1000_points_odds_run", |b| {
+        b.iter(|| {
+            seed += 1;
+            simulate_with(&cat, black_box(&big.with_seed(seed)), false, &mut policy)
+        })
+    });
+    group.finish();
+}
+
+/// `groups` groups of `per_group` medium line infantry (25 points each).
+fn infantry(name: &str, groups: usize, per_group: usize) -> RosterDoc {
+    let points = (groups * per_group * 25) as u32;
+    let mut r = RosterDoc::new(name, War::AmericanRevolution, Nation::British, Some(points));
+    r.groups = (0..groups)
+        .map(|g| GroupDoc {
+            name: format!("Brigade {}", g + 1),
+            commander: Some(CommanderDoc::default()),
+            elements: (0..per_group)
+                .map(|k| {
+                    let n = format!("{} Foot", g * per_group + k + 1);
+                    ElementDoc::new(&n, ElementType::Infantry, Size::Medium)
+                })
+                .collect(),
+            ..GroupDoc::default()
+        })
+        .collect();
+    r
 }
 
 criterion_group!(combat, benches);

@@ -37,6 +37,27 @@ pub struct Engine<'c> {
     pub stats: BattleStats,
     /// Forced Orders given to the active element so far (each after the first costs 1).
     forced: u32,
+    /// The catalogue's dice expressions, read once (not on every roll).
+    exprs: Exprs,
+}
+
+/// The catalogue's dice expressions the engine rolls most.
+#[derive(Debug, Clone, Copy)]
+struct Exprs {
+    shooting_withdrawal: DiceExpr,
+    rout_withdrawal: DiceExpr,
+    initiative: DiceExpr,
+}
+
+impl Exprs {
+    fn of(cat: &Catalogue) -> Exprs {
+        let n = cat.numbers();
+        Exprs {
+            shooting_withdrawal: DiceExpr::parse(&n.shooting_withdrawal).unwrap_or(DiceExpr::D3),
+            rout_withdrawal: DiceExpr::parse(&n.rout_withdrawal).unwrap_or(DiceExpr::D3),
+            initiative: DiceExpr::parse(&n.initiative_roll).unwrap_or(DiceExpr::D6),
+        }
+    }
 }
 
 macro_rules! say {
@@ -278,6 +299,7 @@ impl<'c> Engine<'c> {
             ended_by_break: None,
             stats: BattleStats::default(),
             forced: 0,
+            exprs: Exprs::of(cat),
         })
     }
 
@@ -591,9 +613,7 @@ impl<'c> Engine<'c> {
         self.set_level(i, next);
         if !passed && !self.v.units[i].removed {
             if from_shooting {
-                let m = DiceExpr::parse(&self.cat.numbers().shooting_withdrawal)
-                    .unwrap_or(DiceExpr::D3)
-                    .roll(&mut self.dice);
+                let m = self.exprs.shooting_withdrawal.roll(&mut self.dice);
                 self.fall_back(i, m, false);
             }
             return true;
@@ -795,8 +815,7 @@ impl<'c> Engine<'c> {
             r.defender_result
         );
         let (hit_a, hit_d) = (r.defender_hits, r.attacker_hits);
-        let rout_expr =
-            DiceExpr::parse(&self.cat.numbers().rout_withdrawal).unwrap_or(DiceExpr::D3);
+        let rout_expr = self.exprs.rout_withdrawal;
         match r.outcome {
             MeleeOutcome::Tie => {
                 self.v.units[a].dm += 1;
@@ -1211,8 +1230,7 @@ impl<'c> Engine<'c> {
     }
 
     fn initiative(&mut self) -> Side {
-        let roll_expr =
-            DiceExpr::parse(&self.cat.numbers().initiative_roll).unwrap_or(DiceExpr::D6);
+        let roll_expr = self.exprs.initiative;
         let mut scouts = [0usize; 2];
         for u in &self.v.units {
             if u.active() && u.scouts {
@@ -1435,9 +1453,7 @@ impl<'c> Engine<'c> {
                 self.set_level(i, next);
                 if !self.v.units[i].removed {
                     self.v.units[i].no_orders_turn = self.v.turn;
-                    let m = DiceExpr::parse(&self.cat.numbers().rout_withdrawal)
-                        .unwrap_or(DiceExpr::D3)
-                        .roll(&mut self.dice);
+                    let m = self.exprs.rout_withdrawal.roll(&mut self.dice);
                     self.fall_back(i, m, true);
                 }
             }

@@ -1,0 +1,1 @@
+DROP INDEX rosters_owner_changed;

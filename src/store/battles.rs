@@ -6,7 +6,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
 use super::db::MultiBackend;
-use super::listing::{contains_pattern, limit_offset, lower, search_text};
+use super::listing::{limit_offset, lower, search_pattern};
 use super::schema::battles;
 use super::DbConnection;
 
@@ -389,16 +389,8 @@ fn of_user(user: i64) -> battles::BoxedQuery<'static, MultiBackend> {
         .into_boxed()
 }
 
-/// How the battle list is cut: a search on the title, an order and a page.
-#[derive(Debug, Clone, Default)]
-pub struct ListingQuery {
-    /// Part of the title, any case.
-    pub search: Option<String>,
-    pub order: ListingOrder,
-    /// From 0.
-    pub page: i64,
-    pub per_page: i64,
-}
+/// How the list is cut (its search is on the title).
+pub type ListingQuery = super::listing::ListingQuery<ListingOrder>;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum ListingOrder {
@@ -417,12 +409,8 @@ pub fn listing_for_user(
 ) -> QueryResult<(Vec<BattleListing>, i64)> {
     let filtered = || {
         let mut query = of_user(user);
-        if let Some(search) = search_text(q.search.as_deref()) {
-            query = query.filter(
-                lower(battles::title)
-                    .like(contains_pattern(search))
-                    .escape('\\'),
-            );
+        if let Some(pattern) = search_pattern(q.search.as_deref()) {
+            query = query.filter(lower(battles::title).like(pattern).escape('\\'));
         }
         query
     };

@@ -6,7 +6,7 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-use super::listing::{contains_pattern, limit_offset, lower, search_text};
+use super::listing::{limit_offset, lower, search_pattern};
 use super::schema::{campaign_log, campaign_members, campaigns};
 use super::DbConnection;
 
@@ -181,16 +181,8 @@ pub fn listing_for_user(conn: &mut DbConnection, user: i64) -> QueryResult<Vec<C
         .load(conn)
 }
 
-/// How the campaign list is cut: a search on the name, an order and a page.
-#[derive(Debug, Clone, Default)]
-pub struct ListingQuery {
-    /// Part of the name, any case.
-    pub search: Option<String>,
-    pub order: ListingOrder,
-    /// From 0.
-    pub page: i64,
-    pub per_page: i64,
-}
+/// How the list is cut (its search is on the name).
+pub type ListingQuery = super::listing::ListingQuery<ListingOrder>;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum ListingOrder {
@@ -209,12 +201,8 @@ pub fn listing_page_for_user(
 ) -> QueryResult<(Vec<CampaignListing>, i64)> {
     let filtered = || {
         let mut query = of_user(user);
-        if let Some(search) = search_text(q.search.as_deref()) {
-            query = query.filter(
-                lower(campaigns::name)
-                    .like(contains_pattern(search))
-                    .escape('\\'),
-            );
+        if let Some(pattern) = search_pattern(q.search.as_deref()) {
+            query = query.filter(lower(campaigns::name).like(pattern).escape('\\'));
         }
         query
     };

@@ -25,6 +25,22 @@ pub fn search_text(search: Option<&str>) -> Option<&str> {
     search.map(str::trim).filter(|s| !s.is_empty())
 }
 
+/// The `LIKE` pattern of a list's search ([`contains_pattern`]), or nothing for no search.
+pub fn search_pattern(search: Option<&str>) -> Option<String> {
+    search_text(search).map(contains_pattern)
+}
+
+/// How a list is cut: a search, an order (each list has its own) and a page.
+#[derive(Debug, Clone, Default)]
+pub struct ListingQuery<O> {
+    /// Part of the listed thing's name or title, any case.
+    pub search: Option<String>,
+    pub order: O,
+    /// From 0.
+    pub page: i64,
+    pub per_page: i64,
+}
+
 /// `LIMIT` and `OFFSET` of page `page` (from 0); a page of fewer than one row is one row, and a
 /// page before the first is the first.
 pub fn limit_offset(page: i64, per_page: i64) -> (i64, i64) {

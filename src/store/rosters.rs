@@ -4,7 +4,7 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 
-use super::listing::{contains_pattern, limit_offset, lower, search_text};
+use super::listing::{limit_offset, lower, search_pattern};
 use super::schema::rosters;
 use super::DbConnection;
 
@@ -177,12 +177,8 @@ pub fn listing_for_owner(
         if let Some(system) = &q.rule_system {
             query = query.filter(rosters::rule_system.eq(system.clone()));
         }
-        if let Some(search) = search_text(q.search.as_deref()) {
-            query = query.filter(
-                lower(rosters::name)
-                    .like(contains_pattern(search))
-                    .escape('\\'),
-            );
+        if let Some(pattern) = search_pattern(q.search.as_deref()) {
+            query = query.filter(lower(rosters::name).like(pattern).escape('\\'));
         }
         query
     };

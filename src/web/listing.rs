@@ -87,6 +87,21 @@ impl ListCut {
     }
 }
 
+/// The sort control's choices: each of the list's `sorts`, linked (by `href(sort, page)`) to its
+/// first page.
+pub fn sort_options(
+    sorts: &[&'static str],
+    href: impl Fn(&str, i64) -> String,
+) -> Vec<crate::web::page::SelectOption> {
+    sorts
+        .iter()
+        .map(|s| crate::web::page::SelectOption {
+            value: href(s, 1),
+            label: s.to_string(),
+        })
+        .collect()
+}
+
 /// Percent-encodes a query value (letters, digits and `-_.~` stay as they are, a space is `+`).
 pub fn encode_query_value(v: &str) -> String {
     v.bytes()

@@ -221,13 +221,7 @@ async fn list_page(
         form.system.clone()
     };
     let href = |sort: &str, page: i64| cut.link("/battles", &[("system", &system)], sort, page);
-    let sort_links = SORTS
-        .into_iter()
-        .map(|s| SelectOption {
-            value: href(s, 1),
-            label: s.to_string(),
-        })
-        .collect();
+    let sort_links = crate::web::listing::sort_options(&SORTS, href);
     let pager = Pager::new(&cut, BATTLES_PER_PAGE, list.total, |page| {
         href(cut.sort, page)
     });

@@ -203,13 +203,7 @@ async fn list_page(
             page,
         )
     };
-    let sort_links = SORTS
-        .into_iter()
-        .map(|s| SelectOption {
-            value: href(s, 1),
-            label: s.to_string(),
-        })
-        .collect();
+    let sort_links = crate::web::listing::sort_options(&SORTS, href);
     let pager = Pager::new(&cut, ROSTERS_PER_PAGE, total, |page| href(cut.sort, page));
     let status = if errors.is_empty() {
         StatusCode::OK

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::battle::BattleSetup;
 use super::catalogue::Catalogue;
 use super::combat::{Side, VictoryLevel};
-use super::sim::{simulate_with, BattleOutcome, SimError, StandardPolicy};
+use super::sim::{fight_prepared, BattleCount, BattleOutcome, Prepared, SimError, StandardPolicy};
 
 pub use crate::rules::montecarlo::{battle_seed, Estimate};
 
@@ -41,11 +41,10 @@ impl OddsTally {
             Some(Side::Defender) => self.defender_wins += 1,
             None => self.draws += 1,
         }
-        let key = match (o.winner, o.victory_level) {
-            (None, _) | (_, VictoryLevel::Tie) => "tie".to_string(),
-            (Some(s), l) => format!("{}_{}", s.id(), l.id()),
-        };
-        *self.levels.entry(key).or_insert(0) += 1;
+        *self
+            .levels
+            .entry(level_key(o.winner, o.victory_level))
+            .or_insert(0) += 1;
         self.attacker_points_lost += u64::from(o.attacker_points_lost);
         self.defender_points_lost += u64::from(o.defender_points_lost);
         for e in &o.elements {
@@ -57,6 +56,23 @@ impl OddsTally {
                 .entry(k)
                 .or_insert_with(|| e.name.clone());
         }
+    }
+
+    /// Add one battle's result; its losses are added by the caller, who
+    /// knows the elements' names (see [`run_range`]).
+    fn count(&mut self, b: &BattleCount) {
+        self.runs += 1;
+        match b.winner {
+            Some(Side::Attacker) => self.attacker_wins += 1,
+            Some(Side::Defender) => self.defender_wins += 1,
+            None => self.draws += 1,
+        }
+        *self
+            .levels
+            .entry(level_key(b.winner, b.victory_level))
+            .or_insert(0) += 1;
+        self.attacker_points_lost += u64::from(b.attacker_points_lost);
+        self.defender_points_lost += u64::from(b.defender_points_lost);
     }
 
     /// Combine two parts.
@@ -78,6 +94,14 @@ impl OddsTally {
                 .entry(k.clone())
                 .or_insert_with(|| v.clone());
         }
+    }
+}
+
+/// `"attacker_major"`, `"defender_minor"`, …, or `"tie"`.
+fn level_key(winner: Option<Side>, level: VictoryLevel) -> String {
+    match (winner, level) {
+        (None, _) | (_, VictoryLevel::Tie) => "tie".to_string(),
+        (Some(s), l) => format!("{}_{}", s.id(), l.id()),
     }
 }
 
@@ -165,7 +189,8 @@ impl OddsSummary {
 }
 
 /// Fight battles `start..end` of a run (seed of battle `i` =
-/// `battle_seed(setup.seed, i)`), without narration.
+/// `battle_seed(setup.seed, i)`), without narration. The forces are read once
+/// ([`Prepared`]) and the policy's memo of melee odds serves every battle.
 pub fn run_range(
     cat: &Catalogue,
     setup: &BattleSetup,
@@ -173,15 +198,28 @@ pub fn run_range(
     end: u32,
     progress: &mut dyn FnMut(u32),
 ) -> Result<OddsTally, SimError> {
-    setup.check()?;
+    let prepared = Prepared::new(cat, setup)?;
     let mut policy = StandardPolicy::new();
     let mut tally = OddsTally::default();
-    let mut s = setup.clone();
+    // Losses are counted by element and named once at the end.
+    let mut lost = vec![0u64; prepared.units().len()];
     for i in start..end {
-        s.seed = battle_seed(setup.seed, i);
-        let o = simulate_with(cat, &s, false, &mut policy)?;
-        tally.add(&o);
+        let b = fight_prepared(cat, &prepared, battle_seed(setup.seed, i), &mut policy)?;
+        tally.count(&b);
+        for (n, &l) in lost.iter_mut().zip(&b.lost) {
+            *n += u64::from(l);
+        }
         progress(i - start + 1);
+    }
+    for (u, &n) in prepared.units().iter().zip(&lost) {
+        let k = format!("{}:{}", u.side.id(), u.id);
+        if n > 0 {
+            *tally.lost_elements.entry(k.clone()).or_insert(0) += n;
+        }
+        tally
+            .element_names
+            .entry(k)
+            .or_insert_with(|| u.name.to_string());
     }
     Ok(tally)
 }

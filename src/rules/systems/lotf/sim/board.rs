@@ -3,6 +3,8 @@
 //! edges (M-19 as amended: `docs/simulator.md`), the commanders and groups on
 //! it, and the read-only geometry and queries a policy makes of it.
 
+use std::sync::Arc;
+
 use crate::rules::systems::lotf::battle::ScenarioId;
 use crate::rules::systems::lotf::catalogue::Catalogue;
 use crate::rules::systems::lotf::combat::{
@@ -84,8 +86,9 @@ pub fn frontage(size: Size, formation: Formation) -> f64 {
 /// One element in the battle.
 #[derive(Debug, Clone)]
 pub struct Unit {
-    pub id: String,
-    pub name: String,
+    /// Shared with every battle fought from the same [`Prepared`](super::engine::Prepared) set-up.
+    pub id: Arc<str>,
+    pub name: Arc<str>,
     pub side: Side,
     pub group: usize,
     pub et: ElementType,
@@ -189,8 +192,8 @@ impl Unit {
 /// A commander.
 #[derive(Debug, Clone)]
 pub struct Cmd {
-    pub id: String,
-    pub name: String,
+    pub id: Arc<str>,
+    pub name: Arc<str>,
     pub side: Side,
     /// `None` for the Force Commander.
     pub group: Option<usize>,
@@ -207,7 +210,7 @@ pub struct Cmd {
 #[derive(Debug, Clone)]
 pub struct Group {
     pub side: Side,
-    pub name: String,
+    pub name: Arc<str>,
     pub commander: Option<usize>,
     pub units: Vec<usize>,
     pub arrives_turn: u32,

@@ -113,19 +113,27 @@ enum Fire {
     Closing,
 }
 
-impl<'c> Engine<'c> {
-    /// Build the battle from a checked set-up.
-    pub fn new(
-        cat: &'c Catalogue,
-        setup: &BattleSetup,
-        narrate: bool,
-        policy: &'c mut dyn Policy,
-    ) -> Result<Engine<'c>, SimError> {
+/// A battle read from its set-up once: the forces built and deployed,
+/// everything but the dice. An odds run fights thousands of battles from one
+/// [`Prepared`], each with its own seed, instead of reading the rosters again
+/// for every battle; a battle fought from it is the battle [`Engine::new`]
+/// sets up from the same document and seed.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    v: View,
+    /// Commanders whose rating is rolled when a battle starts (the rest were
+    /// given one in the set-up), in the order the dice are drawn for them.
+    rolled_ratings: Vec<usize>,
+    points_size: u32,
+    exprs: Exprs,
+}
+
+impl Prepared {
+    /// Check the set-up and build its forces.
+    pub fn new(cat: &Catalogue, setup: &BattleSetup) -> Result<Prepared, SimError> {
         setup.check()?;
-        let mut dice = Dice::from_seed(setup.seed);
-        let scenario = setup.scenario;
         let mut v = View {
-            scenario,
+            scenario: setup.scenario,
             turn: 0,
             units: Vec::new(),
             cmds: Vec::new(),
@@ -136,23 +144,22 @@ impl<'c> Engine<'c> {
             active_orders: (0, 0),
             nearest_cache: std::cell::Cell::new(None),
         };
+        let mut rolled_ratings = Vec::new();
+        let mut add_cmd = |v: &mut View, cmd: (Cmd, bool)| {
+            if cmd.1 {
+                rolled_ratings.push(v.cmds.len());
+            }
+            v.cmds.push(cmd.0);
+            v.cmds.len() - 1
+        };
         for (side, force) in [
             (Side::Attacker, &setup.attacker),
             (Side::Defender, &setup.defender),
         ] {
             let r = &force.roster;
             let fc_doc = r.force_commander.clone().unwrap_or_default();
-            let fc = Self::make_cmd(
-                cat,
-                &mut dice,
-                force,
-                &fc_doc,
-                side,
-                None,
-                "Force Commander",
-            )?;
-            v.force_commander[sidx(side)] = Some(v.cmds.len());
-            v.cmds.push(fc);
+            let fc = make_cmd(cat, force, &fc_doc, side, None, "Force Commander")?;
+            v.force_commander[sidx(side)] = Some(add_cmd(&mut v, fc));
             let home = match side {
                 Side::Attacker => Home::Near,
                 Side::Defender => Home::Far,
@@ -161,118 +168,22 @@ impl<'c> Engine<'c> {
                 let gidx = v.groups.len();
                 let cmd = match &g.commander {
                     Some(cd) => {
-                        let c = Self::make_cmd(
-                            cat,
-                            &mut dice,
-                            force,
-                            cd,
-                            side,
-                            Some(gidx),
-                            "Group Commander",
-                        )?;
-                        v.cmds.push(c);
-                        Some(v.cmds.len() - 1)
+                        let c = make_cmd(cat, force, cd, side, Some(gidx), "Group Commander")?;
+                        Some(add_cmd(&mut v, c))
                     }
                     None => None,
                 };
                 let mut units = Vec::new();
                 for e in &g.elements {
-                    let mut doc = e.clone();
-                    let st =
-                        e.id.as_ref()
-                            .and_then(|id| force.elements.get(id))
-                            .cloned()
-                            .unwrap_or_default();
-                    if let Some(s) = st.size {
-                        doc.size = s;
-                    }
-                    if cat.stats(doc.element_type, doc.size).is_none() {
-                        return Err(SimError::Force(format!(
-                            "{}: element `{}` is a {} {}, which does not exist (R-2)",
-                            side.id(),
-                            doc.name,
-                            doc.size,
-                            doc.element_type
-                        )));
-                    }
-                    let p = profile(cat, &doc);
-                    let fight = if p.formations.contains(&Formation::BattleLine) {
-                        Formation::BattleLine
-                    } else if p.formations.contains(&Formation::OpenOrder) {
-                        Formation::OpenOrder
-                    } else {
-                        Formation::Unlimbered
-                    };
-                    let level = st.discipline_level.unwrap_or(p.starting_discipline);
-                    let u = Unit {
-                        id: e.id.clone().unwrap_or_default(),
-                        name: if e.name.is_empty() {
-                            format!("{} {}", doc.size.label(), doc.element_type.label())
-                        } else {
-                            e.name.clone()
-                        },
-                        side,
-                        group: gidx,
-                        et: doc.element_type,
-                        size: doc.size,
-                        weapon: p.weapon,
-                        maneuver: p.maneuver,
-                        combat_base: p.combat,
-                        discipline: p.discipline,
-                        morale: p.morale,
-                        action: p.action,
-                        extra: p.extra_dice,
-                        range: p.range.max,
-                        min_range: p.range.min.unwrap_or(0),
-                        threat_zone: p.threat_zone,
-                        marksmen: has_skill(&p, "marksmen"),
-                        german_ranks: has_skill(&p, skill_ids::GERMAN_RANKS),
-                        esprit: has_skill(&p, "esprit_de_corps"),
-                        preserve: has_skill(&p, "preserve_the_nation"),
-                        self_pres: has_skill(&p, skill_ids::SELF_PRESERVATION),
-                        fear: has_skill(&p, "fear_of_cold_steel"),
-                        inspirational: has_skill(&p, "inspirational_charge"),
-                        vanguard: has_skill(&p, "vanguard"),
-                        carry_on: has_skill(&p, "carry_on"),
-                        scouts: has_skill(&p, skill_ids::SCOUTS),
-                        cumbersome: has_skill(&p, "cumbersome"),
-                        fight_formation: fight,
-                        points: price_element(cat, &doc),
-                        level,
-                        hits: st.hits.min(u32::from(p.discipline.saturating_sub(1))),
-                        dm: st.disorder_markers,
-                        resilient_left: u32::from(p.ignores_first_hits),
-                        removed: level == DisciplineLevel::Shattered,
-                        left_field: false,
-                        on_table: false,
-                        formation: fight,
-                        loaded: true,
-                        x: 0.0,
-                        y: 0.0,
-                        facing: home.facing(),
-                        home,
-                        start: (f64::NAN, f64::NAN),
-                        engaged: None,
-                        defenses: false,
-                        cover: false,
-                        pinned: false,
-                        stored_maneuver: false,
-                        stored_combat: false,
-                        flank_turn: 0,
-                        inspired: false,
-                        shots_this_activation: 0,
-                        no_orders_turn: 0,
-                        rallied_turn: 0,
-                    };
                     units.push(v.units.len());
-                    v.units.push(u);
+                    v.units.push(make_unit(cat, force, e, side, gidx, home)?);
                 }
                 v.groups.push(Group {
                     side,
                     name: if g.name.is_empty() {
-                        format!("group {}", gi + 1)
+                        format!("group {}", gi + 1).into()
                     } else {
-                        g.name.clone()
+                        g.name.as_str().into()
                     },
                     commander: cmd,
                     units,
@@ -287,7 +198,199 @@ impl<'c> Engine<'c> {
                 });
             }
         }
-        super::scenario::deploy(cat, &mut v, &mut dice);
+        // Deployment draws no dice: it is part of the set-up, not of a battle.
+        super::scenario::deploy(cat, &mut v);
+        Ok(Prepared {
+            v,
+            rolled_ratings,
+            points_size: setup.points_size(cat),
+            exprs: Exprs::of(cat),
+        })
+    }
+
+    /// The game's points size (R-21's denominator).
+    pub fn points_size(&self) -> u32 {
+        self.points_size
+    }
+
+    /// The scenario fought.
+    pub fn scenario(&self) -> ScenarioId {
+        self.v.scenario
+    }
+
+    /// The elements as set up, in the order a finished battle lists them.
+    pub fn units(&self) -> &[Unit] {
+        &self.v.units
+    }
+}
+
+/// An element of a force, from its roster entry and the state the set-up gives it.
+fn make_unit(
+    cat: &Catalogue,
+    force: &crate::rules::systems::lotf::battle::ForceSetup,
+    e: &crate::rules::systems::lotf::roster::ElementDoc,
+    side: Side,
+    group: usize,
+    home: Home,
+) -> Result<Unit, SimError> {
+    let mut doc = e.clone();
+    let st =
+        e.id.as_ref()
+            .and_then(|id| force.elements.get(id))
+            .cloned()
+            .unwrap_or_default();
+    if let Some(s) = st.size {
+        doc.size = s;
+    }
+    if cat.stats(doc.element_type, doc.size).is_none() {
+        return Err(SimError::Force(format!(
+            "{}: element `{}` is a {} {}, which does not exist (R-2)",
+            side.id(),
+            doc.name,
+            doc.size,
+            doc.element_type
+        )));
+    }
+    let p = profile(cat, &doc);
+    let fight = if p.formations.contains(&Formation::BattleLine) {
+        Formation::BattleLine
+    } else if p.formations.contains(&Formation::OpenOrder) {
+        Formation::OpenOrder
+    } else {
+        Formation::Unlimbered
+    };
+    let level = st.discipline_level.unwrap_or(p.starting_discipline);
+    Ok(Unit {
+        id: e.id.as_deref().unwrap_or_default().into(),
+        name: if e.name.is_empty() {
+            format!("{} {}", doc.size.label(), doc.element_type.label()).into()
+        } else {
+            e.name.as_str().into()
+        },
+        side,
+        group,
+        et: doc.element_type,
+        size: doc.size,
+        weapon: p.weapon,
+        maneuver: p.maneuver,
+        combat_base: p.combat,
+        discipline: p.discipline,
+        morale: p.morale,
+        action: p.action,
+        extra: p.extra_dice,
+        range: p.range.max,
+        min_range: p.range.min.unwrap_or(0),
+        threat_zone: p.threat_zone,
+        marksmen: has_skill(&p, "marksmen"),
+        german_ranks: has_skill(&p, skill_ids::GERMAN_RANKS),
+        esprit: has_skill(&p, "esprit_de_corps"),
+        preserve: has_skill(&p, "preserve_the_nation"),
+        self_pres: has_skill(&p, skill_ids::SELF_PRESERVATION),
+        fear: has_skill(&p, "fear_of_cold_steel"),
+        inspirational: has_skill(&p, "inspirational_charge"),
+        vanguard: has_skill(&p, "vanguard"),
+        carry_on: has_skill(&p, "carry_on"),
+        scouts: has_skill(&p, skill_ids::SCOUTS),
+        cumbersome: has_skill(&p, "cumbersome"),
+        fight_formation: fight,
+        points: price_element(cat, &doc),
+        level,
+        hits: st.hits.min(u32::from(p.discipline.saturating_sub(1))),
+        dm: st.disorder_markers,
+        resilient_left: u32::from(p.ignores_first_hits),
+        removed: level == DisciplineLevel::Shattered,
+        left_field: false,
+        on_table: false,
+        formation: fight,
+        loaded: true,
+        x: 0.0,
+        y: 0.0,
+        facing: home.facing(),
+        home,
+        start: (f64::NAN, f64::NAN),
+        engaged: None,
+        defenses: false,
+        cover: false,
+        pinned: false,
+        stored_maneuver: false,
+        stored_combat: false,
+        flank_turn: 0,
+        inspired: false,
+        shots_this_activation: 0,
+        no_orders_turn: 0,
+        rallied_turn: 0,
+    })
+}
+
+/// A commander from the roster, and whether his rating is still to be rolled
+/// (the set-up gives a rating roll only to commanders who have one already).
+fn make_cmd(
+    cat: &Catalogue,
+    force: &crate::rules::systems::lotf::battle::ForceSetup,
+    doc: &crate::rules::systems::lotf::roster::CommanderDoc,
+    side: Side,
+    group: Option<usize>,
+    role: &str,
+) -> Result<(Cmd, bool), SimError> {
+    let preset = doc
+        .id
+        .as_ref()
+        .and_then(|id| force.commanders.get(id))
+        .map(|c| c.rating_roll);
+    // A commander to be rolled holds the first rating until the battle starts.
+    let rating = crate::rules::systems::lotf::combat::rating_for_roll(cat, preset.unwrap_or(1))
+        .ok_or_else(incomplete_rating_table)?;
+    let cmd = Cmd {
+        id: doc.id.as_deref().unwrap_or_default().into(),
+        name: if doc.name.is_empty() {
+            format!("{} {}", side.id(), role).into()
+        } else {
+            doc.name.as_str().into()
+        },
+        side,
+        group,
+        rating,
+        alive: true,
+        killed_turn: None,
+        promoted: false,
+        cp: 0,
+        attached_to: None,
+        on_table: true,
+    };
+    Ok((cmd, preset.is_none()))
+}
+
+fn incomplete_rating_table() -> SimError {
+    SimError::Force("the commander rating table is incomplete".into())
+}
+
+impl<'c> Engine<'c> {
+    /// Build the battle from a checked set-up.
+    pub fn new(
+        cat: &'c Catalogue,
+        setup: &BattleSetup,
+        narrate: bool,
+        policy: &'c mut dyn Policy,
+    ) -> Result<Engine<'c>, SimError> {
+        let prepared = Prepared::new(cat, setup)?;
+        Engine::start(cat, &prepared, setup.seed, narrate, policy)
+    }
+
+    /// Start a battle of a prepared set-up with the dice of `seed`: the
+    /// commanders' ratings are rolled first, in the order of the rosters.
+    pub fn start(
+        cat: &'c Catalogue,
+        prepared: &Prepared,
+        seed: u64,
+        narrate: bool,
+        policy: &'c mut dyn Policy,
+    ) -> Result<Engine<'c>, SimError> {
+        let mut dice = Dice::from_seed(seed);
+        let mut v = prepared.v.clone();
+        for &c in &prepared.rolled_ratings {
+            v.cmds[c].rating =
+                roll_rating(cat, &mut dice, false).ok_or_else(incomplete_rating_table)?;
+        }
         Ok(Engine {
             cat,
             v,
@@ -299,45 +402,7 @@ impl<'c> Engine<'c> {
             ended_by_break: None,
             stats: BattleStats::default(),
             forced: 0,
-            exprs: Exprs::of(cat),
-        })
-    }
-
-    fn make_cmd(
-        cat: &Catalogue,
-        dice: &mut Dice,
-        force: &crate::rules::systems::lotf::battle::ForceSetup,
-        doc: &crate::rules::systems::lotf::roster::CommanderDoc,
-        side: Side,
-        group: Option<usize>,
-        role: &str,
-    ) -> Result<Cmd, SimError> {
-        let preset = doc
-            .id
-            .as_ref()
-            .and_then(|id| force.commanders.get(id))
-            .map(|c| c.rating_roll);
-        let rating = match preset {
-            Some(r) => crate::rules::systems::lotf::combat::rating_for_roll(cat, r),
-            None => roll_rating(cat, dice, false),
-        }
-        .ok_or_else(|| SimError::Force("the commander rating table is incomplete".into()))?;
-        Ok(Cmd {
-            id: doc.id.clone().unwrap_or_default(),
-            name: if doc.name.is_empty() {
-                format!("{} {}", side.id(), role)
-            } else {
-                doc.name.clone()
-            },
-            side,
-            group,
-            rating,
-            alive: true,
-            killed_turn: None,
-            promoted: false,
-            cp: 0,
-            attached_to: None,
-            on_table: true,
+            exprs: prepared.exprs,
         })
     }
 
@@ -1394,11 +1459,12 @@ impl<'c> Engine<'c> {
                         self.v.cmds[fc].cp -= 1;
                         let n = self.v.cmds.len();
                         self.v.cmds.push(Cmd {
-                            id: format!("{}-promoted-{n}", side.id()),
+                            id: format!("{}-promoted-{n}", side.id()).into(),
                             name: format!(
                                 "a newly promoted officer of the {}",
                                 self.v.groups[g].name
-                            ),
+                            )
+                            .into(),
                             side,
                             group: Some(g),
                             rating,

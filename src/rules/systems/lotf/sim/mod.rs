@@ -10,7 +10,7 @@ pub mod scenario;
 use serde::{Deserialize, Serialize};
 
 pub use board::{TABLE_DEPTH, TABLE_WIDTH};
-pub use engine::SimError;
+pub use engine::{Prepared, SimError};
 pub use log::{LogKind, LogLine};
 pub use policy::{Action, Policy, Reaction, StandardPolicy};
 
@@ -18,7 +18,7 @@ use super::battle::{BattleSetup, ScenarioId, ENGINE_VERSION};
 use super::catalogue::Catalogue;
 use super::combat::{
     element_counts_as_broken, victory::victory_by_broken_forces, victory_by_objectives,
-    victory_by_points, DecidedBy, Side, VictoryLevel,
+    victory_by_points, DecidedBy, Side, Victory, VictoryLevel,
 };
 use super::types::DisciplineLevel;
 
@@ -162,7 +162,8 @@ pub fn simulate_with(
     narrate: bool,
     policy: &mut dyn Policy,
 ) -> Result<BattleOutcome, SimError> {
-    let mut eng = engine::Engine::new(cat, setup, narrate, policy)?;
+    let prepared = Prepared::new(cat, setup)?;
+    let mut eng = engine::Engine::start(cat, &prepared, setup.seed, narrate, policy)?;
     if narrate {
         eng.log.push(LogLine {
             turn: 0,
@@ -179,29 +180,9 @@ pub fn simulate_with(
         });
     }
     eng.run();
-    let size = setup.points_size(cat);
-    let v = &eng.v;
-    let a_lost = v.points_lost(Side::Attacker);
-    let d_lost = v.points_lost(Side::Defender);
-    let objectives = if setup.scenario.uses_objectives() {
-        Some(ObjectiveCount {
-            total: v.objectives.len() as u32,
-            attacker: v.objectives_held(cat, Side::Attacker),
-            defender: v.objectives_held(cat, Side::Defender),
-        })
-    } else {
-        None
-    };
-    let by_break = eng.ended_by_break.and_then(|(verdict, turn)| {
-        victory_by_broken_forces(cat, verdict, turn, a_lost, d_lost, size)
-    });
-    let victory = match (by_break, objectives) {
-        (Some(v), _) => v,
-        (None, Some(o)) => {
-            victory_by_objectives(cat, o.attacker, o.defender, o.total, a_lost, d_lost, size)
-        }
-        (None, None) => victory_by_points(cat, a_lost, d_lost, size),
-    };
+    let size = prepared.points_size();
+    let ended = Ended::of(cat, &eng, size);
+    let victory = ended.victory;
     let mut log = std::mem::take(&mut eng.log);
     if narrate {
         log.push(LogLine {
@@ -229,17 +210,17 @@ pub fn simulate_with(
         defender_vp: victory.defender_vp,
         decided_by: victory.decided_by,
         arithmetic: victory.arithmetic,
-        attacker_points_lost: a_lost,
-        defender_points_lost: d_lost,
-        objectives,
+        attacker_points_lost: ended.attacker_points_lost,
+        defender_points_lost: ended.defender_points_lost,
+        objectives: ended.objectives,
         elements: v
             .units
             .iter()
             .map(|u| ElementFinal {
-                id: u.id.clone(),
-                name: u.name.clone(),
+                id: u.id.to_string(),
+                name: u.name.to_string(),
                 side: u.side,
-                group: v.groups[u.group].name.clone(),
+                group: v.groups[u.group].name.to_string(),
                 points: u.points,
                 discipline_level: u.level,
                 hits: u.hits,
@@ -254,11 +235,11 @@ pub fn simulate_with(
             .cmds
             .iter()
             .map(|c| CommanderFinal {
-                id: c.id.clone(),
-                name: c.name.clone(),
+                id: c.id.to_string(),
+                name: c.name.to_string(),
                 side: c.side,
                 role: match c.group {
-                    Some(g) => v.groups[g].name.clone(),
+                    Some(g) => v.groups[g].name.to_string(),
                     None => "force".to_string(),
                 },
                 rating: c.rating.name.clone(),
@@ -280,6 +261,83 @@ pub fn simulate_with(
         stats: eng.stats,
         log,
     })
+}
+
+/// What an odds run counts of one battle: the result and which elements were
+/// lost (indexed as [`Prepared::units`]), without the outcome document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BattleCount {
+    pub winner: Option<Side>,
+    pub victory_level: VictoryLevel,
+    pub attacker_points_lost: u32,
+    pub defender_points_lost: u32,
+    pub lost: Vec<bool>,
+}
+
+/// Fight one battle of a prepared set-up, unnarrated: the battle
+/// [`simulate_with`] fights from the same set-up with this seed.
+pub fn fight_prepared(
+    cat: &Catalogue,
+    prepared: &Prepared,
+    seed: u64,
+    policy: &mut dyn Policy,
+) -> Result<BattleCount, SimError> {
+    let mut eng = engine::Engine::start(cat, prepared, seed, false, policy)?;
+    eng.run();
+    let ended = Ended::of(cat, &eng, prepared.points_size());
+    Ok(BattleCount {
+        winner: ended.victory.winner,
+        victory_level: ended.victory.level,
+        attacker_points_lost: ended.attacker_points_lost,
+        defender_points_lost: ended.defender_points_lost,
+        lost: eng
+            .v
+            .units
+            .iter()
+            .map(|u| element_counts_as_broken(u.level, u.removed))
+            .collect(),
+    })
+}
+
+/// How a fought battle ended.
+struct Ended {
+    victory: Victory,
+    objectives: Option<ObjectiveCount>,
+    attacker_points_lost: u32,
+    defender_points_lost: u32,
+}
+
+impl Ended {
+    fn of(cat: &Catalogue, eng: &engine::Engine<'_>, size: u32) -> Ended {
+        let v = &eng.v;
+        let a_lost = v.points_lost(Side::Attacker);
+        let d_lost = v.points_lost(Side::Defender);
+        let objectives = if v.scenario.uses_objectives() {
+            Some(ObjectiveCount {
+                total: v.objectives.len() as u32,
+                attacker: v.objectives_held(cat, Side::Attacker),
+                defender: v.objectives_held(cat, Side::Defender),
+            })
+        } else {
+            None
+        };
+        let by_break = eng.ended_by_break.and_then(|(verdict, turn)| {
+            victory_by_broken_forces(cat, verdict, turn, a_lost, d_lost, size)
+        });
+        let victory = match (by_break, objectives) {
+            (Some(v), _) => v,
+            (None, Some(o)) => {
+                victory_by_objectives(cat, o.attacker, o.defender, o.total, a_lost, d_lost, size)
+            }
+            (None, None) => victory_by_points(cat, a_lost, d_lost, size),
+        };
+        Ended {
+            victory,
+            objectives,
+            attacker_points_lost: a_lost,
+            defender_points_lost: d_lost,
+        }
+    }
 }
 
 fn name_or<'a>(s: &'a str, d: &'a str) -> &'a str {

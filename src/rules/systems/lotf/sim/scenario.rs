@@ -4,7 +4,6 @@
 
 use super::board::{file_x, norm, sector_of, Home, View, SECTOR_WIDTH, TABLE_DEPTH, TABLE_WIDTH};
 use crate::rules::battlefield::sector_for;
-use crate::rules::dice::Dice;
 use crate::rules::systems::lotf::battle::ScenarioId;
 use crate::rules::systems::lotf::catalogue::Catalogue;
 use crate::rules::systems::lotf::combat::Side;
@@ -72,7 +71,7 @@ fn sector_centre(sector: i32) -> f64 {
 }
 
 /// Deploy both forces for the scenario.
-pub fn deploy(cat: &Catalogue, v: &mut View, _dice: &mut Dice) {
+pub fn deploy(cat: &Catalogue, v: &mut View) {
     // Players deploy at the front of their 12" zone to close with the enemy.
     let dep = f64::from(cat.numbers().deployment_inches);
     let reserves = u32::from(cat.numbers().reserves_default_turn);

@@ -631,12 +631,15 @@ fn print_odds(
                 eprintln!("[{}] {runs}/{runs} battles", "#".repeat(30));
             }
         });
-        let ranges = crate::app::sim::in_parallel(
-            runs,
-            crate::app::sim::default_threads(),
-            &done,
-            |start, end, progress| lotf::run_range(catalogue, setup, start, end, progress),
-        );
+        let ranges = match lotf::OddsRun::new(catalogue, setup) {
+            Ok(run) => crate::app::sim::in_parallel(
+                runs,
+                crate::app::sim::default_threads(),
+                &done,
+                |start, end, progress| run.range(start, end, progress),
+            ),
+            Err(e) => vec![Err(e)],
+        };
         let result = lotf::merge_ranges(setup.seed, ranges);
         finished.store(true, Ordering::Relaxed);
         let _ = bar.join();

@@ -186,9 +186,12 @@ impl Systems {
                     Ok(s) => s,
                     Err(e) => return Some(Err(e.to_string())),
                 };
-                let parts = runner.fight_ranges(runs, |start, end, progress| {
-                    lotf::run_range(&self.lotf, &setup, start, end, progress)
-                })?;
+                let run = match lotf::OddsRun::new(&self.lotf, &setup) {
+                    Ok(run) => run,
+                    Err(e) => return Some(Err(e.to_string())),
+                };
+                let parts = runner
+                    .fight_ranges(runs, |start, end, progress| run.range(start, end, progress))?;
                 Some(to_json(
                     lotf::merge_ranges(setup.seed, parts).map_err(|e| e.to_string()),
                 ))

@@ -10,7 +10,7 @@ use super::catalogue::Catalogue;
 use super::combat::Side;
 use super::montecarlo::{battle_seed, Estimate};
 use super::roster::{CommanderDoc, ElementDoc, GroupDoc, RosterDoc};
-use super::sim::{simulate_with, BattleStats, StandardPolicy};
+use super::sim::{fight_prepared, BattleStats, Prepared, StandardPolicy};
 use super::types::{ElementType, Nation, Size, Upgrade, War};
 
 /// What a row is judged by.
@@ -278,9 +278,12 @@ pub fn run_match(
 ) -> Result<MatchTally, String> {
     let mut t = MatchTally::default();
     let mut policy = StandardPolicy::new();
+    // Only the seed changes from battle to battle: the forces are read once.
+    let setup = BattleSetup::new(m.a.clone(), m.b.clone(), m.scenario, base);
+    let prepared = Prepared::new(cat, &setup).map_err(|e| e.to_string())?;
     for i in start..end {
-        let setup = BattleSetup::new(m.a.clone(), m.b.clone(), m.scenario, battle_seed(base, i));
-        let o = simulate_with(cat, &setup, false, &mut policy).map_err(|e| e.to_string())?;
+        let o = fight_prepared(cat, &prepared, battle_seed(base, i), &mut policy)
+            .map_err(|e| e.to_string())?;
         t.battles += 1;
         match o.winner {
             Some(Side::Attacker) => t.a_wins += 1,

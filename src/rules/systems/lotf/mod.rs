@@ -30,7 +30,7 @@ pub use historical::{
     historical_ids, HistoricalBattle, HistoricalError, HistoricalSide, HistoricalSummary, Role,
 };
 pub use montecarlo::{
-    battle_seed, merge_ranges, monte_carlo, run_range, Estimate, LostElement, OddsSummary,
+    battle_seed, merge_ranges, monte_carlo, run_range, Estimate, LostElement, OddsRun, OddsSummary,
     OddsTally,
 };
 pub use odds::{

@@ -5,6 +5,7 @@
 //! [`OddsSummary::merge`].
 
 use std::collections::BTreeMap;
+use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
@@ -188,9 +189,68 @@ impl OddsSummary {
     }
 }
 
-/// Fight battles `start..end` of a run (seed of battle `i` =
-/// `battle_seed(setup.seed, i)`), without narration. The forces are read once
-/// ([`Prepared`]) and the policy's memo of melee odds serves every battle.
+/// One odds request: the set-up read once ([`Prepared`]) and the policies
+/// whose memo of melee odds outlives a range. The driver may fight ranges on
+/// several threads at once; each range borrows a policy of its own, and a
+/// memo only remembers what the same exact-odds function would answer, so no
+/// battle depends on which policy fought it.
+pub struct OddsRun<'c> {
+    cat: &'c Catalogue,
+    prepared: Prepared,
+    base_seed: u64,
+    policies: Mutex<Vec<StandardPolicy>>,
+}
+
+impl<'c> OddsRun<'c> {
+    /// Check and read the set-up.
+    pub fn new(cat: &'c Catalogue, setup: &BattleSetup) -> Result<OddsRun<'c>, SimError> {
+        Ok(OddsRun {
+            cat,
+            prepared: Prepared::new(cat, setup)?,
+            base_seed: setup.seed,
+            policies: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Fight battles `start..end` (seed of battle `i` = `battle_seed(setup.seed, i)`),
+    /// without narration.
+    pub fn range(
+        &self,
+        start: u32,
+        end: u32,
+        progress: &mut dyn FnMut(u32),
+    ) -> Result<OddsTally, SimError> {
+        // A poisoned lock only means another range panicked; the memos are still sound.
+        let lock = || self.policies.lock().unwrap_or_else(|e| e.into_inner());
+        let mut policy = lock().pop().unwrap_or_default();
+        let mut tally = OddsTally::default();
+        // Losses are counted by element and named once at the end.
+        let mut lost = vec![0u64; self.prepared.units().len()];
+        for i in start..end {
+            let seed = battle_seed(self.base_seed, i);
+            let b = fight_prepared(self.cat, &self.prepared, seed, &mut policy)?;
+            tally.count(&b);
+            for (n, &l) in lost.iter_mut().zip(&b.lost) {
+                *n += u64::from(l);
+            }
+            progress(i - start + 1);
+        }
+        lock().push(policy);
+        for (u, &n) in self.prepared.units().iter().zip(&lost) {
+            let k = format!("{}:{}", u.side.id(), u.id);
+            if n > 0 {
+                *tally.lost_elements.entry(k.clone()).or_insert(0) += n;
+            }
+            tally
+                .element_names
+                .entry(k)
+                .or_insert_with(|| u.name.to_string());
+        }
+        Ok(tally)
+    }
+}
+
+/// Fight battles `start..end` of a run on their own (an [`OddsRun`] of one range).
 pub fn run_range(
     cat: &Catalogue,
     setup: &BattleSetup,
@@ -198,30 +258,7 @@ pub fn run_range(
     end: u32,
     progress: &mut dyn FnMut(u32),
 ) -> Result<OddsTally, SimError> {
-    let prepared = Prepared::new(cat, setup)?;
-    let mut policy = StandardPolicy::new();
-    let mut tally = OddsTally::default();
-    // Losses are counted by element and named once at the end.
-    let mut lost = vec![0u64; prepared.units().len()];
-    for i in start..end {
-        let b = fight_prepared(cat, &prepared, battle_seed(setup.seed, i), &mut policy)?;
-        tally.count(&b);
-        for (n, &l) in lost.iter_mut().zip(&b.lost) {
-            *n += u64::from(l);
-        }
-        progress(i - start + 1);
-    }
-    for (u, &n) in prepared.units().iter().zip(&lost) {
-        let k = format!("{}:{}", u.side.id(), u.id);
-        if n > 0 {
-            *tally.lost_elements.entry(k.clone()).or_insert(0) += n;
-        }
-        tally
-            .element_names
-            .entry(k)
-            .or_insert_with(|| u.name.to_string());
-    }
-    Ok(tally)
+    OddsRun::new(cat, setup)?.range(start, end, progress)
 }
 
 /// Fight `runs` battles in sequence and report the odds. `progress` is

@@ -134,8 +134,11 @@ pub fn odds(
         done: &AtomicU32::new(0),
         stop,
     };
-    let ranges = runner.fight_ranges(runs, |start, end, progress| {
-        lotf::run_range(cat, setup, start, end, progress)
-    })?;
+    let run = match lotf::OddsRun::new(cat, setup) {
+        Ok(run) => run,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let ranges =
+        runner.fight_ranges(runs, |start, end, progress| run.range(start, end, progress))?;
     Some(lotf::merge_ranges(setup.seed, ranges).map_err(|e| e.to_string()))
 }

@@ -120,7 +120,14 @@ enum Fire {
 /// sets up from the same document and seed.
 #[derive(Debug, Clone)]
 pub struct Prepared {
-    v: View,
+    /// The deployed board (its per-decision cache is left out, so that a
+    /// prepared battle may be shared by the threads of an odds run).
+    scenario: ScenarioId,
+    units: Vec<Unit>,
+    cmds: Vec<Cmd>,
+    groups: Vec<Group>,
+    objectives: Vec<(f64, f64)>,
+    force_commander: [Option<usize>; 2],
     /// Commanders whose rating is rolled when a battle starts (the rest were
     /// given one in the set-up), in the order the dice are drawn for them.
     rolled_ratings: Vec<usize>,
@@ -201,7 +208,12 @@ impl Prepared {
         // Deployment draws no dice: it is part of the set-up, not of a battle.
         super::scenario::deploy(cat, &mut v);
         Ok(Prepared {
-            v,
+            scenario: v.scenario,
+            units: v.units,
+            cmds: v.cmds,
+            groups: v.groups,
+            objectives: v.objectives,
+            force_commander: v.force_commander,
             rolled_ratings,
             points_size: setup.points_size(cat),
             exprs: Exprs::of(cat),
@@ -215,12 +227,12 @@ impl Prepared {
 
     /// The scenario fought.
     pub fn scenario(&self) -> ScenarioId {
-        self.v.scenario
+        self.scenario
     }
 
     /// The elements as set up, in the order a finished battle lists them.
     pub fn units(&self) -> &[Unit] {
-        &self.v.units
+        &self.units
     }
 }
 
@@ -386,7 +398,18 @@ impl<'c> Engine<'c> {
         policy: &'c mut dyn Policy,
     ) -> Result<Engine<'c>, SimError> {
         let mut dice = Dice::from_seed(seed);
-        let mut v = prepared.v.clone();
+        let mut v = View {
+            scenario: prepared.scenario,
+            turn: 0,
+            units: prepared.units.clone(),
+            cmds: prepared.cmds.clone(),
+            groups: prepared.groups.clone(),
+            objectives: prepared.objectives.clone(),
+            force_commander: prepared.force_commander,
+            active_group: None,
+            active_orders: (0, 0),
+            nearest_cache: std::cell::Cell::new(None),
+        };
         for &c in &prepared.rolled_ratings {
             v.cmds[c].rating =
                 roll_rating(cat, &mut dice, false).ok_or_else(incomplete_rating_table)?;

@@ -272,6 +272,7 @@ pub struct BattleCount {
     pub attacker_points_lost: u32,
     pub defender_points_lost: u32,
     pub lost: Vec<bool>,
+    pub stats: BattleStats,
 }
 
 /// Fight one battle of a prepared set-up, unnarrated: the battle
@@ -296,6 +297,7 @@ pub fn fight_prepared(
             .iter()
             .map(|u| element_counts_as_broken(u.level, u.removed))
             .collect(),
+        stats: eng.stats,
     })
 }
 

@@ -187,7 +187,7 @@ pub fn melee_pool(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) -> DiceP
 /// The resolution modifiers of `side` against `other` (the hits are added
 /// when rolled).
 pub fn melee_resolution(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) -> (i32, Vec<Term>) {
-    let mut terms = Vec::new();
+    let mut terms = Vec::with_capacity(8);
     let mut add = |id: MeleeResolutionModifier, label: &'static str| {
         let v = cat.melee_resolution_modifier(id);
         if v != 0 {

@@ -104,7 +104,8 @@ pub struct DicePool {
 impl DicePool {
     fn new(normal_to_hit: u8, zero_pool_to_hit: u8) -> DicePool {
         DicePool {
-            terms: Vec::new(),
+            // Room for a typical pool's terms at once, not four reallocations.
+            terms: Vec::with_capacity(8),
             total: 0,
             normal_to_hit,
             zero_pool_to_hit,

@@ -51,7 +51,7 @@ pub struct MoraleSituation {
 
 /// The total modifier with its terms, from the catalogue's table.
 pub fn morale_modifier(cat: &Catalogue, s: &MoraleSituation, kind: TestKind) -> (i32, Vec<Term>) {
-    let mut terms = Vec::new();
+    let mut terms = Vec::with_capacity(8);
     let mut add = |id: &'static str, label: &'static str, v: i32| {
         if v != 0 {
             terms.push(Term::new(id, label, v));

@@ -239,6 +239,9 @@ pub struct View {
     /// distance: set by the engine for the length of one decision (nothing
     /// moves meanwhile), so the policy's many questions scan the table once.
     pub nearest_cache: std::cell::Cell<Option<(usize, usize, f64)>>,
+    /// Each side's elements (indexes into `units`, in order), so that a scan
+    /// of the enemy or of friends reads only that side.
+    pub side_units: [Arc<[usize]>; 2],
 }
 
 pub(super) fn sidx(s: Side) -> usize {
@@ -291,15 +294,21 @@ impl View {
         (p.y - q.y) * q.facing <= 0.0
     }
 
+    /// The elements of a side in play, in order.
+    pub fn active_of(&self, side: Side) -> impl Iterator<Item = usize> + '_ {
+        self.side_units[sidx(side)]
+            .iter()
+            .copied()
+            .filter(move |&i| self.units[i].active())
+    }
+
     pub fn enemies(&self, me: usize) -> impl Iterator<Item = usize> + '_ {
-        let side = self.units[me].side;
-        (0..self.units.len()).filter(move |&i| self.units[i].side != side && self.units[i].active())
+        self.active_of(self.units[me].side.other())
     }
 
     fn friends(&self, me: usize) -> impl Iterator<Item = usize> + '_ {
-        let side = self.units[me].side;
-        (0..self.units.len())
-            .filter(move |&i| i != me && self.units[i].side == side && self.units[i].active())
+        self.active_of(self.units[me].side)
+            .filter(move |&i| i != me)
     }
 
     /// The closest of some elements (the first on a tie), and its distance.
@@ -452,12 +461,8 @@ impl View {
             return false;
         }
         if matches!(u.weapon, Weapon::SiegeMortar | Weapon::Rockets)
-            && self.units.iter().enumerate().any(|(f, p)| {
-                p.side == u.side
-                    && p.active()
-                    && f != me
-                    && self.distance(f, t)
-                        <= f64::from(cat.numbers().indirect_fire_clearance_inches)
+            && self.friends(me).any(|f| {
+                self.distance(f, t) <= f64::from(cat.numbers().indirect_fire_clearance_inches)
             })
         {
             return false;
@@ -490,12 +495,25 @@ impl View {
                 && self.ahead(me, t))
             .then_some((d, t))
         };
-        let mut candidates: Vec<(f64, usize)> = self.enemies(me).filter_map(in_reach).collect();
-        candidates.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        candidates
-            .into_iter()
-            .map(|(_, t)| t)
-            .find(|&t| self.may_shoot_at(cat, me, t))
+        // The next candidate after `after` in that order, found by a scan
+        // (nothing to allocate; the first candidate nearly always passes).
+        let next_after = |after: Option<(f64, usize)>| {
+            let later = |c: &(f64, usize)| {
+                after.is_none_or(|a| c.0.total_cmp(&a.0).then(c.1.cmp(&a.1)).is_gt())
+            };
+            self.enemies(me)
+                .filter_map(in_reach)
+                .filter(later)
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+        };
+        let mut after = None;
+        while let Some(c) = next_after(after) {
+            if self.may_shoot_at(cat, me, c.1) {
+                return Some(c.1);
+            }
+            after = Some(c);
+        }
+        None
     }
 
     /// Whether an enemy stands within `inches` of `me` (closer than it, not
@@ -553,11 +571,9 @@ impl View {
     /// table's width), so that end is no open flank.
     fn end_covered(&self, t: usize, s: f64) -> bool {
         let q = &self.units[t];
-        self.units.iter().enumerate().any(|(f, o)| {
-            f != t
-                && o.side == q.side
-                && o.active()
-                && (o.x - q.x) * s > 0.0
+        self.friends(t).any(|f| {
+            let o = &self.units[f];
+            (o.x - q.x) * s > 0.0
                 && (o.x - q.x).abs() < q.width() / 2.0 + o.width() / 2.0 + 4.0
                 && (o.y - q.y).abs() < 6.0
         })
@@ -566,26 +582,27 @@ impl View {
     /// Points level with enemy `t` beyond an open end of its line, from which
     /// `me` can wheel into its flank (M-98): within `me`'s charge reach of it,
     /// as near to `me` as that allows. The side nearer `me` comes first.
-    pub fn flank_stations(&self, cat: &Catalogue, me: usize, t: usize) -> Vec<(f64, f64)> {
+    pub fn flank_stations(
+        &self,
+        cat: &Catalogue,
+        me: usize,
+        t: usize,
+    ) -> impl Iterator<Item = (f64, f64)> + '_ {
         let (u, q) = (&self.units[me], &self.units[t]);
         let reach = self.charge_reach(cat, me);
-        if reach <= 0.0 {
-            return Vec::new();
-        }
         let mut sides = [-1.0, 1.0];
         if u.x > q.x {
             sides.swap(0, 1);
         }
         sides
             .into_iter()
-            .filter(|&s| !self.end_covered(t, s))
-            .filter_map(|s: f64| {
+            .filter(move |&s| reach > 0.0 && !self.end_covered(t, s))
+            .filter_map(move |s: f64| {
                 let beside = q.width() / 2.0 + u.width() / 2.0;
                 let gap = ((u.x - q.x) * s - beside).clamp(1.0, (reach - 1.5).max(1.0));
                 let x = q.x + s * (beside + gap);
                 (0.0..=TABLE_WIDTH).contains(&x).then_some((x, q.y))
             })
-            .collect()
     }
 
     /// Whether `t` is worn: not Fit, disordered, or halfway to a Discipline Test.

@@ -22,6 +22,7 @@ use crate::rules::systems::lotf::odds::has_skill;
 use crate::rules::systems::lotf::profile::profile;
 use crate::rules::systems::lotf::types::{DisciplineLevel, ElementType, Formation, Weapon};
 use crate::rules::systems::lotf::validate::price_element;
+use std::sync::Arc;
 
 /// The engine: state, dice, the policy and the log.
 pub struct Engine<'c> {
@@ -128,6 +129,7 @@ pub struct Prepared {
     groups: Vec<Group>,
     objectives: Vec<(f64, f64)>,
     force_commander: [Option<usize>; 2],
+    side_units: [Arc<[usize]>; 2],
     /// Commanders whose rating is rolled when a battle starts (the rest were
     /// given one in the set-up), in the order the dice are drawn for them.
     rolled_ratings: Vec<usize>,
@@ -150,6 +152,7 @@ impl Prepared {
             active_group: None,
             active_orders: (0, 0),
             nearest_cache: std::cell::Cell::new(None),
+            side_units: [Arc::from([]), Arc::from([])],
         };
         let mut rolled_ratings = Vec::new();
         let mut add_cmd = |v: &mut View, cmd: (Cmd, bool)| {
@@ -205,6 +208,12 @@ impl Prepared {
                 });
             }
         }
+        let of_side = |s: Side| -> Arc<[usize]> {
+            (0..v.units.len())
+                .filter(|&i| v.units[i].side == s)
+                .collect()
+        };
+        v.side_units = [of_side(Side::Attacker), of_side(Side::Defender)];
         // Deployment draws no dice: it is part of the set-up, not of a battle.
         super::scenario::deploy(cat, &mut v);
         Ok(Prepared {
@@ -214,6 +223,7 @@ impl Prepared {
             groups: v.groups,
             objectives: v.objectives,
             force_commander: v.force_commander,
+            side_units: v.side_units,
             rolled_ratings,
             points_size: setup.points_size(cat),
             exprs: Exprs::of(cat),
@@ -409,6 +419,7 @@ impl<'c> Engine<'c> {
             active_group: None,
             active_orders: (0, 0),
             nearest_cache: std::cell::Cell::new(None),
+            side_units: prepared.side_units.clone(),
         };
         for &c in &prepared.rolled_ratings {
             v.cmds[c].rating =
@@ -1041,16 +1052,13 @@ impl<'c> Engine<'c> {
         if !self.v.units[a].active() {
             return true;
         }
-        let side = self.v.units[a].side;
-        let n = self.v.units.len();
+        let enemies = Arc::clone(&self.v.side_units[sidx(self.v.units[a].side.other())]);
         // The stored-order flags first: most elements hold none, and they
         // are cheaper to read than the Threat Zone's geometry.
-        let reacts = |v: &View, r: usize| {
-            v.units[r].side != side && v.units[r].active() && v.in_threat_zone(r, a)
-        };
+        let reacts = |v: &View, r: usize| v.units[r].active() && v.in_threat_zone(r, a);
         // Whether `a` is still free to be interrupted only changes when an
         // interruption happens, so it is checked only for elements that may.
-        for r in 0..n {
+        for &r in enemies.iter() {
             if !self.v.units[r].stored_combat {
                 continue;
             }
@@ -1068,7 +1076,7 @@ impl<'c> Engine<'c> {
                 }
             }
         }
-        for r in 0..n {
+        for &r in enemies.iter() {
             if !self.v.units[r].stored_maneuver {
                 continue;
             }

@@ -203,7 +203,7 @@ impl StandardPolicy {
     fn reachable_flank(&mut self, cat: &Catalogue, view: &View, me: usize) -> Option<(f64, f64)> {
         let (maneuvers, _) = view.active_orders;
         let t = view.nearest_enemy(me)?;
-        let p = view.flank_stations(cat, me, t).first().copied()?;
+        let p = view.flank_stations(cat, me, t).next()?;
         let e = view.element(me);
         let far = norm(p.0 - e.x, p.1 - e.y);
         let rate = view.advance_rate(cat, me);
@@ -361,7 +361,7 @@ impl Policy for StandardPolicy {
             let Some(t) = view.nearest_enemy(me) else {
                 return 1.0;
             };
-            if view.flank_stations(cat, me, t).first().copied().is_some() {
+            if view.flank_stations(cat, me, t).next().is_some() {
                 return 1.0;
             }
             let reach = view.charge_reach(cat, me);
@@ -394,7 +394,7 @@ impl Policy for StandardPolicy {
             // Too far to charge this time: ride round to a point level with
             // the enemy's front beyond its open flank, out of its arc.
             if let Some(t) = view.nearest_enemy(me) {
-                if let Some(p) = view.flank_stations(cat, me, t).first().copied() {
+                if let Some(p) = view.flank_stations(cat, me, t).next() {
                     let q = view.element(t);
                     let out = (p.0 - q.x).signum() * 8.0;
                     return Some(((p.0 + out).clamp(1.0, super::board::TABLE_WIDTH - 1.0), p.1));

@@ -259,7 +259,7 @@ fn m98_cavalry_beside_a_line_wheels_into_its_flank() {
     assert!(a.flank && !d.flank);
 
     // The open end of the line is a flank station; the covered end is not.
-    let stations = v.flank_stations(&c, horse, end);
+    let stations: Vec<_> = v.flank_stations(&c, horse, end).collect();
     assert_eq!(stations.len(), 1, "{stations:?}");
     assert!(stations[0].0 > 42.0 && (stations[0].1 - 30.0).abs() < 1e-9);
 

@@ -2,8 +2,8 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use muster::rules::systems::lotf::{
-    melee_odds, shooting_odds, simulate, simulate_with, BattleSetup, Catalogue, CommanderDoc,
-    ElementDoc, ElementType, GroupDoc, MeleeRequest, Nation, RosterDoc, ScenarioId,
+    fight_prepared, melee_odds, shooting_odds, simulate, BattleSetup, Catalogue, CommanderDoc,
+    ElementDoc, ElementType, GroupDoc, MeleeRequest, Nation, Prepared, RosterDoc, ScenarioId,
     ShootingRequest, Size, StandardPolicy, Upgrade, War,
 };
 
@@ -74,12 +74,14 @@ fn benches(c: &mut Criterion) {
             simulate(&cat, black_box(&setup.with_seed(seed)), false)
         })
     });
-    // As an odds request fights them: one policy (and its melee-odds memo) for the whole run.
+    // As an odds request fights them: the set-up read once, one policy (and its melee-odds
+    // memo) for the whole run, no outcome document.
     let mut policy = StandardPolicy::new();
+    let prepared = Prepared::new(&cat, &setup).expect("set-up");
     c.bench_function("battle_150_points_odds_run", |b| {
         b.iter(|| {
             seed += 1;
-            simulate_with(&cat, black_box(&setup.with_seed(seed)), false, &mut policy)
+            fight_prepared(&cat, black_box(&prepared), seed, &mut policy)
         })
     });
     let big = BattleSetup::new(
@@ -90,10 +92,11 @@ fn benches(c: &mut Criterion) {
     );
     let mut group = c.benchmark_group("large");
     group.sample_size(20);
+    let big = Prepared::new(&cat, &big).expect("set-up");
     group.bench_function("battle_1000_points_odds_run", |b| {
         b.iter(|| {
             seed += 1;
-            simulate_with(&cat, black_box(&big.with_seed(seed)), false, &mut policy)
+            fight_prepared(&cat, black_box(&big), seed, &mut policy)
         })
     });
     group.finish();

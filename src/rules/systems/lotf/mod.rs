@@ -43,7 +43,8 @@ pub use roster::{
     RosterParseError, RosterParseErrorKind, ROSTER_FORMAT,
 };
 pub use sim::{
-    simulate, simulate_with, BattleOutcome, LogKind, LogLine, Policy, SimError, StandardPolicy,
+    fight_prepared, simulate, simulate_with, BattleCount, BattleOutcome, LogKind, LogLine, Policy,
+    Prepared, SimError, StandardPolicy,
 };
 pub use system::{Lotf, Outcome};
 pub use types::{

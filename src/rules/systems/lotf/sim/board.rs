@@ -318,15 +318,29 @@ impl View {
         it: impl Iterator<Item = usize>,
     ) -> Option<(usize, f64)> {
         let mut best: Option<(usize, f64)> = None;
-        let y = self.units[me].y;
+        // The best distance squared: a candidate whose squared distance is
+        // larger is no nearer (the square root never reverses an order), so
+        // the root is taken only for the few that may be.
+        let mut best_sq = f64::INFINITY;
+        let p = &self.units[me];
+        let width = p.width();
         for i in it {
+            let q = &self.units[i];
+            let dy = q.y - p.y;
             // The depth apart is a floor of the distance: no nearer than the best, skip the rest.
-            if best.is_some_and(|(_, bd)| (self.units[i].y - y).abs() >= bd) {
+            if best.is_some_and(|(_, bd)| dy.abs() >= bd) {
                 continue;
             }
+            let dx = ((p.x - q.x).abs() - (width + q.width()) / 2.0).max(0.0);
+            let sq = dx * dx + dy * dy;
+            if sq > best_sq {
+                continue;
+            }
+            // Exactly `distance(me, i)`, so ties fall as they always did.
             let d = self.distance(me, i);
             if best.is_none_or(|(_, bd)| d < bd) {
                 best = Some((i, d));
+                best_sq = sq;
             }
         }
         best
@@ -497,14 +511,35 @@ impl View {
         };
         // The next candidate after `after` in that order, found by a scan
         // (nothing to allocate; the first candidate nearly always passes).
+        // Its distance is taken only for enemies that may be nearer than the
+        // best so far: a larger squared distance never has a smaller root.
+        let range = f64::from(u.range);
+        let width = u.width();
         let next_after = |after: Option<(f64, usize)>| {
-            let later = |c: &(f64, usize)| {
-                after.is_none_or(|a| c.0.total_cmp(&a.0).then(c.1.cmp(&a.1)).is_gt())
-            };
-            self.enemies(me)
-                .filter_map(in_reach)
-                .filter(later)
-                .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+            let mut best: Option<(f64, usize)> = None;
+            let mut best_sq = f64::INFINITY;
+            for t in self.enemies(me) {
+                let q = &self.units[t];
+                let dy = q.y - u.y;
+                if dy.abs() > range {
+                    continue;
+                }
+                let dx = ((u.x - q.x).abs() - (width + q.width()) / 2.0).max(0.0);
+                let sq = dx * dx + dy * dy;
+                if dx > range || sq > best_sq {
+                    continue;
+                }
+                let Some(c) = in_reach(t) else {
+                    continue;
+                };
+                let later = after.is_none_or(|a| c.0.total_cmp(&a.0).then(c.1.cmp(&a.1)).is_gt());
+                // Enemies come in index order, so an equal distance is no better.
+                if later && best.is_none_or(|b| c.0 < b.0) {
+                    best = Some(c);
+                    best_sq = sq;
+                }
+            }
+            best
         };
         let mut after = None;
         while let Some(c) = next_after(after) {

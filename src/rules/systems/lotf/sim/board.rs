@@ -441,8 +441,17 @@ impl View {
         if len2 < 1e-9 {
             return false;
         }
+        // A friend can only stand in the lane within its box (widened by an
+        // inch, more than the half-inch the test allows and any rounding):
+        // outside it the test below cannot pass, so it is not taken.
+        let (lo_y, hi_y) = (u.y.min(q.y) - 1.0, u.y.max(q.y) + 1.0);
+        let (lo_x, hi_x) = (u.x.min(q.x) - 1.0, u.x.max(q.x) + 1.0);
         self.friends(me).any(|f| {
             let p = &self.units[f];
+            let reach = (p.width() + u.width()) / 2.0;
+            if p.y < lo_y || p.y > hi_y || p.x < lo_x - reach || p.x > hi_x + reach {
+                return false;
+            }
             let s = ((p.x - u.x) * dx + (p.y - u.y) * dy) / len2;
             if s <= 0.0 || s >= 1.0 {
                 return false;
@@ -811,6 +820,8 @@ impl View {
             .friends(me)
             .filter(|&i| self.units[i].engaged.is_none())
             .filter(|&i| (self.units[i].y - uy) * u.facing <= 0.5)
+            // The depth apart is a floor of the gap: a cheap first look.
+            .filter(|&i| (self.units[i].y - uy).abs() <= f64::from(n.support_inches))
             .filter(|&i| gap(i, ux, uy, u.width()) <= f64::from(n.support_inches))
             .map(|i| {
                 let s = &self.units[i];

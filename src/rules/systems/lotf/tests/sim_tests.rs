@@ -301,6 +301,45 @@ fn monte_carlo_does_not_depend_on_how_runs_are_split() {
     assert_ne!(battle_seed(1, 0), battle_seed(2, 0));
 }
 
+/// An odds run reads the set-up once and keeps its policies' memos from
+/// range to range: it must count the very battles `simulate` fights with the
+/// same seeds, whatever order the ranges are fought in.
+#[test]
+fn an_odds_run_counts_the_battles_simulate_fights() {
+    let c = cat();
+    for scenario in [
+        ScenarioId::TakeTheField,
+        ScenarioId::Ambush,
+        ScenarioId::Surrounded,
+    ] {
+        let s = setup(scenario, 7);
+        let prepared = Prepared::new(&c, &s).unwrap();
+        let mut policy = StandardPolicy::new();
+        for i in 0..12 {
+            let seed = battle_seed(7, i);
+            let counted = fight_prepared(&c, &prepared, seed, &mut policy).unwrap();
+            let fought = simulate(&c, &s.with_seed(seed), false).unwrap();
+            assert_eq!(counted.winner, fought.winner, "{scenario:?} battle {i}");
+            assert_eq!(counted.victory_level, fought.victory_level);
+            assert_eq!(counted.attacker_points_lost, fought.attacker_points_lost);
+            assert_eq!(counted.defender_points_lost, fought.defender_points_lost);
+            assert_eq!(counted.stats, fought.stats);
+            let lost: Vec<bool> = fought.elements.iter().map(|e| e.lost).collect();
+            assert_eq!(counted.lost, lost);
+        }
+        // One run, its ranges fought backwards (the second range borrows the
+        // first one's policy and memo), merges to the run fought whole.
+        let run = OddsRun::new(&c, &s).unwrap();
+        let late = run.range(20, 40, &mut |_| {});
+        let early = run.range(0, 20, &mut |_| {});
+        let whole = run_range(&c, &s, 0, 40, &mut |_| {}).unwrap();
+        assert_eq!(
+            merge_ranges(7, vec![early, late]).unwrap(),
+            OddsSummary::from_tally(7, whole)
+        );
+    }
+}
+
 #[test]
 fn the_setup_document_round_trips_and_refuses_bad_input() {
     let c = cat();

@@ -1011,10 +1011,15 @@ impl<'c> Engine<'c> {
         0.0
     }
 
-    fn advance(&mut self, i: usize) {
+    /// Move `i` one Maneuver toward its goal. `nearest`: its nearest enemy
+    /// as the decision to advance found it (nothing has moved since).
+    fn advance(&mut self, i: usize, nearest: Option<(usize, usize, f64)>) {
         // Nothing moves until `step_toward`: the policy's questions about the
         // nearest enemy share one scan.
-        self.v.cache_nearest(i);
+        match nearest {
+            Some(found) if found.0 == i => self.v.nearest_cache.set(Some(found)),
+            _ => self.v.cache_nearest(i),
+        }
         let Some(goal) = self.policy.goal(self.cat, &self.v, i) else {
             self.v.nearest_cache.set(None);
             return;
@@ -1740,7 +1745,8 @@ impl<'c> Engine<'c> {
             self.v.active_orders = (maneuvers, combats);
             self.v.cache_nearest(i);
             let act = self.policy.act(self.cat, &self.v, i);
-            self.v.nearest_cache.set(None);
+            // Kept for an advance, which asks the same question before anything moves.
+            let nearest = self.v.nearest_cache.take();
             let needs_maneuver = matches!(
                 act,
                 Action::Charge(_)
@@ -1833,7 +1839,7 @@ impl<'c> Engine<'c> {
                 }
                 Action::Advance => {
                     maneuvers -= 1;
-                    self.advance(i);
+                    self.advance(i, nearest);
                     if self.interrupts(i) {
                         return;
                     }

@@ -61,12 +61,33 @@ async fn job(v: &Visitor, token: &str, id: &str) -> Value {
 
 /// Polls the job until `until` holds (about 60 s at most), checking progress never goes back.
 async fn wait_for(v: &Visitor, token: &str, id: &str, until: impl Fn(&Value) -> bool) -> Value {
+    wait_for_progress(v, token, id, until, Progress::NeverBack).await
+}
+
+/// Whether the progress a job reports may go back while it is watched.
+#[derive(PartialEq)]
+enum Progress {
+    NeverBack,
+    /// A job another server claims again is fought again from the start.
+    MayRestart,
+}
+
+async fn wait_for_progress(
+    v: &Visitor,
+    token: &str,
+    id: &str,
+    until: impl Fn(&Value) -> bool,
+    progress: Progress,
+) -> Value {
     let mut last_done = 0;
     for _ in 0..600 {
         let status = job(v, token, id).await;
         let done = status["done"].as_u64().expect("done");
         if status["status"] == "running" {
-            assert!(done >= last_done, "progress never goes back: {status}");
+            assert!(
+                done >= last_done || progress == Progress::MayRestart,
+                "progress never goes back: {status}"
+            );
             last_done = done;
         }
         if until(&status) {
@@ -270,7 +291,16 @@ async fn a_job_whose_server_stopped_is_finished_by_the_next_server() {
 
     let (next, _next_data) =
         spawn_server(db.url(), &[QUEUE_ALL, ("MUSTER_JOB_WORKERS", "1")]).await;
-    let finished = wait_for(&next, &token, &id, |s| s["status"] == "done").await;
+    // The first look may still see the stopped server's 120 before the next
+    // server claims the job again and starts it over.
+    let finished = wait_for_progress(
+        &next,
+        &token,
+        &id,
+        |s| s["status"] == "done",
+        Progress::MayRestart,
+    )
+    .await;
     assert_eq!(finished["result"]["runs"], 500, "redone in full");
 }
 

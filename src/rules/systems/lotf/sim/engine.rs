@@ -1176,9 +1176,8 @@ impl<'c> Engine<'c> {
                 let gc = self.v.groups[self.v.units[t].group]
                     .commander
                     .filter(|&c| self.v.cmds[c].alive);
-                let rating = gc.map(|c| self.v.cmds[c].rating.clone());
-                let (expr, bonus) =
-                    withdraw_reaction_expr(self.cat, rating.as_ref(), self.v.units[t].level);
+                let rating = gc.map(|c| &self.v.cmds[c].rating);
+                let (expr, bonus) = withdraw_reaction_expr(self.cat, rating, self.v.units[t].level);
                 let m = expr.roll(&mut self.dice) + bonus;
                 say!(
                     self,
@@ -1526,8 +1525,8 @@ impl<'c> Engine<'c> {
         }
         if let Some(c) = self.v.groups[g].commander {
             if self.v.cmds[c].alive {
-                let r = self.v.cmds[c].rating.clone();
-                self.v.cmds[c].cp = roll_command_points(&r, &mut self.dice);
+                let cp = roll_command_points(&self.v.cmds[c].rating, &mut self.dice);
+                self.v.cmds[c].cp = cp;
             }
         }
         // as amended: a broken group tests every element first.

@@ -29,8 +29,8 @@ pub use melee::{
     melee_pool, melee_resolution, resolve_melee, MeleeOutcome, MeleeRoll, MeleeSide, Supporter,
 };
 pub use morale::{
-    morale_modifier, morale_pass_probability, roll_morale, MoraleRoll, MoraleSituation, MoraleTest,
-    TestKind,
+    morale_modifier, morale_modifier_total, morale_pass_probability, roll_morale, MoraleRoll,
+    MoraleSituation, MoraleTest, TestKind,
 };
 pub use shooting::{
     judge_volley, roll_volley, shooting_pool, shot_kind, Ammunition, ShooterState, ShotBar,

@@ -52,9 +52,31 @@ pub struct MoraleSituation {
 /// The total modifier with its terms, from the catalogue's table.
 pub fn morale_modifier(cat: &Catalogue, s: &MoraleSituation, kind: TestKind) -> (i32, Vec<Term>) {
     let mut terms = Vec::with_capacity(8);
+    each_morale_term(cat, s, kind, |id, label, v| {
+        terms.push(Term::new(id, label, v))
+    });
+    let total = terms.iter().map(|t| t.value).sum();
+    (total, terms)
+}
+
+/// The total of [`morale_modifier`] without its terms, for callers that do
+/// not explain the test (the simulator fights thousands of battles unread).
+pub fn morale_modifier_total(cat: &Catalogue, s: &MoraleSituation, kind: TestKind) -> i32 {
+    let mut total = 0;
+    each_morale_term(cat, s, kind, |_, _, v| total += v);
+    total
+}
+
+/// Every non-zero modifier of a test: id, words, value.
+fn each_morale_term(
+    cat: &Catalogue,
+    s: &MoraleSituation,
+    kind: TestKind,
+    mut term: impl FnMut(&'static str, &'static str, i32),
+) {
     let mut add = |id: &'static str, label: &'static str, v: i32| {
         if v != 0 {
-            terms.push(Term::new(id, label, v));
+            term(id, label, v);
         }
     };
     if s.march_column {
@@ -140,8 +162,6 @@ pub fn morale_modifier(cat: &Catalogue, s: &MoraleSituation, kind: TestKind) -> 
             cat.morale_modifier(MoraleModifier::ExcessHits),
         );
     }
-    let total = terms.iter().map(|t| t.value).sum();
-    (total, terms)
 }
 
 /// One test to take.

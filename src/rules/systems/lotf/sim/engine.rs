@@ -13,10 +13,10 @@ use crate::rules::systems::lotf::battle::{BattleSetup, ScenarioId};
 use crate::rules::systems::lotf::catalogue::{skill_ids, Catalogue};
 use crate::rules::systems::lotf::combat::victory::{broken_force_verdict, BrokenForces};
 use crate::rules::systems::lotf::combat::{
-    charge_permission, combat_orders, commander_killed, degrade, morale_modifier, resolve_melee,
-    roll_command_points, roll_morale, roll_rating, roll_volley, shooting_pool, take_hits,
-    withdraw_reaction_expr, MeleeOutcome, MoraleSituation, MoraleTest, ShooterState, ShotSituation,
-    ShotSpec, Side, TestKind,
+    charge_permission, combat_orders, commander_killed, degrade, morale_modifier_total,
+    resolve_melee, roll_command_points, roll_morale, roll_rating, roll_volley, shooting_pool,
+    take_hits, withdraw_reaction_expr, MeleeOutcome, MoraleSituation, MoraleTest, ShooterState,
+    ShotSituation, ShotSpec, Side, TestKind,
 };
 use crate::rules::systems::lotf::odds::has_skill;
 use crate::rules::systems::lotf::profile::profile;
@@ -572,7 +572,7 @@ impl<'c> Engine<'c> {
         let mut s = self.situation(i);
         s.excess_hits = excess;
         s.forced_orders = forced;
-        let (m, _) = morale_modifier(self.cat, &s, kind);
+        let m = morale_modifier_total(self.cat, &s, kind);
         let u = &self.v.units[i];
         let mut t = MoraleTest {
             target: self.morale_target(i),

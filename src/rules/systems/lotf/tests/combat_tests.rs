@@ -637,3 +637,35 @@ fn binomial_in_place_matches_the_die_by_die_sum_exactly() {
         }
     }
 }
+
+/// The simulator takes a test's modifier without its explanation; it must be
+/// the total the odds calculator shows, in every situation.
+#[test]
+fn a_test_modifier_without_its_terms_is_the_same_total() {
+    let c = cat();
+    for bits in 0u32..(1 << 11) {
+        let on = |k: u32| bits & (1 << k) != 0;
+        let s = MoraleSituation {
+            march_column: on(0),
+            forced_orders: if on(1) { 3 } else { 1 },
+            excess_hits: if on(2) { 2 } else { 0 },
+            shaken_or_exhausted: on(3),
+            disordered: on(4),
+            group_broken: on(5),
+            supported: on(6),
+            battle_line: on(7),
+            commander_attached: on(8),
+            in_cover: on(9),
+            in_defenses: on(10),
+            preserve_the_nation: on(2) && on(5),
+        };
+        for kind in [TestKind::Morale, TestKind::Discipline, TestKind::Disorder] {
+            let (total, terms) = morale_modifier(&c, &s, kind);
+            assert_eq!(morale_modifier_total(&c, &s, kind), total, "{s:?} {kind:?}");
+            assert!(
+                terms.iter().all(|t| t.value != 0),
+                "only non-zero terms are shown"
+            );
+        }
+    }
+}

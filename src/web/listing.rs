@@ -1,8 +1,35 @@
 //! What the paged lists share (rosters, battles, campaigns): their search, order and page read
 //! from the query string, the links that keep them, and the pager.
 
+use serde::Deserialize;
+
 /// The longest search a list box takes; more is cut off rather than refused.
 const SEARCH_CHARS: usize = 200;
+
+/// A list's `q`, `sort` and `page` as they stand in the query string; each list page's own
+/// query flattens it in beside its filters.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ListParams {
+    /// Part of a name or title.
+    pub q: Option<String>,
+    /// One of the list's sorts.
+    pub sort: Option<String>,
+    /// From 1.
+    pub page: Option<String>,
+}
+
+impl ListParams {
+    /// The cut these ask of a list with these sorts (see [`ListCut::read`]).
+    pub fn cut(&self, sorts: &[&'static str]) -> ListCut {
+        ListCut::read(
+            self.q.as_deref(),
+            self.sort.as_deref(),
+            self.page.as_deref(),
+            sorts,
+        )
+    }
+}
 
 /// A list's search, order and page, as the query string gave them.
 #[derive(Debug, Clone)]

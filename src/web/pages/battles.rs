@@ -11,7 +11,7 @@ use crate::rules::system::BattleSide;
 use crate::store::battles::{BattleListing, BattleRow, ListingOrder, ListingQuery};
 use crate::web::auth::csrf::{CsrfForm, NoFields};
 use crate::web::auth::{SignedIn, SignedInUser};
-use crate::web::listing::{ListCut, Pager};
+use crate::web::listing::{ListCut, ListParams, Pager};
 use crate::web::page::SelectOption;
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx};
 use crate::web::state::AppState;
@@ -264,23 +264,9 @@ async fn list_page(
 pub struct ListQuery {
     /// The rule system whose forces the set-up form offers.
     pub system: String,
-    /// Part of a battle's title.
-    pub q: Option<String>,
-    /// `newest` (the default) or `title`.
-    pub sort: Option<String>,
-    /// From 1.
-    pub page: Option<String>,
-}
-
-impl ListQuery {
-    fn cut(&self) -> ListCut {
-        ListCut::read(
-            self.q.as_deref(),
-            self.sort.as_deref(),
-            self.page.as_deref(),
-            &SORTS,
-        )
-    }
+    /// The search (part of a battle's title), the sort (`newest` or `title`) and the page.
+    #[serde(flatten)]
+    pub list: ListParams,
 }
 
 pub async fn list(
@@ -290,7 +276,7 @@ pub async fn list(
     query: web::Query<ListQuery>,
 ) -> Result<HttpResponse, AppError> {
     let query = query.into_inner();
-    let cut = query.cut();
+    let cut = query.list.cut(&SORTS);
     let form = SetUpForm {
         system: query.system,
         ..SetUpForm::default()
@@ -306,7 +292,7 @@ pub async fn create(
     CsrfForm(form): CsrfForm<SetUpForm>,
 ) -> Result<HttpResponse, AppError> {
     // A form that comes back with errors shows the list as it was when the form was sent.
-    let cut = query.cut();
+    let cut = query.list.cut(&SORTS);
     let request = BattleRequest {
         first: form.first.clone(),
         second: form.second.clone(),

@@ -13,7 +13,7 @@ use crate::rules::SystemId;
 use crate::store::rosters::{ListingOrder, ListingQuery, RosterListing, RosterRow};
 use crate::web::auth::csrf::{self, CsrfForm, NoFields};
 use crate::web::auth::SignedIn;
-use crate::web::listing::{ListCut, Pager};
+use crate::web::listing::{ListCut, ListParams, Pager};
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx, SelectOption};
 use crate::web::state::state_of;
 use crate::web::state::AppState;
@@ -120,12 +120,10 @@ pub struct ListQuery {
     war: Option<String>,
     system: Option<String>,
     done: Option<String>,
-    /// Part of a roster's name.
-    q: Option<String>,
-    /// `changed` (the default), `name` or `points`.
-    sort: Option<String>,
-    /// From 1.
-    page: Option<String>,
+    /// The search (part of a roster's name), the sort (`changed`, `name` or `points`) and the
+    /// page.
+    #[serde(flatten)]
+    list: ListParams,
 }
 
 /// Rosters on one page of the list.
@@ -266,12 +264,7 @@ pub async fn list(
         (
             query.war.clone().unwrap_or_default(),
             query.system.clone().unwrap_or_default(),
-            ListCut::read(
-                query.q.as_deref(),
-                query.sort.as_deref(),
-                query.page.as_deref(),
-                &SORTS,
-            ),
+            query.list.cut(&SORTS),
         ),
         notice,
         FormErrors::default(),

@@ -11,7 +11,7 @@ use crate::rules::campaign::state::{HouseRules, Phase};
 use crate::store::campaigns::{ListingOrder, ListingQuery};
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::{SignedIn, SignedInUser};
-use crate::web::listing::{ListCut, Pager};
+use crate::web::listing::{ListCut, ListParams, Pager};
 use crate::web::page::SelectOption;
 use crate::web::page::{redirect, render_with_status, FormErrors, PageCtx};
 use crate::web::state::AppState;
@@ -240,23 +240,9 @@ async fn list_page(
 #[serde(default)]
 pub struct ListQuery {
     pub system: String,
-    /// Part of a campaign's name.
-    pub q: Option<String>,
-    /// `newest` (the default) or `name`.
-    pub sort: Option<String>,
-    /// From 1.
-    pub page: Option<String>,
-}
-
-impl ListQuery {
-    fn cut(&self) -> ListCut {
-        ListCut::read(
-            self.q.as_deref(),
-            self.sort.as_deref(),
-            self.page.as_deref(),
-            &SORTS,
-        )
-    }
+    /// The search (part of a campaign's name), the sort (`newest` or `name`) and the page.
+    #[serde(flatten)]
+    pub list: ListParams,
 }
 
 pub async fn list(
@@ -282,7 +268,7 @@ pub async fn list(
         &state,
         &user,
         ctx,
-        query.cut(),
+        query.list.cut(&SORTS),
         form,
         FormErrors::default(),
         StatusCode::OK,
@@ -318,7 +304,16 @@ pub async fn create(
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
             // Sent back with the list as it was when the form was sent.
-            list_page(&state, &user, ctx, query.cut(), form, errors, status).await
+            list_page(
+                &state,
+                &user,
+                ctx,
+                query.list.cut(&SORTS),
+                form,
+                errors,
+                status,
+            )
+            .await
         }
     }
 }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::battle::BattleSetup;
 use super::catalogue::Catalogue;
 use super::combat::{Side, VictoryLevel};
-use super::sim::{fight_prepared, BattleCount, BattleOutcome, Prepared, SimError, StandardPolicy};
+use super::sim::{fight_prepared, BattleCount, Prepared, SimError, StandardPolicy};
 
 pub use crate::rules::montecarlo::{battle_seed, Estimate};
 
@@ -34,33 +34,8 @@ pub struct OddsTally {
 }
 
 impl OddsTally {
-    /// Add one battle.
-    pub fn add(&mut self, o: &BattleOutcome) {
-        self.runs += 1;
-        match o.winner {
-            Some(Side::Attacker) => self.attacker_wins += 1,
-            Some(Side::Defender) => self.defender_wins += 1,
-            None => self.draws += 1,
-        }
-        *self
-            .levels
-            .entry(level_key(o.winner, o.victory_level))
-            .or_insert(0) += 1;
-        self.attacker_points_lost += u64::from(o.attacker_points_lost);
-        self.defender_points_lost += u64::from(o.defender_points_lost);
-        for e in &o.elements {
-            let k = format!("{}:{}", e.side.id(), e.id);
-            if e.lost {
-                *self.lost_elements.entry(k.clone()).or_insert(0) += 1;
-            }
-            self.element_names
-                .entry(k)
-                .or_insert_with(|| e.name.clone());
-        }
-    }
-
     /// Add one battle's result; its losses are added by the caller, who
-    /// knows the elements' names (see [`run_range`]).
+    /// counts them by element and names them once (see [`OddsRun::range`]).
     fn count(&mut self, b: &BattleCount) {
         self.runs += 1;
         match b.winner {

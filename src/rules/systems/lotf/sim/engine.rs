@@ -235,11 +235,6 @@ impl Prepared {
         self.points_size
     }
 
-    /// The scenario fought.
-    pub fn scenario(&self) -> ScenarioId {
-        self.scenario
-    }
-
     /// The elements as set up, in the order a finished battle lists them.
     pub fn units(&self) -> &[Unit] {
         &self.units

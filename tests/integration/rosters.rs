@@ -829,3 +829,41 @@ async fn the_roster_list_pages_searches_and_sorts() {
         .await
         .contains("page 1 of 2"));
 }
+
+/// Issue 17's page weight: the editor of a 36-element roster (six groups of six) is under
+/// 40 KB of HTML, and each element still has its edit row.
+#[tokio::test]
+async fn the_editor_of_a_36_element_roster_stays_under_40_kb() {
+    let app = spawn_app().await;
+    app.register("heavy@example.org", "Heavy", PASSWORD).await;
+    let groups: Vec<serde_json::Value> = (0..6)
+        .map(|g| {
+            let elements: Vec<serde_json::Value> = (0..6)
+                .map(|k| {
+                    serde_json::json!({"name": format!("{} Foot", g * 6 + k + 1),
+                                       "type": "infantry", "size": "medium"})
+                })
+                .collect();
+            serde_json::json!({"name": format!("Brigade {}", g + 1),
+                               "commander": {"name": format!("Brigadier {}", g + 1)},
+                               "elements": elements})
+        })
+        .collect();
+    let doc = serde_json::json!({"format": "muster.lotf.roster/1", "name": "Heavy", "war": "american_revolution",
+                                 "nation": "british", "points_limit": 900,
+                                 "force_commander": {"name": "General"}, "groups": groups});
+    let res = import_text(&app, &doc.to_string()).await;
+    assert_eq!(res.status(), 303, "imported");
+    let at = location(&res);
+    assert!(at.contains("/edit"), "the import opens the editor: {at}");
+    let editor = app.get_html(&at).await;
+    assert!(
+        editor.contains("36 Foot") && editor.contains("Brigade 6"),
+        "the whole force is on the page"
+    );
+    assert!(
+        editor.len() < 40_000,
+        "the editor of 36 elements is {} bytes",
+        editor.len()
+    );
+}

@@ -164,6 +164,26 @@ impl SideKey {
     }
 }
 
+/// The chance the policy reckons an Inspirational Charge's Morale Test
+/// passes (7+ on 2d6 with the attached commander's +1 or more).
+const INSPIRE_PASS: f64 = 0.7;
+
+/// Whether the commander who orders `me` could spend a point on it now: the
+/// engine's `try_special` asks the same (alive, on the table, a point left,
+/// not attached elsewhere, `me` in his SPI or he is the Force Commander).
+fn may_inspire(view: &View, me: usize) -> bool {
+    let u = view.element(me);
+    let c = match view.groups[u.group].commander {
+        Some(c) if view.cmds[c].alive => Some(c),
+        _ => view.force_commander[super::board::sidx(u.side)]
+            .filter(|&c| view.cmds[c].alive && view.cmds[c].on_table),
+    };
+    c.is_some_and(|c| {
+        let cmd = &view.cmds[c];
+        cmd.cp > 0 && cmd.attached_to.is_none() && view.in_spi_or_fc(me, c)
+    })
+}
+
 /// The standard policy: it fights as a careful player would. See
 /// `docs/simulator.md` ("Policy") for the thresholds in words.
 #[derive(Debug, Clone, Default)]
@@ -218,8 +238,16 @@ impl StandardPolicy {
 
     /// How far a charge's P(win) − P(lose) clears the policy's edge for it.
     fn charge_margin(&mut self, cat: &Catalogue, view: &View, me: usize, t: usize) -> f64 {
-        let (a, d) = view.charge_sides(cat, me, t);
-        let (win, lose) = self.melee_chances(cat, &a, &d);
+        let (mut a, d) = view.charge_sides(cat, me, t);
+        let (mut win, mut lose) = self.melee_chances(cat, &a, &d);
+        // A commander with a point to spend will lead it in (Inspirational
+        // Charge): the misses are rolled again if his test passes.
+        if !a.reroll_misses && may_inspire(view, me) {
+            a.reroll_misses = true;
+            let (w, l) = self.melee_chances(cat, &a, &d);
+            win += INSPIRE_PASS * (w - win);
+            lose += INSPIRE_PASS * (l - lose);
+        }
         let e = view.element(me);
         let target = view.element(t);
         let mut edge = self.charge_edge;
@@ -261,23 +289,20 @@ impl Policy for StandardPolicy {
                 return Action::Charge(t);
             }
         }
-        // Line infantry closes to charge reach before it fires, keeping a
-        // Maneuver to reload or charge.
-        if maneuvers >= 2
+        // Line infantry closes to charge reach before it fires, even with its
+        // last Maneuver (the reload waits): from there it can charge a target
+        // its volley shakes, and a line that stops at 9" to fire twice never
+        // comes to the bayonet (issue 16's melee rate).
+        if maneuvers >= 1
             && e.loaded
             && e.et == ElementType::Infantry
             && !e.pinned
             && !e.fear
-            && view.nearest_enemy_distance(me) > view.charge_reach(cat, me) + 1.0
+            && view.nearest_enemy_distance(me) > view.charge_reach(cat, me) - 0.5
             && view.nearest_enemy_distance(me) <= f64::from(e.range) + view.advance_rate(cat, me)
             && view.can_advance(cat, me)
         {
             return Action::Advance;
-        }
-        if combats > 0 {
-            if let Some(t) = view.shoot_target(cat, me) {
-                return Action::Shoot(t);
-            }
         }
         // Close on a worn enemy to charge it (a Maneuver to spare for the charge).
         if maneuvers >= 2 && !e.pinned && !e.fear && e.et != ElementType::Artillery {
@@ -292,6 +317,11 @@ impl Policy for StandardPolicy {
                 {
                     return Action::Advance;
                 }
+            }
+        }
+        if combats > 0 {
+            if let Some(t) = view.shoot_target(cat, me) {
+                return Action::Shoot(t);
             }
         }
         if maneuvers > 0 {
@@ -368,7 +398,10 @@ impl Policy for StandardPolicy {
             let rate = view.advance_rate(cat, me);
             let gap = view.distance(me, t);
             // With a Maneuver left after this move it can charge from reach.
-            if maneuvers >= 2 && gap - rate <= reach && self.charge_worth_it(cat, view, me, t) {
+            if maneuvers >= 2
+                && gap - rate * f64::from(maneuvers - 1) <= reach
+                && self.charge_worth_it(cat, view, me, t)
+            {
                 return reach.min(gap).max(1.0) - 0.5;
             }
             // Out of reach of the enemy's moves and a volley.

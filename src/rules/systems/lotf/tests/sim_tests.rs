@@ -451,8 +451,9 @@ const DIGEST_SEEDS: [u64; 20] = [
     31_415_926,
     2_718_281_828,
 ];
-/// Recorded from engine 2.1 (the table with frontages, stored orders, the wheel into a flank).
-const DIGEST: u64 = 0x72d4_e898_cf53_eecc;
+/// Recorded from engine 2.2 (2.1 plus the policy of issue 16's last round: lines close to
+/// charge reach before they fire, charges judged with the Inspirational Charge a commander can give).
+const DIGEST: u64 = 0x212f_5205_5be4_8fb2;
 
 /// The same seeds give the same outcomes and logs, byte for byte, as when
 /// the digest was recorded. A change of the engine's rules must update it.

@@ -441,3 +441,51 @@ fn the_policys_melee_odds_equal_the_full_calculation() {
     }
     assert_eq!(compared, 36);
 }
+
+/// Issue 16's melee rate: a line with only its last Maneuver left and the
+/// enemy 8" off spends it closing into charge reach (6") before it fires,
+/// instead of firing from where it stands; with no Maneuver left it fires.
+#[test]
+fn a_line_closes_into_charge_reach_before_it_fires() {
+    let c = cat();
+    let mut v = empty_board();
+    let me = place(&mut v, Side::Attacker, ElementType::Infantry, 0, 30.0, 20.0);
+    let foe = place(&mut v, Side::Defender, ElementType::Infantry, 0, 30.0, 28.0);
+    let mut p = StandardPolicy::new();
+    v.cache_nearest(me);
+    v.active_orders = (1, 3);
+    assert_eq!(p.act(&c, &v, me), sim::Action::Advance);
+    v.active_orders = (0, 3);
+    assert_eq!(p.act(&c, &v, me), sim::Action::Shoot(foe));
+}
+
+/// A charge is judged with the Inspirational Charge its commander can give:
+/// a Fit, supported line is worth charging frontally only with a point to
+/// spend on leading it in (misses rolled again), not without one.
+#[test]
+fn a_charge_is_judged_with_the_commanders_inspirational_charge() {
+    let c = cat();
+    let mut v = empty_board();
+    let me = place(&mut v, Side::Attacker, ElementType::Infantry, 0, 30.0, 20.0);
+    let foe = place(&mut v, Side::Defender, ElementType::Infantry, 0, 30.0, 24.5);
+    let _theirs = place(&mut v, Side::Defender, ElementType::Infantry, 1, 38.0, 24.5);
+    v.units[foe].loaded = false;
+    v.active_orders = (2, 2);
+    let g = v.units[me].group;
+    let cmd = v.groups[g].commander.expect("a group commander");
+    v.active_group = Some(g);
+    v.cmds[cmd].cp = 1;
+    v.cmds[cmd].attached_to = None;
+    let mut p = StandardPolicy::new();
+    v.cache_nearest(me);
+    assert!(v.in_spi(me), "the lone element is its group's centre");
+    assert_eq!(p.act(&c, &v, me), sim::Action::Charge(foe));
+
+    // The commander's points are spent (and the Force Commander's too).
+    v.cmds[cmd].cp = 0;
+    for c in v.force_commander.into_iter().flatten() {
+        v.cmds[c].cp = 0;
+    }
+    v.cache_nearest(me);
+    assert_ne!(p.act(&c, &v, me), sim::Action::Charge(foe));
+}

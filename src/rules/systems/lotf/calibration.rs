@@ -314,6 +314,22 @@ mod tests {
         }
     }
 
+    /// Issue 16's melee rate over the whole table (12 battles a row here;
+    /// the documented table fights 2 000): at least one melee for every ten
+    /// volleys. Engine 2.1's lines, which stopped at 9" to volley, made one
+    /// in fourteen.
+    #[test]
+    fn the_table_has_a_melee_for_every_ten_volleys() {
+        let cat = Catalogue::builtin().expect("catalogue");
+        let mut all = BattleStats::default();
+        for m in calibration_matches() {
+            let t = run_match(&cat, &m, 7, 0, 12, &mut |_| {}).expect("the row is fought");
+            all.add(&t.stats);
+        }
+        let rate = f64::from(all.melees) / f64::from(all.volleys);
+        assert!(rate >= 0.10, "{rate:.3} melees a volley: {all:?}");
+    }
+
     #[test]
     fn the_table_has_four_rows_a_scenario_and_cavalry_against_infantry() {
         let m = calibration_matches();

@@ -12,9 +12,10 @@ use super::catalogue::{skill_ids, Catalogue, MeleeResolutionModifier};
 use super::combat::charges::{counter_charge_allowed, size_may_charge};
 use super::combat::melee::side_hit_probability;
 use super::combat::{
-    binomial, judge_volley, melee_pool, melee_resolution, morale_modifier, morale_pass_probability,
-    shooting_pool, take_hits, Ammunition, DicePool, MeleeSide, MoraleSituation, MoraleTest,
-    ShooterState, ShotBar, ShotKind, ShotSituation, ShotSpec, Supporter, Term, TestKind,
+    binomial, judge_volley, melee_pool, melee_pool_unexplained, melee_resolution,
+    melee_resolution_total, morale_modifier, morale_pass_probability, shooting_pool, take_hits,
+    Ammunition, DicePool, MeleeSide, MoraleSituation, MoraleTest, ShooterState, ShotBar, ShotKind,
+    ShotSituation, ShotSpec, Supporter, Term, TestKind,
 };
 use super::profile::{profile, ElementProfile};
 use super::roster::ElementDoc;
@@ -883,8 +884,8 @@ fn side_odds(cat: &Catalogue, me: &MeleeSide, other: &MeleeSide) -> (MeleeSideOd
 /// One side's hit distribution and resolution modifier: the numbers of [`side_odds`] without
 /// its explanation.
 fn side_numbers(cat: &Catalogue, me: &MeleeSide, other: &MeleeSide) -> (Vec<f64>, i32) {
-    let pool = melee_pool(cat, me, other);
-    let (rm, _) = melee_resolution(cat, me, other);
+    let pool = melee_pool_unexplained(cat, me, other);
+    let rm = melee_resolution_total(cat, me, other);
     (
         binomial(pool.dice(), side_hit_probability(&pool, me.reroll_misses)),
         rm,

@@ -105,17 +105,37 @@ impl MeleeSide {
 /// both sides roll half their Action dice, rounded up, and the element in
 /// the building gets no support.
 pub fn melee_pool(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) -> DicePool {
+    melee_pool_with(cat, side, other, true)
+}
+
+/// [`melee_pool`] without its terms (the same total and to-hit numbers): no
+/// allocation, for callers that never explain it.
+pub fn melee_pool_unexplained(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) -> DicePool {
+    melee_pool_with(cat, side, other, false)
+}
+
+fn melee_pool_with(
+    cat: &Catalogue,
+    side: &MeleeSide,
+    other: &MeleeSide,
+    explain: bool,
+) -> DicePool {
     let t = &cat.tables().melee;
     let n = cat.numbers();
-    let mut pool = DicePool::new(t.to_hit, n.zero_pool_to_hit);
-    pool.add("base", "base", i32::from(t.base_dice));
+    let mut pool = if explain {
+        DicePool::new(t.to_hit, n.zero_pool_to_hit)
+    } else {
+        DicePool::unexplained(t.to_hit, n.zero_pool_to_hit)
+    };
+    pool.put(explain, "base", "base", i32::from(t.base_dice));
     let building = side.in_building || other.in_building;
     let action = if building {
         (i32::from(side.action) + 1) / 2
     } else {
         i32::from(side.action)
     };
-    pool.add(
+    pool.put(
+        explain,
         "action",
         if building {
             "half Action (building)"
@@ -124,37 +144,42 @@ pub fn melee_pool(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) -> DiceP
         },
         action,
     );
-    pool.add("numbers", "Numbers", i32::from(side.extra_dice));
+    pool.put(explain, "numbers", "Numbers", i32::from(side.extra_dice));
     if side.initiated {
-        pool.add(
+        pool.put(
+            explain,
             "initiated",
             "initiated",
             cat.melee_dice_modifier(MeleeDiceModifier::Initiated),
         );
     }
     if side.formation == Formation::BattleLine && !side.self_preservation {
-        pool.add(
+        pool.put(
+            explain,
             "battle_line",
             "battle line",
             cat.melee_dice_modifier(MeleeDiceModifier::BattleLine),
         );
     }
     if side.flank {
-        pool.add(
+        pool.put(
+            explain,
             "flank",
             "flank",
             cat.melee_dice_modifier(MeleeDiceModifier::Flank),
         );
     }
     if side.counter_charged {
-        pool.add(
+        pool.put(
+            explain,
             "counter_charged",
             "counter-charge",
             cat.melee_dice_modifier(MeleeDiceModifier::CounterCharged),
         );
     }
     if side.disorder_markers > 0 {
-        pool.add(
+        pool.put(
+            explain,
             "disorder",
             "Disorder",
             cat.melee_dice_modifier(MeleeDiceModifier::Disorder)
@@ -165,7 +190,8 @@ pub fn melee_pool(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) -> DiceP
         side.level,
         DisciplineLevel::Exhausted | DisciplineLevel::Shattered
     ) {
-        pool.add(
+        pool.put(
+            explain,
             "exhausted",
             "Exhausted",
             cat.melee_dice_modifier(MeleeDiceModifier::Exhausted),
@@ -179,7 +205,7 @@ pub fn melee_pool(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) -> DiceP
             .take(usize::from(n.max_supporters))
             .map(Supporter::dice)
             .sum();
-        pool.add("support", "support", support);
+        pool.put(explain, "support", "support", support);
     }
     pool
 }
@@ -188,10 +214,31 @@ pub fn melee_pool(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) -> DiceP
 /// when rolled).
 pub fn melee_resolution(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) -> (i32, Vec<Term>) {
     let mut terms = Vec::with_capacity(8);
+    each_resolution_term(cat, side, other, |id, label, v| {
+        terms.push(Term::new(id.id(), label, v))
+    });
+    let total = terms.iter().map(|t| t.value).sum();
+    (total, terms)
+}
+
+/// The total of [`melee_resolution`] without its terms (no allocation).
+pub fn melee_resolution_total(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) -> i32 {
+    let mut total = 0;
+    each_resolution_term(cat, side, other, |_, _, v| total += v);
+    total
+}
+
+/// Every non-zero resolution modifier of `side` against `other`: which, words, value.
+fn each_resolution_term(
+    cat: &Catalogue,
+    side: &MeleeSide,
+    other: &MeleeSide,
+    mut term: impl FnMut(MeleeResolutionModifier, &'static str, i32),
+) {
     let mut add = |id: MeleeResolutionModifier, label: &'static str| {
         let v = cat.melee_resolution_modifier(id);
         if v != 0 {
-            terms.push(Term::new(id.id(), label, v));
+            term(id, label, v);
         }
     };
     if matches!(
@@ -239,8 +286,6 @@ pub fn melee_resolution(cat: &Catalogue, side: &MeleeSide, other: &MeleeSide) ->
     if side.high_ground {
         add(MeleeResolutionModifier::HighGround, "high ground");
     }
-    let total = terms.iter().map(|t| t.value).sum();
-    (total, terms)
 }
 
 /// Who won.
@@ -267,17 +312,25 @@ pub struct MeleeRoll {
 }
 
 fn roll_side(pool: &DicePool, reroll: bool, dice: &mut Dice) -> (Vec<u8>, u32) {
-    let th = pool.to_hit();
     let mut faces = Vec::with_capacity(pool.dice() as usize);
+    let hits = roll_side_with(pool, reroll, dice, |f| faces.push(f));
+    (faces, hits)
+}
+
+/// Roll a side's pool (each miss once more with `reroll`), handing each
+/// final face to `face`; returns the hits.
+fn roll_side_with(pool: &DicePool, reroll: bool, dice: &mut Dice, mut face: impl FnMut(u8)) -> u32 {
+    let th = pool.to_hit();
+    let mut hits = 0;
     for _ in 0..pool.dice().min(10_000) {
         let mut f = dice.d6();
         if reroll && f < th {
             f = dice.d6();
         }
-        faces.push(f);
+        face(f);
+        hits += u32::from(f >= th);
     }
-    let hits = faces.iter().filter(|&&f| f >= th).count() as u32;
-    (faces, hits)
+    hits
 }
 
 /// Fight one round: both pools roll, hitting on 5+ (6 for an empty pool,
@@ -304,6 +357,53 @@ pub fn resolve_melee(
     MeleeRoll {
         attacker_faces: fa,
         defender_faces: fd,
+        attacker_hits: ha,
+        defender_hits: hd,
+        attacker_result: ra,
+        defender_result: rd,
+        outcome,
+        margin: (ra - rd).unsigned_abs(),
+    }
+}
+
+/// A melee round as [`resolve_melee`] fights it (the same dice in the same
+/// order), counted without keeping the faces or the pools' terms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MeleeRound {
+    /// Dice each side rolled.
+    pub attacker_dice: u32,
+    pub defender_dice: u32,
+    pub attacker_hits: u32,
+    pub defender_hits: u32,
+    pub attacker_result: i32,
+    pub defender_result: i32,
+    pub outcome: MeleeOutcome,
+    /// |attacker_result − defender_result|.
+    pub margin: u32,
+}
+
+/// [`resolve_melee`] without its explanation: no allocation.
+pub fn resolve_melee_round(
+    cat: &Catalogue,
+    attacker: &MeleeSide,
+    defender: &MeleeSide,
+    dice: &mut Dice,
+) -> MeleeRound {
+    let pa = melee_pool_unexplained(cat, attacker, defender);
+    let pd = melee_pool_unexplained(cat, defender, attacker);
+    let ha = roll_side_with(&pa, attacker.reroll_misses, dice, |_| {});
+    let hd = roll_side_with(&pd, defender.reroll_misses, dice, |_| {});
+    let per_hit = cat.melee_resolution_modifier(MeleeResolutionModifier::Hits);
+    let ra = ha as i32 * per_hit + melee_resolution_total(cat, attacker, defender);
+    let rd = hd as i32 * per_hit + melee_resolution_total(cat, defender, attacker);
+    let outcome = match ra.cmp(&rd) {
+        std::cmp::Ordering::Greater => MeleeOutcome::AttackerWins,
+        std::cmp::Ordering::Less => MeleeOutcome::DefenderWins,
+        std::cmp::Ordering::Equal => MeleeOutcome::Tie,
+    };
+    MeleeRound {
+        attacker_dice: pa.dice().min(10_000),
+        defender_dice: pd.dice().min(10_000),
         attacker_hits: ha,
         defender_hits: hd,
         attacker_result: ra,

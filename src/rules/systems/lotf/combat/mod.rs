@@ -26,15 +26,17 @@ pub use commanders::{
 };
 pub use discipline::{action_dice, combat_orders, degrade, take_hits, HitResult};
 pub use melee::{
-    melee_pool, melee_resolution, resolve_melee, MeleeOutcome, MeleeRoll, MeleeSide, Supporter,
+    melee_pool, melee_pool_unexplained, melee_resolution, melee_resolution_total, resolve_melee,
+    resolve_melee_round, MeleeOutcome, MeleeRoll, MeleeRound, MeleeSide, Supporter,
 };
 pub use morale::{
     morale_modifier, morale_modifier_total, morale_pass_probability, roll_morale, MoraleRoll,
     MoraleSituation, MoraleTest, TestKind,
 };
 pub use shooting::{
-    judge_volley, roll_volley, shooting_pool, shot_kind, Ammunition, ShooterState, ShotBar,
-    ShotKind, ShotSituation, ShotSpec, VolleyEffect, VolleyRoll,
+    judge_volley, roll_volley, roll_volley_effect, shooting_pool, shooting_pool_unexplained,
+    shot_kind, Ammunition, ShooterState, ShotBar, ShotKind, ShotSituation, ShotSpec, VolleyEffect,
+    VolleyRoll,
 };
 pub use victory::{
     element_counts_as_broken, group_is_broken, victory_by_broken_force, victory_by_objectives,
@@ -112,9 +114,30 @@ impl DicePool {
         }
     }
 
+    /// A pool that keeps only its total: the simulator rolls thousands of
+    /// pools it never explains, and their terms would cost an allocation each.
+    fn unexplained(normal_to_hit: u8, zero_pool_to_hit: u8) -> DicePool {
+        DicePool {
+            terms: Vec::new(),
+            total: 0,
+            normal_to_hit,
+            zero_pool_to_hit,
+        }
+    }
+
     fn add(&mut self, id: &'static str, label: &'static str, value: i32) {
         if value != 0 || id == "base" || id == "action" {
             self.terms.push(Term::new(id, label, value));
+            self.total += value;
+        }
+    }
+
+    /// [`add`](Self::add) a term, or only its value to the total when the
+    /// pool is not to be explained.
+    fn put(&mut self, explain: bool, id: &'static str, label: &'static str, value: i32) {
+        if explain {
+            self.add(id, label, value);
+        } else {
             self.total += value;
         }
     }

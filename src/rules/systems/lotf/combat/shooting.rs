@@ -106,6 +106,25 @@ pub fn shooting_pool(
     shooter: &ShooterState,
     sit: &ShotSituation,
 ) -> Result<(DicePool, ShotKind), ShotBar> {
+    shooting_pool_with(cat, shooter, sit, true)
+}
+
+/// [`shooting_pool`] without its terms (the same total and to-hit numbers),
+/// for the simulator when it does not narrate: no allocation.
+pub fn shooting_pool_unexplained(
+    cat: &Catalogue,
+    shooter: &ShooterState,
+    sit: &ShotSituation,
+) -> Result<(DicePool, ShotKind), ShotBar> {
+    shooting_pool_with(cat, shooter, sit, false)
+}
+
+fn shooting_pool_with(
+    cat: &Catalogue,
+    shooter: &ShooterState,
+    sit: &ShotSituation,
+    explain: bool,
+) -> Result<(DicePool, ShotKind), ShotBar> {
     let n = cat.numbers();
     let kind = shot_kind(shooter, sit.ammunition);
     if sit.range_inches > u32::from(shooter.range) {
@@ -126,54 +145,65 @@ pub fn shooting_pool(
         });
     }
     let t = &cat.tables().shooting;
-    let mut pool = DicePool::new(t.to_hit, n.zero_pool_to_hit);
-    pool.add("base", "base", i32::from(t.base_dice));
-    pool.add("action", "Action", i32::from(shooter.action));
-    pool.add("numbers", "Numbers", i32::from(shooter.extra_dice));
+    let mut pool = if explain {
+        DicePool::new(t.to_hit, n.zero_pool_to_hit)
+    } else {
+        DicePool::unexplained(t.to_hit, n.zero_pool_to_hit)
+    };
+    pool.put(explain, "base", "base", i32::from(t.base_dice));
+    pool.put(explain, "action", "Action", i32::from(shooter.action));
+    pool.put(explain, "numbers", "Numbers", i32::from(shooter.extra_dice));
     if shooter.exhausted {
-        pool.add(
+        pool.put(
+            explain,
             "exhausted",
             "Exhausted",
             cat.shooting_modifier(ShootingModifier::Exhausted),
         );
     }
     if kind == ShotKind::Grapeshot {
-        pool.add(
+        pool.put(
+            explain,
             "grapeshot",
             "grapeshot",
             cat.shooting_modifier(ShootingModifier::Grapeshot),
         );
     }
     if sit.range_inches <= u32::from(n.point_blank_inches) {
-        pool.add(
+        pool.put(
+            explain,
             "point_blank",
             "point blank",
             cat.shooting_modifier(ShootingModifier::PointBlank),
         );
     }
     if sit.range_inches > u32::from(n.long_range_over_inches) {
-        pool.add(
+        pool.put(
+            explain,
             "long_range",
             "long range",
             cat.shooting_modifier(ShootingModifier::LongRange),
         );
     }
     if sit.flank {
-        pool.add(
+        pool.put(
+            explain,
             "flank",
             "flank",
             cat.shooting_modifier(ShootingModifier::Flank),
         );
     }
     if sit.target_in_cover && kind != ShotKind::Mortar {
-        pool.add(
+        pool.put(
+            explain,
             "cover",
             "cover",
             cat.shooting_modifier(ShootingModifier::Cover),
         );
     }
     if sit.target_open_order {
-        pool.add(
+        pool.put(
+            explain,
             "open_order",
             "open order",
             cat.shooting_modifier(ShootingModifier::OpenOrder),
@@ -186,7 +216,8 @@ pub fn shooting_pool(
         } else {
             "Disorder Markers"
         };
-        pool.add(
+        pool.put(
+            explain,
             "disorder",
             label,
             per.saturating_mul(shooter.disorder_markers.min(1000) as i32),
@@ -340,4 +371,38 @@ pub fn roll_volley(cat: &Catalogue, spec: &ShotSpec, dice: &mut Dice) -> VolleyR
         faces,
         hitting_dice: hitting,
     }
+}
+
+/// What [`roll_volley`] does to the target, with the same dice drawn in the
+/// same order, counted as they fall instead of kept (no allocation).
+pub fn roll_volley_effect(cat: &Catalogue, spec: &ShotSpec, dice: &mut Dice) -> VolleyEffect {
+    let (mut hitting, mut ones, mut sixes) = (0u32, 0u32, 0u32);
+    let mut count = |f: u8| {
+        hitting += u32::from(f >= spec.to_hit);
+        ones += u32::from(f == 1);
+        sixes += u32::from(f == 6);
+    };
+    let pen = spec.penetration_face(cat);
+    let mut pending = 0usize;
+    for _ in 0..spec.dice.min(10_000) {
+        let mut f = dice.d6();
+        if spec.reroll_misses && f < spec.to_hit {
+            f = dice.d6();
+        }
+        count(f);
+        if pen.is_some_and(|p| f >= p) {
+            pending += 1;
+        }
+    }
+    if let Some(pen) = pen {
+        while pending > 0 {
+            pending -= 1;
+            let f = dice.d6();
+            count(f);
+            if f >= pen {
+                pending += 1;
+            }
+        }
+    }
+    judge_volley(cat, spec, hitting, ones, sixes)
 }

@@ -197,7 +197,8 @@ pub struct Cmd {
     pub side: Side,
     /// `None` for the Force Commander.
     pub group: Option<usize>,
-    pub rating: Rating,
+    /// Shared: a battle starts from copies of its commanders (see `Prepared`).
+    pub rating: Arc<Rating>,
     pub alive: bool,
     pub killed_turn: Option<u32>,
     pub promoted: bool,
@@ -730,8 +731,8 @@ impl View {
         a_charges: bool,
     ) -> (MeleeSide, MeleeSide) {
         let flank = self.in_flank_of(a, b) || self.units[a].flank_turn == self.turn;
-        let (mut sa, _) = self.melee_side(cat, a, b, flank);
-        let (mut sb, _) = self.melee_side(cat, b, a, false);
+        let mut sa = self.melee_side_with(cat, a, b, flank, None, None);
+        let mut sb = self.melee_side_with(cat, b, a, false, None, None);
         sa.initiated = a_charges;
         if a_charges {
             sa.reroll_misses = self.units[a].inspired || self.units[a].inspirational;
@@ -753,8 +754,9 @@ impl View {
     ) -> (MeleeSide, MeleeSide) {
         let flank_a =
             self.in_flank_of(active, counter) || self.units[active].flank_turn == self.turn;
-        let (mut sa, _) = self.melee_side(cat, active, counter, flank_a);
-        let (mut sc, _) = self.melee_side(cat, counter, active, self.in_flank_of(counter, active));
+        let mut sa = self.melee_side_with(cat, active, counter, flank_a, None, None);
+        let flank_c = self.in_flank_of(counter, active);
+        let mut sc = self.melee_side_with(cat, counter, active, flank_c, None, None);
         sa.initiated = true;
         sa.reroll_misses = self.units[active].inspired;
         sc.initiated = false;
@@ -768,8 +770,9 @@ impl View {
     pub fn charge_sides(&self, cat: &Catalogue, a: usize, b: usize) -> (MeleeSide, MeleeSide) {
         let flank = self.in_flank_of(a, b) || self.units[a].flank_turn == self.turn;
         let (x, y) = contact_point(&self.units[a], &self.units[b]);
-        let (mut sa, _) = self.melee_side_at(cat, a, b, flank, Some((a, (x, y))));
-        let (sb, _) = self.melee_side_at(cat, b, a, false, Some((a, (x, y))));
+        let moved = Some((a, (x, y)));
+        let mut sa = self.melee_side_with(cat, a, b, flank, moved, None);
+        let sb = self.melee_side_with(cat, b, a, false, moved, None);
         sa.initiated = true;
         sa.reroll_misses = self.units[a].inspired || self.units[a].inspirational;
         (sa, sb)
@@ -799,6 +802,22 @@ impl View {
         flank: bool,
         moved: Option<(usize, (f64, f64))>,
     ) -> (MeleeSide, Vec<usize>) {
+        let mut ids = Vec::new();
+        let side = self.melee_side_with(cat, me, foe, flank, moved, Some(&mut ids));
+        (side, ids)
+    }
+
+    /// One side of a melee; its supporters' indexes go to `ids` when asked
+    /// for (the policy's many judgements of a charge do not need them).
+    fn melee_side_with(
+        &self,
+        cat: &Catalogue,
+        me: usize,
+        foe: usize,
+        flank: bool,
+        moved: Option<(usize, (f64, f64))>,
+        ids: Option<&mut Vec<usize>>,
+    ) -> MeleeSide {
         let pos = |i: usize| -> (f64, f64) {
             match moved {
                 Some((m, p)) if m == i => p,
@@ -816,13 +835,14 @@ impl View {
             norm(dx, o.y - py)
         };
         let foe_u = &self.units[foe];
-        let mut supporters: Vec<(usize, Supporter)> = self
+        let support = f64::from(n.support_inches);
+        let candidates = self
             .friends(me)
             .filter(|&i| self.units[i].engaged.is_none())
             .filter(|&i| (self.units[i].y - uy) * u.facing <= 0.5)
             // The depth apart is a floor of the gap: a cheap first look.
-            .filter(|&i| (self.units[i].y - uy).abs() <= f64::from(n.support_inches))
-            .filter(|&i| gap(i, ux, uy, u.width()) <= f64::from(n.support_inches))
+            .filter(|&i| (self.units[i].y - uy).abs() <= support)
+            .filter(|&i| gap(i, ux, uy, u.width()) <= support)
             .map(|i| {
                 let s = &self.units[i];
                 let ahead = (s.y - fy) * foe_u.facing;
@@ -844,33 +864,56 @@ impl View {
                     },
                 )
             })
-            .filter(|(_, s)| s.eligible())
-            .collect();
-        supporters.sort_by_key(|(i, s)| (std::cmp::Reverse((s.close, s.dice())), *i));
-        supporters.truncate(usize::from(n.max_supporters));
-        let ids = supporters.iter().map(|(i, _)| *i).collect();
-        (
-            MeleeSide {
-                element_type: u.et,
-                action: u.action,
-                extra_dice: u.extra,
-                level: u.level,
-                formation: u.formation,
-                disorder_markers: u.dm,
-                initiated: false,
-                flank,
-                counter_charged: false,
-                supporters: supporters.into_iter().map(|(_, s)| s).collect(),
-                in_spi: self.in_spi(me),
-                commander_attached: self.attached_commander(me).is_some(),
-                defenses: u.defenses && u.unmoved(),
-                high_ground: false,
-                self_preservation: u.self_pres,
-                in_building: false,
-                reroll_misses: false,
-            },
-            ids,
-        )
+            .filter(|(_, s)| s.eligible());
+        // The first `max_supporters` by R-18's choice — close support first,
+        // then more dice, then the earlier in the list — kept in order as they
+        // come: what sorting all of them by that key and cutting the list gives.
+        let keep = usize::from(n.max_supporters);
+        let mut supporters: Vec<Supporter> = Vec::new();
+        let mut ids = ids;
+        let rank = |s: &Supporter| (s.close, s.dice());
+        for (i, c) in candidates {
+            // Candidates come in list order: one ranked equal to a kept one goes after it.
+            let at = supporters
+                .iter()
+                .position(|b| rank(&c) > rank(b))
+                .unwrap_or(supporters.len());
+            if at >= keep {
+                continue;
+            }
+            if supporters.len() == keep {
+                supporters.pop();
+                if let Some(ids) = ids.as_deref_mut() {
+                    ids.pop();
+                }
+            }
+            if supporters.capacity() == 0 {
+                supporters.reserve_exact(keep);
+            }
+            supporters.insert(at, c);
+            if let Some(ids) = ids.as_deref_mut() {
+                ids.insert(at, i);
+            }
+        }
+        MeleeSide {
+            element_type: u.et,
+            action: u.action,
+            extra_dice: u.extra,
+            level: u.level,
+            formation: u.formation,
+            disorder_markers: u.dm,
+            initiated: false,
+            flank,
+            counter_charged: false,
+            supporters,
+            in_spi: self.in_spi(me),
+            commander_attached: self.attached_commander(me).is_some(),
+            defenses: u.defenses && u.unmoved(),
+            high_ground: false,
+            self_preservation: u.self_pres,
+            in_building: false,
+            reroll_misses: false,
+        }
     }
 
     pub fn attached_commander(&self, me: usize) -> Option<usize> {

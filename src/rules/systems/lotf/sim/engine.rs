@@ -14,8 +14,9 @@ use crate::rules::systems::lotf::catalogue::{skill_ids, Catalogue};
 use crate::rules::systems::lotf::combat::victory::{broken_force_verdict, BrokenForces};
 use crate::rules::systems::lotf::combat::{
     charge_permission, combat_orders, commander_killed, degrade, morale_modifier_total,
-    resolve_melee, roll_command_points, roll_morale, roll_rating, roll_volley, shooting_pool,
-    take_hits, withdraw_reaction_expr, MeleeOutcome, MoraleSituation, MoraleTest, ShooterState,
+    rating_for_roll, resolve_melee_round, roll_command_points, roll_morale, roll_rating,
+    roll_volley_effect, shooting_pool, shooting_pool_unexplained, take_hits,
+    withdraw_reaction_expr, MeleeOutcome, MoraleSituation, MoraleTest, Rating, ShooterState,
     ShotSituation, ShotSpec, Side, TestKind,
 };
 use crate::rules::systems::lotf::odds::has_skill;
@@ -133,6 +134,9 @@ pub struct Prepared {
     /// Commanders whose rating is rolled when a battle starts (the rest were
     /// given one in the set-up), in the order the dice are drawn for them.
     rolled_ratings: Vec<usize>,
+    /// The rating of each d6 roll (index 1–6), read from the catalogue once
+    /// instead of for every commander of every battle.
+    ratings_by_roll: Vec<Option<Arc<Rating>>>,
     points_size: u32,
     exprs: Exprs,
 }
@@ -225,6 +229,9 @@ impl Prepared {
             force_commander: v.force_commander,
             side_units: v.side_units,
             rolled_ratings,
+            ratings_by_roll: (0..=6u8)
+                .map(|roll| rating_for_roll(cat, roll).map(Arc::new))
+                .collect(),
             points_size: setup.points_size(cat),
             exprs: Exprs::of(cat),
         })
@@ -355,8 +362,7 @@ fn make_cmd(
         .and_then(|id| force.commanders.get(id))
         .map(|c| c.rating_roll);
     // A commander to be rolled holds the first rating until the battle starts.
-    let rating = crate::rules::systems::lotf::combat::rating_for_roll(cat, preset.unwrap_or(1))
-        .ok_or_else(incomplete_rating_table)?;
+    let rating = rating_for_roll(cat, preset.unwrap_or(1)).ok_or_else(incomplete_rating_table)?;
     let cmd = Cmd {
         id: doc.id.as_deref().unwrap_or_default().into(),
         name: if doc.name.is_empty() {
@@ -366,7 +372,7 @@ fn make_cmd(
         },
         side,
         group,
-        rating,
+        rating: Arc::new(rating),
         alive: true,
         killed_turn: None,
         promoted: false,
@@ -416,9 +422,15 @@ impl<'c> Engine<'c> {
             nearest_cache: std::cell::Cell::new(None),
             side_units: prepared.side_units.clone(),
         };
+        // As `roll_rating` rolls outside a field promotion: one d6, its row.
         for &c in &prepared.rolled_ratings {
-            v.cmds[c].rating =
-                roll_rating(cat, &mut dice, false).ok_or_else(incomplete_rating_table)?;
+            let roll = usize::from(dice.d6());
+            v.cmds[c].rating = prepared
+                .ratings_by_roll
+                .get(roll)
+                .cloned()
+                .flatten()
+                .ok_or_else(incomplete_rating_table)?;
         }
         Ok(Engine {
             cat,
@@ -747,7 +759,13 @@ impl<'c> Engine<'c> {
                 crate::rules::systems::lotf::combat::Ammunition::SolidShot
             },
         };
-        let Ok((pool, kind)) = shooting_pool(self.cat, &shooter, &sit) else {
+        // The pool's terms are read only by the narration.
+        let pool = if self.narrate {
+            shooting_pool(self.cat, &shooter, &sit)
+        } else {
+            shooting_pool_unexplained(self.cat, &shooter, &sit)
+        };
+        let Ok((pool, kind)) = pool else {
             return false;
         };
         let mut spec = ShotSpec::from_pool(&pool, kind, sit.flank);
@@ -770,7 +788,7 @@ impl<'c> Engine<'c> {
         if flank {
             self.stats.flank_attacks += 1;
         }
-        let r = roll_volley(self.cat, &spec, &mut self.dice);
+        let effect = roll_volley_effect(self.cat, &spec, &mut self.dice);
         say!(
             self,
             LogKind::Shoot,
@@ -787,21 +805,21 @@ impl<'c> Engine<'c> {
             d,
             if flank { " into its flank" } else { "" },
             pool.explanation(),
-            r.effect.hits,
-            if r.effect.hits == 1 { "" } else { "s" },
-            if r.effect.ragged {
+            effect.hits,
+            if effect.hits == 1 { "" } else { "s" },
+            if effect.ragged {
                 ", a ragged volley"
             } else {
                 ""
             },
-            if r.effect.punishing {
+            if effect.punishing {
                 ", a punishing volley"
             } else {
                 ""
             }
         );
-        self.v.units[t].dm += r.effect.disorder_markers;
-        self.land_hits(t, r.effect.hits, u_marksmen(&self.v, s), true)
+        self.v.units[t].dm += effect.disorder_markers;
+        self.land_hits(t, effect.hits, u_marksmen(&self.v, s), true)
     }
 
     /// Spend a Command Point of the ordering commander on a special order
@@ -882,14 +900,14 @@ impl<'c> Engine<'c> {
         if flank_a || flank_d {
             self.stats.flank_attacks += 1;
         }
-        let r = resolve_melee(self.cat, &sa, &sd, &mut self.dice);
+        let r = resolve_melee_round(self.cat, &sa, &sd, &mut self.dice);
         say!(
             self,
             LogKind::Melee,
             Some(a),
             "Melee: {} ({} dice{}{}) against {} ({} dice{}): {} hits to {}, results {} to {}.",
             self.v.units[a].name,
-            r.attacker_faces.len(),
+            r.attacker_dice,
             if flank_a { ", into the flank" } else { "" },
             if sup_a.is_empty() {
                 String::new()
@@ -897,7 +915,7 @@ impl<'c> Engine<'c> {
                 format!(", {} supporting", sup_a.len())
             },
             self.v.units[d].name,
-            r.defender_faces.len(),
+            r.defender_dice,
             if sup_d.is_empty() {
                 String::new()
             } else {
@@ -1171,7 +1189,7 @@ impl<'c> Engine<'c> {
                 let gc = self.v.groups[self.v.units[t].group]
                     .commander
                     .filter(|&c| self.v.cmds[c].alive);
-                let rating = gc.map(|c| &self.v.cmds[c].rating);
+                let rating = gc.map(|c| &*self.v.cmds[c].rating);
                 let (expr, bonus) = withdraw_reaction_expr(self.cat, rating, self.v.units[t].level);
                 let m = expr.roll(&mut self.dice) + bonus;
                 say!(
@@ -1497,7 +1515,7 @@ impl<'c> Engine<'c> {
                             .into(),
                             side,
                             group: Some(g),
-                            rating,
+                            rating: Arc::new(rating),
                             alive: true,
                             killed_turn: None,
                             promoted: true,

@@ -669,3 +669,135 @@ fn a_test_modifier_without_its_terms_is_the_same_total() {
         }
     }
 }
+
+/// The simulator's lean paths roll exactly what the explained ones roll: the
+/// same totals, the same effect, and the dice left in the same state.
+#[test]
+fn unexplained_pools_and_rolls_match_the_explained_ones() {
+    let c = cat();
+    let kinds = [
+        (ElementType::Infantry, Weapon::Smoothbore, 12),
+        (ElementType::Artillery, Weapon::LightGun, 24),
+        (ElementType::Artillery, Weapon::Rockets, 24),
+    ];
+    let mut checked = 0;
+    for (et, weapon, range) in kinds {
+        for dm in 0..3 {
+            for range_inches in [1, 3, 8, 13, 20] {
+                for (cover, open, flank) in [
+                    (false, false, false),
+                    (true, false, true),
+                    (false, true, true),
+                ] {
+                    let mut s = shooter(et, 4, weapon, range);
+                    s.disorder_markers = dm;
+                    let sit = ShotSituation {
+                        range_inches,
+                        target_in_cover: cover,
+                        target_open_order: open,
+                        flank,
+                        ammunition: if range_inches <= 6 {
+                            Ammunition::Grapeshot
+                        } else {
+                            Ammunition::SolidShot
+                        },
+                    };
+                    let full = shooting_pool(&c, &s, &sit);
+                    let lean = shooting_pool_unexplained(&c, &s, &sit);
+                    assert_eq!(full.is_ok(), lean.is_ok());
+                    let (Ok((pool, kind)), Ok((lean, lean_kind))) = (full, lean) else {
+                        continue;
+                    };
+                    assert_eq!(
+                        (pool.total, pool.dice(), pool.to_hit()),
+                        (lean.total, lean.dice(), lean.to_hit())
+                    );
+                    assert_eq!(kind, lean_kind);
+                    let mut spec = ShotSpec::from_pool(&pool, kind, flank);
+                    for (reroll, marksmen) in [(false, false), (true, true)] {
+                        spec.reroll_misses = reroll;
+                        spec.ignore_ragged = reroll;
+                        spec.marksmen = marksmen;
+                        for seed in 0..40 {
+                            let (mut d1, mut d2) = (Dice::from_seed(seed), Dice::from_seed(seed));
+                            let full = roll_volley(&c, &spec, &mut d1);
+                            assert_eq!(full.effect, roll_volley_effect(&c, &spec, &mut d2));
+                            assert_eq!(d1.d6(), d2.d6());
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000);
+    let sup = |close: bool, dm: u32| Supporter {
+        action: 4,
+        extra_dice: 0,
+        disorder_markers: dm,
+        close,
+        level: DisciplineLevel::Fit,
+        formation: Formation::BattleLine,
+    };
+    for (fa, fd) in [
+        (Formation::BattleLine, Formation::OpenOrder),
+        (Formation::OpenOrder, Formation::MarchColumn),
+        (Formation::BattleLine, Formation::Unlimbered),
+    ] {
+        for level in [
+            DisciplineLevel::Fit,
+            DisciplineLevel::Shaken,
+            DisciplineLevel::Exhausted,
+        ] {
+            let mut a = MeleeSide::plain(ElementType::Infantry, 4, fa);
+            a.initiated = true;
+            a.flank = level == DisciplineLevel::Shaken;
+            a.in_spi = true;
+            a.reroll_misses = level == DisciplineLevel::Fit;
+            a.supporters = vec![sup(true, 0), sup(false, 1)];
+            let mut d = MeleeSide::plain(ElementType::Cavalry, 3, fd);
+            d.level = level;
+            d.disorder_markers = 2;
+            d.counter_charged = true;
+            d.defenses = level == DisciplineLevel::Exhausted;
+            for (x, y) in [(&a, &d), (&d, &a)] {
+                assert_eq!(
+                    melee_pool(&c, x, y).total,
+                    melee_pool_unexplained(&c, x, y).total
+                );
+                assert_eq!(
+                    melee_resolution(&c, x, y).0,
+                    melee_resolution_total(&c, x, y)
+                );
+            }
+            for seed in 0..200 {
+                let (mut d1, mut d2) = (Dice::from_seed(seed), Dice::from_seed(seed));
+                let full = resolve_melee(&c, &a, &d, &mut d1);
+                let lean = resolve_melee_round(&c, &a, &d, &mut d2);
+                assert_eq!(
+                    (
+                        full.attacker_faces.len() as u32,
+                        full.defender_faces.len() as u32,
+                        full.attacker_hits,
+                        full.defender_hits,
+                        full.attacker_result,
+                        full.defender_result,
+                        full.outcome,
+                        full.margin
+                    ),
+                    (
+                        lean.attacker_dice,
+                        lean.defender_dice,
+                        lean.attacker_hits,
+                        lean.defender_hits,
+                        lean.attacker_result,
+                        lean.defender_result,
+                        lean.outcome,
+                        lean.margin
+                    )
+                );
+                assert_eq!(d1.d6(), d2.d6());
+            }
+        }
+    }
+}

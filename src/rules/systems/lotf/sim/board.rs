@@ -5,6 +5,8 @@
 
 use std::sync::Arc;
 
+use super::near::{Area, Near, NearIndex};
+
 use crate::rules::systems::lotf::battle::ScenarioId;
 use crate::rules::systems::lotf::catalogue::Catalogue;
 use crate::rules::systems::lotf::combat::{
@@ -70,6 +72,11 @@ pub fn file_x(sector: i32, file: usize) -> f64 {
     f64::from(sector) * SECTOR_WIDTH + FILE_WIDTH / 2.0 + FILE_WIDTH * (file % 3) as f64
 }
 
+/// The widest frontage of any element (a large one in a line): how far to one
+/// side of a point an element it touches may have its leader, less half its
+/// own frontage.
+pub const MAX_FRONTAGE: f64 = 7.0;
+
 /// Frontage of an element in inches: by size in a line, narrow in a column.
 pub fn frontage(size: Size, formation: Formation) -> f64 {
     // A table by the enums' positions, not a match: every distance on the
@@ -77,6 +84,13 @@ pub fn frontage(size: Size, formation: Formation) -> f64 {
     const BY_SIZE: [f64; 4] = [2.0, 4.0, 6.0, 7.0];
     const COLUMN: f64 = 2.0;
     const _: () = assert!(Size::Tiny as usize == 0 && Size::Large as usize == 3);
+    const _: () = assert!(
+        BY_SIZE[0] <= MAX_FRONTAGE
+            && BY_SIZE[1] <= MAX_FRONTAGE
+            && BY_SIZE[2] <= MAX_FRONTAGE
+            && BY_SIZE[3] == MAX_FRONTAGE
+            && COLUMN <= MAX_FRONTAGE
+    );
     match formation {
         Formation::MarchColumn | Formation::Limbered => COLUMN,
         _ => BY_SIZE[size as usize],
@@ -243,6 +257,10 @@ pub struct View {
     /// Each side's elements (indexes into `units`, in order), so that a scan
     /// of the enemy or of friends reads only that side.
     pub side_units: [Arc<[usize]>; 2],
+    /// Where each side's elements stand, coarsely, so that a scan for
+    /// elements near a point reads only those (see [`super::near`]). The
+    /// engine keeps it up to date; off for a board built by hand.
+    pub near: NearIndex,
 }
 
 pub(super) fn sidx(s: Side) -> usize {
@@ -312,6 +330,68 @@ impl View {
             .filter(move |&i| i != me)
     }
 
+    /// Keep the index of where elements stand in step after element `i`
+    /// moved, came on the table or left play.
+    pub fn relocated(&mut self, i: usize) {
+        self.near.relocate(&self.units, i);
+    }
+
+    /// Whether the index of where elements stand agrees with the elements.
+    pub fn near_index_in_step(&self) -> bool {
+        self.near.in_step_with(&self.units, &self.side_units)
+    }
+
+    /// The elements of a side in play that may stand in `area`: every one
+    /// that does and perhaps others, in order (so the caller still tests each).
+    /// (The box is worked out only for an indexed side.)
+    pub(super) fn side_near(
+        &self,
+        side: Side,
+        area: impl FnOnce() -> Area,
+    ) -> impl Iterator<Item = usize> + '_ {
+        let mask = if self.near.indexed(side) {
+            self.near.mask(side, area())
+        } else {
+            None
+        };
+        Near::new(&self.side_units[sidx(side)], mask).filter(move |&i| self.units[i].active())
+    }
+
+    /// [`enemies`](Self::enemies) that may stand in `area`.
+    fn enemies_near(
+        &self,
+        me: usize,
+        area: impl FnOnce() -> Area,
+    ) -> impl Iterator<Item = usize> + '_ {
+        self.side_near(self.units[me].side.other(), area)
+    }
+
+    /// [`friends`](Self::friends) that may stand in `area`.
+    fn friends_near(
+        &self,
+        me: usize,
+        area: impl FnOnce() -> Area,
+    ) -> impl Iterator<Item = usize> + '_ {
+        self.side_near(self.units[me].side, area)
+            .filter(move |&i| i != me)
+    }
+
+    /// The box around element `me` in which any element within `inches` of
+    /// it (frontage to frontage) has its leader.
+    fn reach_of(&self, me: usize, inches: f64) -> Area {
+        let u = &self.units[me];
+        Area::around(u.x, u.y, inches + (u.width() + MAX_FRONTAGE) / 2.0, inches)
+    }
+
+    /// The box in which stands every element of `side` that may have `me` in
+    /// its Threat Zone: ahead of it within its Threat Zone's depth, and across
+    /// within their two frontages.
+    pub(super) fn threat_zones_over(&self, me: usize, side: Side) -> Area {
+        let u = &self.units[me];
+        let depth = self.near.deepest_threat_zone(side).max(0.5);
+        Area::around(u.x, u.y, (u.width() + MAX_FRONTAGE) / 2.0, depth)
+    }
+
     /// The closest of some elements (the first on a tie), and its distance.
     fn closest_with_distance(
         &self,
@@ -353,13 +433,41 @@ impl View {
                 return Some((t, d));
             }
         }
-        self.closest_with_distance(me, self.enemies(me))
+        self.find_nearest_enemy(me)
+    }
+
+    /// The nearest enemy, as a scan of all of them finds it. The one found
+    /// last time, if still in play, bounds the search: no enemy farther than
+    /// it can be nearer, so only those in the box of that reach are read (all
+    /// the enemies at the least distance among them, in order, so a tie still
+    /// falls to the first).
+    fn find_nearest_enemy(&self, me: usize) -> Option<(usize, f64)> {
+        let side = self.units[me].side;
+        let hint = self
+            .near
+            .nearest_hint
+            .get(me)
+            .filter(|_| self.near.indexed(side.other()));
+        let guess = hint
+            .and_then(|h| h.get())
+            .filter(|&t| self.units[t].active() && self.units[t].side != side);
+        let found = match guess {
+            Some(t) => {
+                let bound = self.distance(me, t);
+                self.closest_with_distance(me, self.enemies_near(me, || self.reach_of(me, bound)))
+            }
+            None => self.closest_with_distance(me, self.enemies(me)),
+        };
+        if let (Some(h), Some((t, _))) = (hint, found) {
+            h.set(Some(t));
+        }
+        found
     }
 
     /// Remember `me`'s nearest enemy while nothing moves (see `nearest_cache`).
     pub fn cache_nearest(&self, me: usize) {
         self.nearest_cache.set(None);
-        let found = self.closest_with_distance(me, self.enemies(me));
+        let found = self.find_nearest_enemy(me);
         self.nearest_cache.set(found.map(|(t, d)| (me, t, d)));
     }
 
@@ -418,20 +526,21 @@ impl View {
         } else {
             self.charge_reach(cat, me)
         };
-        self.enemies(me).filter(move |&t| {
-            let q = &self.units[t];
-            // The depth apart first: it is a floor of the distance and cheap.
-            reach > 0.0
-                && q.engaged.is_none()
-                && (q.y - u.y).abs() <= reach
-                && self.wheels_onto(me, t)
-                && self.distance(me, t) <= reach
-                && {
-                    let flank = self.in_flank_of(me, t) || u.flank_turn == self.turn;
-                    charge_permission(u.et, u.size, u.formation, u.level, u.fear, q.size, flank)
-                        .is_ok()
-                }
-        })
+        self.enemies_near(me, move || self.reach_of(me, reach))
+            .filter(move |&t| {
+                let q = &self.units[t];
+                // The depth apart first: it is a floor of the distance and cheap.
+                reach > 0.0
+                    && q.engaged.is_none()
+                    && (q.y - u.y).abs() <= reach
+                    && self.wheels_onto(me, t)
+                    && self.distance(me, t) <= reach
+                    && {
+                        let flank = self.in_flank_of(me, t) || u.flank_turn == self.turn;
+                        charge_permission(u.et, u.size, u.formation, u.level, u.fear, q.size, flank)
+                            .is_ok()
+                    }
+            })
     }
 
     /// Whether a friend stands in the fire zone between `me` and `t`.
@@ -447,7 +556,12 @@ impl View {
         // outside it the test below cannot pass, so it is not taken.
         let (lo_y, hi_y) = (u.y.min(q.y) - 1.0, u.y.max(q.y) + 1.0);
         let (lo_x, hi_x) = (u.x.min(q.x) - 1.0, u.x.max(q.x) + 1.0);
-        self.friends(me).any(|f| {
+        let widest = (MAX_FRONTAGE + u.width()) / 2.0;
+        let lane = || Area {
+            x: (lo_x - widest - 1.0, hi_x + widest + 1.0),
+            y: (lo_y - 1.0, hi_y + 1.0),
+        };
+        self.friends_near(me, lane).any(|f| {
             let p = &self.units[f];
             let reach = (p.width() + u.width()) / 2.0;
             if p.y < lo_y || p.y > hi_y || p.x < lo_x - reach || p.x > hi_x + reach {
@@ -525,10 +639,12 @@ impl View {
         // best so far: a larger squared distance never has a smaller root.
         let range = f64::from(u.range);
         let width = u.width();
+        // Only enemies within range of it may be shot at.
+        let area = || self.reach_of(me, range);
         let next_after = |after: Option<(f64, usize)>| {
             let mut best: Option<(f64, usize)> = None;
             let mut best_sq = f64::INFINITY;
-            for t in self.enemies(me) {
+            for t in self.enemies_near(me, area) {
                 let q = &self.units[t];
                 let dy = q.y - u.y;
                 if dy.abs() > range {
@@ -566,7 +682,7 @@ impl View {
     /// every step, cheaper than finding the nearest.
     pub fn enemy_closer_than(&self, me: usize, inches: f64) -> bool {
         let y = self.units[me].y;
-        self.enemies(me)
+        self.enemies_near(me, || self.reach_of(me, inches))
             .any(|t| (self.units[t].y - y).abs() < inches && self.distance(me, t) < inches)
     }
 
@@ -616,7 +732,8 @@ impl View {
     /// table's width), so that end is no open flank.
     fn end_covered(&self, t: usize, s: f64) -> bool {
         let q = &self.units[t];
-        self.friends(t).any(|f| {
+        let beside = || Area::around(q.x, q.y, (q.width() + MAX_FRONTAGE) / 2.0 + 4.0, 6.0);
+        self.friends_near(t, beside).any(|f| {
             let o = &self.units[f];
             (o.x - q.x) * s > 0.0
                 && (o.x - q.x).abs() < q.width() / 2.0 + o.width() / 2.0 + 4.0
@@ -836,8 +953,9 @@ impl View {
         };
         let foe_u = &self.units[foe];
         let support = f64::from(n.support_inches);
+        let within = || Area::around(ux, uy, support + (u.width() + MAX_FRONTAGE) / 2.0, support);
         let candidates = self
-            .friends(me)
+            .friends_near(me, within)
             .filter(|&i| self.units[i].engaged.is_none())
             .filter(|&i| (self.units[i].y - uy) * u.facing <= 0.5)
             // The depth apart is a floor of the gap: a cheap first look.
@@ -1021,12 +1139,14 @@ impl View {
     /// A Fit friend within 6" in its flank (R-20's support for Morale Tests).
     pub fn supported(&self, cat: &Catalogue, me: usize) -> bool {
         let u = &self.units[me];
-        self.friends(me).any(|f| {
-            let o = &self.units[f];
-            o.level == DisciplineLevel::Fit
-                && (o.y - u.y) * u.facing <= 0.5
-                && self.distance(f, me) <= f64::from(cat.numbers().morale_support_inches)
-        })
+        let inches = f64::from(cat.numbers().morale_support_inches);
+        self.friends_near(me, || self.reach_of(me, inches))
+            .any(|f| {
+                let o = &self.units[f];
+                o.level == DisciplineLevel::Fit
+                    && (o.y - u.y) * u.facing <= 0.5
+                    && self.distance(f, me) <= f64::from(cat.numbers().morale_support_inches)
+            })
     }
 
     /// Whether an element is broken for its group (R-23).

@@ -6,6 +6,7 @@ use super::board::{
     contact_point, norm, sidx, u_marksmen, Cmd, Group, Home, Unit, View, TABLE_DEPTH, TABLE_WIDTH,
 };
 use super::log::{LogKind, LogLine};
+use super::near::{Near, NearIndex};
 use super::policy::{Action, Policy, Reaction};
 use super::BattleStats;
 use crate::rules::dice::{Dice, DiceExpr};
@@ -157,6 +158,7 @@ impl Prepared {
             active_orders: (0, 0),
             nearest_cache: std::cell::Cell::new(None),
             side_units: [Arc::from([]), Arc::from([])],
+            near: NearIndex::default(),
         };
         let mut rolled_ratings = Vec::new();
         let mut add_cmd = |v: &mut View, cmd: (Cmd, bool)| {
@@ -421,7 +423,9 @@ impl<'c> Engine<'c> {
             active_orders: (0, 0),
             nearest_cache: std::cell::Cell::new(None),
             side_units: prepared.side_units.clone(),
+            near: NearIndex::default(),
         };
+        v.near = NearIndex::build(&v.units, &v.side_units);
         // As `roll_rating` rolls outside a field promotion: one d6, its row.
         for &c in &prepared.rolled_ratings {
             let roll = usize::from(dice.d6());
@@ -477,6 +481,7 @@ impl<'c> Engine<'c> {
             self.v.units[f].engaged = None;
         }
         self.v.units[i].removed = true;
+        self.v.relocated(i);
         self.v.units[i].left_field = left_field;
         self.v.units[i].stored_maneuver = false;
         self.v.units[i].stored_combat = false;
@@ -683,6 +688,7 @@ impl<'c> Engine<'c> {
             let u = &mut self.v.units[i];
             u.x = nx.clamp(0.0, TABLE_WIDTH);
             u.y = ny.clamp(0.0, TABLE_DEPTH);
+            self.v.relocated(i);
             let exhausted = self.v.units[i].level == DisciplineLevel::Exhausted;
             if exhausted || !self.test(i, TestKind::Morale, 0, "staying on the field") {
                 self.remove(i, true);
@@ -690,6 +696,7 @@ impl<'c> Engine<'c> {
         } else {
             self.v.units[i].x = nx.clamp(0.0, TABLE_WIDTH);
             self.v.units[i].y = ny.clamp(0.0, TABLE_DEPTH);
+            self.v.relocated(i);
         }
     }
 
@@ -1014,6 +1021,7 @@ impl<'c> Engine<'c> {
             let (nx, ny) = (x0 + dx / len * step, y0 + dy / len * step);
             self.v.units[i].x = nx.clamp(0.0, TABLE_WIDTH);
             self.v.units[i].y = ny.clamp(0.0, TABLE_DEPTH);
+            self.v.relocated(i);
             if !keep_off || !self.v.enemy_closer_than(i, 1.0) {
                 return step;
             }
@@ -1021,6 +1029,7 @@ impl<'c> Engine<'c> {
         }
         self.v.units[i].x = x0;
         self.v.units[i].y = y0;
+        self.v.relocated(i);
         0.0
     }
 
@@ -1070,57 +1079,85 @@ impl<'c> Engine<'c> {
         if !self.v.units[a].active() {
             return true;
         }
-        let enemies = Arc::clone(&self.v.side_units[sidx(self.v.units[a].side.other())]);
+        debug_assert!(
+            self.v.near_index_in_step(),
+            "the index of where elements stand"
+        );
+        let side = self.v.units[a].side.other();
+        let enemies = Arc::clone(&self.v.side_units[sidx(side)]);
         // The stored-order flags first: most elements hold none, and they
         // are cheaper to read than the Threat Zone's geometry.
         let reacts = |v: &View, r: usize| v.units[r].active() && v.in_threat_zone(r, a);
+        // Only enemies that may have `a` in their Threat Zone are read, in
+        // order; after an interruption the board has changed, so the box is
+        // found again and the scan goes on after the last enemy it read.
+        let near = |v: &View| {
+            if v.near.indexed(side) {
+                v.near.mask(side, v.threat_zones_over(a, side))
+            } else {
+                None
+            }
+        };
+        let mut read: Option<usize> = None;
         // Whether `a` is still free to be interrupted only changes when an
         // interruption happens, so it is checked only for elements that may.
-        for &r in enemies.iter() {
-            if !self.v.units[r].stored_combat {
-                continue;
-            }
-            if !self.v.units[a].active() || self.v.units[a].engaged.is_some() {
-                break;
-            }
-            if reacts(&self.v, r)
-                && self.v.may_shoot_at(self.cat, r, a)
-                && self.policy.snap_fire(self.cat, &self.v, r, a)
-            {
-                self.v.units[r].stored_combat = false;
-                if self.shoot(r, a, Fire::Snap) {
-                    // The active element withdrew: its activation ends.
-                    return true;
+        'snap: loop {
+            let (mask, after) = (near(&self.v), read);
+            for r in Near::new(&enemies, mask).filter(|&r| after.is_none_or(|l| r > l)) {
+                read = Some(r);
+                if !self.v.units[r].stored_combat {
+                    continue;
+                }
+                if !self.v.units[a].active() || self.v.units[a].engaged.is_some() {
+                    break 'snap;
+                }
+                if reacts(&self.v, r)
+                    && self.v.may_shoot_at(self.cat, r, a)
+                    && self.policy.snap_fire(self.cat, &self.v, r, a)
+                {
+                    self.v.units[r].stored_combat = false;
+                    if self.shoot(r, a, Fire::Snap) {
+                        // The active element withdrew: its activation ends.
+                        return true;
+                    }
+                    continue 'snap;
                 }
             }
+            break;
         }
-        for &r in enemies.iter() {
-            if !self.v.units[r].stored_maneuver {
-                continue;
-            }
-            if !self.v.units[a].active() || self.v.units[a].engaged.is_some() {
-                break;
-            }
-            if reacts(&self.v, r)
-                && self.v.stored_counter_charge(self.cat, r, a)
-                && self.policy.counter_charge(self.cat, &self.v, r, a)
-            {
-                self.v.units[r].stored_maneuver = false;
-                self.stats.counter_charges += 1;
-                say!(
-                    self,
-                    LogKind::Reaction,
-                    Some(r),
-                    "{} ({}) counter-charges {} from a stored order!",
-                    self.v.units[r].name,
-                    self.v.units[r].side.id(),
-                    self.v.units[a].name
-                );
-                match self.charge(r, a, false, true) {
-                    ChargeEnd::Stopped => {}
-                    _ => return true,
+        let mut read: Option<usize> = None;
+        'counter: loop {
+            let (mask, after) = (near(&self.v), read);
+            for r in Near::new(&enemies, mask).filter(|&r| after.is_none_or(|l| r > l)) {
+                read = Some(r);
+                if !self.v.units[r].stored_maneuver {
+                    continue;
+                }
+                if !self.v.units[a].active() || self.v.units[a].engaged.is_some() {
+                    break 'counter;
+                }
+                if reacts(&self.v, r)
+                    && self.v.stored_counter_charge(self.cat, r, a)
+                    && self.policy.counter_charge(self.cat, &self.v, r, a)
+                {
+                    self.v.units[r].stored_maneuver = false;
+                    self.stats.counter_charges += 1;
+                    say!(
+                        self,
+                        LogKind::Reaction,
+                        Some(r),
+                        "{} ({}) counter-charges {} from a stored order!",
+                        self.v.units[r].name,
+                        self.v.units[r].side.id(),
+                        self.v.units[a].name
+                    );
+                    match self.charge(r, a, false, true) {
+                        ChargeEnd::Stopped => continue 'counter,
+                        _ => return true,
+                    }
                 }
             }
+            break;
         }
         !self.v.units[a].active() || self.v.units[a].engaged.is_some()
     }
@@ -1244,8 +1281,10 @@ impl<'c> Engine<'c> {
         // the first move (not against a passive counter-charger).
         if !counter {
             let side = self.v.units[t].side;
-            let others: Vec<usize> = (0..self.v.units.len())
-                .filter(|&r| r != t && self.v.units[r].side == side && self.v.units[r].active())
+            let others: Vec<usize> = self
+                .v
+                .side_near(side, || self.v.threat_zones_over(i, side))
+                .filter(|&r| r != t)
                 .filter(|&r| self.v.units[r].stored_combat && self.v.in_threat_zone(r, i))
                 .collect();
             for r in others {
@@ -1284,6 +1323,7 @@ impl<'c> Engine<'c> {
         let (x, y) = contact_point(&self.v.units[i], &self.v.units[t]);
         self.v.units[i].x = x;
         self.v.units[i].y = y;
+        self.v.relocated(i);
         self.v.units[i].stored_maneuver = false;
         self.v.units[i].stored_combat = false;
         self.v.units[i].engaged = Some(t);
@@ -1461,6 +1501,7 @@ impl<'c> Engine<'c> {
             if flank {
                 u.flank_turn = self.v.turn;
             }
+            self.v.relocated(i);
             if let Some(t) = self.v.nearest_enemy(i) {
                 self.face(i, t);
             }
@@ -1755,6 +1796,10 @@ impl<'c> Engine<'c> {
                 break;
             }
             self.v.active_orders = (maneuvers, combats);
+            debug_assert!(
+                self.v.near_index_in_step(),
+                "the index of where elements stand"
+            );
             self.v.cache_nearest(i);
             let act = self.policy.act(self.cat, &self.v, i);
             // Kept for an advance, which asks the same question before anything moves.

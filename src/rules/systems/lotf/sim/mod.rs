@@ -4,6 +4,7 @@
 pub mod board;
 pub mod engine;
 pub mod log;
+pub mod near;
 pub mod policy;
 pub mod scenario;
 

@@ -490,6 +490,7 @@ fn a_charge_is_judged_with_the_commanders_inspirational_charge() {
     }
     v.cache_nearest(me);
     assert_ne!(p.act(&c, &v, me), sim::Action::Charge(foe));
+}
 
 /// The index of where elements stand only spares scans reading far elements:
 /// a battle fought with it is the battle fought scanning every element, to

@@ -417,8 +417,10 @@ impl View {
             if sq > best_sq {
                 continue;
             }
-            // Exactly `distance(me, i)`, so ties fall as they always did.
-            let d = self.distance(me, i);
+            // Exactly `distance(me, i)` (the same sum of the same squares:
+            // the depth apart only has its sign turned), so ties fall as they
+            // always did.
+            let d = sq.sqrt();
             if best.is_none_or(|(_, bd)| d < bd) {
                 best = Some((i, d));
                 best_sq = sq;

@@ -1,9 +1,10 @@
 //! Where each side's elements stand, coarsely: the table cut into 6" columns
 //! across and 6" rows deep, and for each side a bit mask of the elements in
-//! play in each span of columns and in each span of rows. A scan that only cares about elements
-//! within some box (an enemy in charge reach, a friend close enough to
-//! support, an enemy whose Threat Zone may hold the active element) reads the
-//! elements in the columns and rows the box touches instead of the whole side.
+//! play in each span of columns and in each span of rows. A scan that only
+//! cares about elements within some box (an enemy in charge reach, a friend
+//! close enough to support, an enemy whose Threat Zone may hold the active
+//! element) reads the elements in the columns and rows the box touches
+//! instead of the whole side.
 //!
 //! The masks only ever skip elements: a scan still reads the elements it is
 //! given in the side's order, with all its own tests, so the answer is the one

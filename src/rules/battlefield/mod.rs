@@ -5,6 +5,8 @@
 
 /// Depth of the table between the two edges, in inches (a 4' table).
 pub const TABLE_DEPTH: f64 = 48.0;
+/// Width of the table across, in inches (a 6' table).
+pub const TABLE_WIDTH: f64 = 72.0;
 /// Sectors across the table: left, centre, right.
 pub const SECTORS: i32 = 3;
 /// Extra distance for each sector between two positions (M-19).

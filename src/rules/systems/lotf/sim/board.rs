@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::near::{Area, Near, NearIndex};
+use super::near::{Area, Near, NearIndex, Placed};
 
 use crate::rules::systems::lotf::battle::ScenarioId;
 use crate::rules::systems::lotf::catalogue::Catalogue;
@@ -15,7 +15,8 @@ use crate::rules::systems::lotf::combat::{
 };
 use crate::rules::systems::lotf::types::{DisciplineLevel, ElementType, Formation, Size, Weapon};
 
-pub use crate::rules::battlefield::TABLE_DEPTH;
+pub use super::near::sidx;
+pub use crate::rules::battlefield::{TABLE_DEPTH, TABLE_WIDTH};
 
 /// The table edge an element withdraws toward: the attacker's (near, depth
 /// 0"), the defender's (far, 48"), or the left end (0" across) for a column
@@ -53,8 +54,6 @@ impl Home {
     }
 }
 
-/// Width of the table across, in inches (a 6' table).
-pub const TABLE_WIDTH: f64 = 72.0;
 /// Width of one of the three deployment sectors.
 pub const SECTOR_WIDTH: f64 = 24.0;
 /// Room each element takes in a line: elements stand this far apart, centre to centre.
@@ -263,10 +262,15 @@ pub struct View {
     pub near: NearIndex,
 }
 
-pub(super) fn sidx(s: Side) -> usize {
-    match s {
-        Side::Attacker => 0,
-        Side::Defender => 1,
+impl Placed for Unit {
+    fn side(&self) -> Side {
+        self.side
+    }
+    fn in_play_at(&self) -> Option<(f64, f64)> {
+        self.active().then_some((self.x, self.y))
+    }
+    fn threat_zone(&self) -> f64 {
+        f64::from(self.threat_zone)
     }
 }
 

@@ -15,8 +15,26 @@
 
 use std::cell::Cell;
 
-use super::board::{sidx, Unit, TABLE_DEPTH, TABLE_WIDTH};
+use crate::rules::battlefield::{TABLE_DEPTH, TABLE_WIDTH};
 use crate::rules::systems::lotf::combat::Side;
+
+/// What the index reads of an element (the board's `Unit` implements it;
+/// the index does not depend on the board that uses it).
+pub trait Placed {
+    fn side(&self) -> Side;
+    /// Where its leader stands while it is in play.
+    fn in_play_at(&self) -> Option<(f64, f64)>;
+    /// The depth of its Threat Zone, in inches.
+    fn threat_zone(&self) -> f64;
+}
+
+/// A side's slot in per-side arrays: the attacker's first.
+pub fn sidx(s: Side) -> usize {
+    match s {
+        Side::Attacker => 0,
+        Side::Defender => 1,
+    }
+}
 
 /// The size of a cell of the index, in inches.
 const CELL: f64 = 6.0;
@@ -95,7 +113,7 @@ fn mark<const N: usize>(spans: &mut [[Mask; N]; N], at: usize, bit: Mask, set: b
 
 impl NearIndex {
     /// The index of a board whose sides' lists are `side_units`.
-    pub fn build(units: &[Unit], side_units: &[std::sync::Arc<[usize]>; 2]) -> NearIndex {
+    pub fn build<U: Placed>(units: &[U], side_units: &[std::sync::Arc<[usize]>; 2]) -> NearIndex {
         let mut ix = NearIndex {
             place: vec![0; units.len()],
             cell: vec![None; units.len()],
@@ -109,7 +127,7 @@ impl NearIndex {
             }
             ix.deepest_threat_zone[s] = list
                 .iter()
-                .map(|&i| f64::from(units[i].threat_zone))
+                .map(|&i| units[i].threat_zone())
                 .fold(0.0, f64::max);
         }
         for i in 0..units.len() {
@@ -119,16 +137,16 @@ impl NearIndex {
     }
 
     /// Put element `i`'s bits where it stands now (none if it is out of play).
-    pub fn relocate(&mut self, units: &[Unit], i: usize) {
+    pub fn relocate<U: Placed>(&mut self, units: &[U], i: usize) {
         let Some(&place) = self.place.get(i) else {
             return;
         };
         let u = &units[i];
-        let s = sidx(u.side);
+        let s = sidx(u.side());
         if !self.on[s] {
             return;
         }
-        let now = u.active().then(|| (bin(u.x, COLUMNS), bin(u.y, ROWS)));
+        let now = u.in_play_at().map(|(x, y)| (bin(x, COLUMNS), bin(y, ROWS)));
         let before = self.cell[i];
         if now == before {
             return;
@@ -175,7 +193,11 @@ impl NearIndex {
     }
 
     /// Whether the index says what the elements say (for debug checks).
-    pub fn in_step_with(&self, units: &[Unit], side_units: &[std::sync::Arc<[usize]>; 2]) -> bool {
+    pub fn in_step_with<U: Placed>(
+        &self,
+        units: &[U],
+        side_units: &[std::sync::Arc<[usize]>; 2],
+    ) -> bool {
         if self.place.is_empty() {
             return true;
         }

@@ -12,10 +12,10 @@ use super::catalogue::{skill_ids, Catalogue, MeleeResolutionModifier};
 use super::combat::charges::{counter_charge_allowed, size_may_charge};
 use super::combat::melee::side_hit_probability;
 use super::combat::{
-    binomial, judge_volley, melee_pool, melee_pool_unexplained, melee_resolution,
-    melee_resolution_total, morale_modifier, morale_pass_probability, shooting_pool, take_hits,
-    Ammunition, DicePool, MeleeSide, MoraleSituation, MoraleTest, ShooterState, ShotBar, ShotKind,
-    ShotSituation, ShotSpec, Supporter, Term, TestKind,
+    binomial, die_hit_probability, judge_volley, melee_pool, melee_pool_unexplained,
+    melee_resolution, melee_resolution_total, morale_modifier, morale_pass_probability,
+    shooting_pool, take_hits, Ammunition, DicePool, MeleeSide, MoraleSituation, MoraleTest,
+    ShooterState, ShotBar, ShotKind, ShotSituation, ShotSpec, Supporter, Term, TestKind,
 };
 use super::profile::{profile, ElementProfile};
 use super::roster::ElementDoc;
@@ -881,15 +881,36 @@ fn side_odds(cat: &Catalogue, me: &MeleeSide, other: &MeleeSide) -> (MeleeSideOd
     )
 }
 
-/// One side's hit distribution and resolution modifier: the numbers of [`side_odds`] without
-/// its explanation.
-fn side_numbers(cat: &Catalogue, me: &MeleeSide, other: &MeleeSide) -> (Vec<f64>, i32) {
-    let pool = melee_pool_unexplained(cat, me, other);
-    let rm = melee_resolution_total(cat, me, other);
-    (
-        binomial(pool.dice(), side_hit_probability(&pool, me.reroll_misses)),
-        rm,
-    )
+/// Everything a melee's odds depend on, once both pools and result modifiers are worked out:
+/// per side (attacker first) the dice, the number each die needs, whether misses are rolled
+/// again, and the result modifier. Two melees with the same numbers have the same odds to the
+/// bit, which is what lets the simulator's policy remember odds by these few small numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MeleeNumbers {
+    pub dice: [u32; 2],
+    pub to_hit: [u8; 2],
+    pub reroll: [bool; 2],
+    pub modifier: [i32; 2],
+}
+
+/// The [`MeleeNumbers`] of a melee between two sides already built.
+pub fn melee_numbers(cat: &Catalogue, a: &MeleeSide, d: &MeleeSide) -> MeleeNumbers {
+    let pool_a = melee_pool_unexplained(cat, a, d);
+    let pool_d = melee_pool_unexplained(cat, d, a);
+    MeleeNumbers {
+        dice: [pool_a.dice(), pool_d.dice()],
+        to_hit: [pool_a.to_hit(), pool_d.to_hit()],
+        reroll: [a.reroll_misses, d.reroll_misses],
+        modifier: [
+            melee_resolution_total(cat, a, d),
+            melee_resolution_total(cat, d, a),
+        ],
+    }
+}
+
+/// One side's hit distribution, as [`side_odds`] builds it.
+fn side_hits(n: &MeleeNumbers, k: usize) -> Vec<f64> {
+    binomial(n.dice[k], die_hit_probability(n.to_hit[k], n.reroll[k]))
 }
 
 /// The melee's result margins (attacker's result less the defender's) with their
@@ -935,8 +956,13 @@ fn margin_buckets(
 /// P(the attacker wins), P(the defender wins): the simulator policy's question, answered
 /// with the same arithmetic as [`melee_odds_for_sides`] but without building its explanation.
 pub fn melee_win_lose(cat: &Catalogue, a: &MeleeSide, d: &MeleeSide) -> (f64, f64) {
-    let (hits_a, rm_a) = side_numbers(cat, a, d);
-    let (hits_d, rm_d) = side_numbers(cat, d, a);
+    win_lose_of(cat, &melee_numbers(cat, a, d))
+}
+
+/// P(the attacker wins), P(the defender wins) of a melee with these numbers.
+pub fn win_lose_of(cat: &Catalogue, n: &MeleeNumbers) -> (f64, f64) {
+    let (hits_a, rm_a) = (side_hits(n, 0), n.modifier[0]);
+    let (hits_d, rm_d) = (side_hits(n, 1), n.modifier[1]);
     let per_hit = cat.melee_resolution_modifier(MeleeResolutionModifier::Hits);
     let margins = margin_buckets(per_hit, (&hits_a, rm_a), (&hits_d, rm_d));
     let win = margins.iter().filter(|(m, _)| *m > 0).map(|(_, p)| p).sum();

@@ -8,8 +8,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::board::{norm, View};
 use crate::rules::systems::lotf::catalogue::Catalogue;
-use crate::rules::systems::lotf::combat::{MeleeSide, Supporter, TestKind};
-use crate::rules::systems::lotf::odds::melee_win_lose;
+use crate::rules::systems::lotf::combat::{MeleeSide, TestKind};
+use crate::rules::systems::lotf::odds::{melee_numbers, win_lose_of, MeleeNumbers};
 use crate::rules::systems::lotf::types::{DisciplineLevel, ElementType};
 
 /// What an active element does next.
@@ -105,65 +105,6 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// A melee side as a fixed-size key, so the memo is looked up without
-/// allocating; sides with more than four supporters (only a modified
-/// catalogue allows them) are not memoised.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct SideKey {
-    side: MeleeSideFlat,
-    supporters: [Option<Supporter>; 4],
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct MeleeSideFlat {
-    element_type: ElementType,
-    action: u8,
-    extra_dice: u8,
-    level: DisciplineLevel,
-    formation: crate::rules::systems::lotf::types::Formation,
-    disorder_markers: u32,
-    flags: u16,
-}
-
-impl SideKey {
-    fn of(s: &MeleeSide) -> Option<SideKey> {
-        if s.supporters.len() > 4 {
-            return None;
-        }
-        let mut supporters = [None; 4];
-        for (slot, sup) in supporters.iter_mut().zip(&s.supporters) {
-            *slot = Some(*sup);
-        }
-        let flags = [
-            s.initiated,
-            s.flank,
-            s.counter_charged,
-            s.in_spi,
-            s.commander_attached,
-            s.defenses,
-            s.high_ground,
-            s.self_preservation,
-            s.in_building,
-            s.reroll_misses,
-        ]
-        .iter()
-        .enumerate()
-        .fold(0u16, |acc, (k, &b)| acc | (u16::from(b) << k));
-        Some(SideKey {
-            side: MeleeSideFlat {
-                element_type: s.element_type,
-                action: s.action,
-                extra_dice: s.extra_dice,
-                level: s.level,
-                formation: s.formation,
-                disorder_markers: s.disorder_markers,
-                flags,
-            },
-            supporters,
-        })
-    }
-}
-
 /// The chance the policy reckons an Inspirational Charge's Morale Test
 /// passes (7+ on 2d6 with the attached commander's +1 or more).
 const INSPIRE_PASS: f64 = 0.7;
@@ -188,7 +129,11 @@ fn may_inspire(view: &View, me: usize) -> bool {
 /// `docs/simulator.md` ("Policy") for the thresholds in words.
 #[derive(Debug, Clone, Default)]
 pub struct StandardPolicy {
-    memo: HashMap<(SideKey, SideKey), (f64, f64), BuildHasherDefault<KeyHasher>>,
+    /// Melee odds by the numbers they depend on (dice, the number to hit,
+    /// re-rolls, result modifiers): the many different pairs of sides the
+    /// policy judges (supporters, flags, levels) come to a few hundred of
+    /// these, so after the first battles almost every question is a look-up.
+    by_numbers: HashMap<MeleeNumbers, (f64, f64), BuildHasherDefault<KeyHasher>>,
     /// How much more likely a win must be than a loss for a charge.
     pub charge_edge: f64,
 }
@@ -197,24 +142,22 @@ impl StandardPolicy {
     /// The policy with its documented thresholds.
     pub fn new() -> StandardPolicy {
         StandardPolicy {
-            memo: HashMap::default(),
+            by_numbers: HashMap::default(),
             charge_edge: 0.0,
         }
     }
 
     /// (P(win), P(lose)) of a melee, memoised.
     pub fn melee_chances(&mut self, cat: &Catalogue, a: &MeleeSide, d: &MeleeSide) -> (f64, f64) {
-        let key = SideKey::of(a).zip(SideKey::of(d));
-        if let Some(v) = key.and_then(|k| self.memo.get(&k)) {
+        let numbers = melee_numbers(cat, a, d);
+        if let Some(v) = self.by_numbers.get(&numbers) {
             return *v;
         }
-        let v = melee_win_lose(cat, a, d);
-        if let Some(k) = key {
-            if self.memo.len() > 100_000 {
-                self.memo.clear();
-            }
-            self.memo.insert(k, v);
+        let v = win_lose_of(cat, &numbers);
+        if self.by_numbers.len() > 100_000 {
+            self.by_numbers.clear();
         }
+        self.by_numbers.insert(numbers, v);
         v
     }
 

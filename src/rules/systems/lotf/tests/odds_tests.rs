@@ -476,3 +476,99 @@ fn the_targets_discipline_test_uses_the_attached_commanders_morale_r33() {
         "{incompetent} > {competent} > {highly}"
     );
 }
+
+/// The simulator's policy remembers melee odds by their `MeleeNumbers` alone (issue 17): that is
+/// sound only if two melees with the same numbers have the same odds to the bit, however they
+/// came to them (supporters, flags, levels, formations). A thousand different pairs of sides
+/// fall into far fewer sets of numbers, and within each set the full calculation agrees.
+#[test]
+fn melee_odds_depend_only_on_their_numbers() {
+    use std::collections::HashMap;
+    let c = cat();
+    let base = MeleeSide {
+        element_type: ElementType::Infantry,
+        action: 4,
+        extra_dice: 0,
+        level: DisciplineLevel::Fit,
+        formation: Formation::BattleLine,
+        disorder_markers: 0,
+        initiated: false,
+        flank: false,
+        counter_charged: false,
+        supporters: Vec::new(),
+        in_spi: false,
+        commander_attached: false,
+        defenses: false,
+        high_ground: false,
+        self_preservation: false,
+        in_building: false,
+        reroll_misses: false,
+    };
+    let helper = |action: u8, close: bool, dm: u32| Supporter {
+        action,
+        extra_dice: 0,
+        disorder_markers: dm,
+        close,
+        level: DisciplineLevel::Fit,
+        formation: Formation::BattleLine,
+    };
+    let mut sides = Vec::new();
+    for et in [ElementType::Infantry, ElementType::Cavalry] {
+        for formation in [Formation::BattleLine, Formation::OpenOrder] {
+            for level in [DisciplineLevel::Fit, DisciplineLevel::Shaken] {
+                for dm in 0..2 {
+                    for supporters in [
+                        vec![],
+                        vec![helper(2, false, 0)],
+                        vec![helper(1, true, 0)],
+                        vec![helper(4, false, 1), helper(2, true, 0)],
+                    ] {
+                        for in_spi in [false, true] {
+                            sides.push(MeleeSide {
+                                element_type: et,
+                                formation,
+                                level,
+                                disorder_markers: dm,
+                                supporters: supporters.clone(),
+                                in_spi,
+                                ..base.clone()
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut by_numbers: HashMap<MeleeNumbers, (u64, u64, usize)> = HashMap::new();
+    let mut pairs = 0;
+    for a in sides.iter().step_by(3) {
+        for d in sides.iter().step_by(5) {
+            let mut a = a.clone();
+            a.initiated = true;
+            a.flank = pairs % 7 == 0;
+            a.reroll_misses = pairs % 4 == 0;
+            let odds = melee_odds_for_sides(&c, &a, d);
+            let seen = (odds.attacker_win.to_bits(), odds.defender_win.to_bits(), 1);
+            let numbers = melee_numbers(&c, &a, d);
+            let entry = by_numbers.entry(numbers).or_insert((seen.0, seen.1, 0));
+            assert_eq!(
+                (entry.0, entry.1),
+                (seen.0, seen.1),
+                "same numbers {numbers:?}, different odds"
+            );
+            entry.2 += 1;
+            assert_eq!(
+                win_lose_of(&c, &numbers),
+                (odds.attacker_win, odds.defender_win)
+            );
+            pairs += 1;
+        }
+    }
+    let shared = by_numbers.values().filter(|e| e.2 > 1).count();
+    assert!(pairs > 1_000, "{pairs} pairs");
+    assert!(
+        by_numbers.len() * 3 < pairs * 2 && shared > 100,
+        "{pairs} pairs, {} sets of numbers, {shared} shared",
+        by_numbers.len()
+    );
+}

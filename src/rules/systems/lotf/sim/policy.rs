@@ -149,7 +149,11 @@ impl StandardPolicy {
 
     /// (P(win), P(lose)) of a melee, memoised.
     pub fn melee_chances(&mut self, cat: &Catalogue, a: &MeleeSide, d: &MeleeSide) -> (f64, f64) {
-        let numbers = melee_numbers(cat, a, d);
+        self.chances_of(cat, melee_numbers(cat, a, d))
+    }
+
+    /// (P(win), P(lose)) of a melee with these numbers, memoised.
+    fn chances_of(&mut self, cat: &Catalogue, numbers: MeleeNumbers) -> (f64, f64) {
         if let Some(v) = self.by_numbers.get(&numbers) {
             return *v;
         }
@@ -181,13 +185,18 @@ impl StandardPolicy {
 
     /// How far a charge's P(win) − P(lose) clears the policy's edge for it.
     fn charge_margin(&mut self, cat: &Catalogue, view: &View, me: usize, t: usize) -> f64 {
-        let (mut a, d) = view.charge_sides(cat, me, t);
-        let (mut win, mut lose) = self.melee_chances(cat, &a, &d);
+        let (a, d) = view.charge_sides(cat, me, t);
+        let numbers = melee_numbers(cat, &a, &d);
+        let (mut win, mut lose) = self.chances_of(cat, numbers);
         // A commander with a point to spend will lead it in (Inspirational
-        // Charge): the misses are rolled again if his test passes.
+        // Charge): the misses are rolled again if his test passes. Only the
+        // re-roll changes (no pool or result modifier depends on it).
         if !a.reroll_misses && may_inspire(view, me) {
-            a.reroll_misses = true;
-            let (w, l) = self.melee_chances(cat, &a, &d);
+            let inspired = MeleeNumbers {
+                reroll: [true, numbers.reroll[1]],
+                ..numbers
+            };
+            let (w, l) = self.chances_of(cat, inspired);
             win += INSPIRE_PASS * (w - win);
             lose += INSPIRE_PASS * (l - lose);
         }

@@ -550,6 +550,17 @@ fn melee_odds_depend_only_on_their_numbers() {
             let odds = melee_odds_for_sides(&c, &a, d);
             let seen = (odds.attacker_win.to_bits(), odds.defender_win.to_bits(), 1);
             let numbers = melee_numbers(&c, &a, d);
+            // Re-rolling misses changes nothing but the re-roll (the policy
+            // judges an Inspirational Charge by flipping it).
+            let mut flipped = a.clone();
+            flipped.reroll_misses = !a.reroll_misses;
+            assert_eq!(
+                melee_numbers(&c, &flipped, d),
+                MeleeNumbers {
+                    reroll: [!a.reroll_misses, numbers.reroll[1]],
+                    ..numbers
+                }
+            );
             let entry = by_numbers.entry(numbers).or_insert((seen.0, seen.1, 0));
             assert_eq!(
                 (entry.0, entry.1),

@@ -1174,11 +1174,14 @@ impl View {
 
     /// Broken groups and all groups of a side.
     pub fn broken_groups(&self, side: Side) -> (usize, usize) {
-        let gs: Vec<usize> = (0..self.groups.len())
-            .filter(|&g| self.groups[g].side == side)
-            .collect();
-        let broken = gs.iter().filter(|&&g| self.group_broken(g)).count();
-        (broken, gs.len())
+        let (mut broken, mut all) = (0, 0);
+        for g in (0..self.groups.len()).filter(|&g| self.groups[g].side == side) {
+            all += 1;
+            if self.group_broken(g) {
+                broken += 1;
+            }
+        }
+        (broken, all)
     }
 
     /// more broken groups than unbroken ones.

@@ -485,25 +485,7 @@ fn the_targets_discipline_test_uses_the_attached_commanders_morale_r33() {
 fn melee_odds_depend_only_on_their_numbers() {
     use std::collections::HashMap;
     let c = cat();
-    let base = MeleeSide {
-        element_type: ElementType::Infantry,
-        action: 4,
-        extra_dice: 0,
-        level: DisciplineLevel::Fit,
-        formation: Formation::BattleLine,
-        disorder_markers: 0,
-        initiated: false,
-        flank: false,
-        counter_charged: false,
-        supporters: Vec::new(),
-        in_spi: false,
-        commander_attached: false,
-        defenses: false,
-        high_ground: false,
-        self_preservation: false,
-        in_building: false,
-        reroll_misses: false,
-    };
+    let base = MeleeSide::plain(ElementType::Infantry, 4, Formation::BattleLine);
     let helper = |action: u8, close: bool, dm: u32| Supporter {
         action,
         extra_dice: 0,

@@ -885,12 +885,28 @@ fn side_odds(cat: &Catalogue, me: &MeleeSide, other: &MeleeSide) -> (MeleeSideOd
 /// per side (attacker first) the dice, the number each die needs, whether misses are rolled
 /// again, and the result modifier. Two melees with the same numbers have the same odds to the
 /// bit, which is what lets the simulator's policy remember odds by these few small numbers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MeleeNumbers {
     pub dice: [u32; 2],
     pub to_hit: [u8; 2],
     pub reroll: [bool; 2],
     pub modifier: [i32; 2],
+}
+
+/// Hashed as three words (the derived hash would feed every byte and each array's length
+/// separately, and the policy looks these up on every charge it weighs).
+impl std::hash::Hash for MeleeNumbers {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let pair = |a: u32, b: u32| u64::from(a) | (u64::from(b) << 32);
+        state.write_u64(pair(self.dice[0], self.dice[1]));
+        state.write_u64(pair(self.modifier[0] as u32, self.modifier[1] as u32));
+        state.write_u64(
+            u64::from(self.to_hit[0])
+                | (u64::from(self.to_hit[1]) << 8)
+                | (u64::from(self.reroll[0]) << 16)
+                | (u64::from(self.reroll[1]) << 17),
+        );
+    }
 }
 
 /// The [`MeleeNumbers`] of a melee between two sides already built.

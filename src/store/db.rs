@@ -82,6 +82,13 @@ impl Manager {
                      PRAGMA foreign_keys = ON;",
                 )
                 .map_err(ConnectionError::CouldntSetupConfiguration)?;
+                // SQLite's own lower() folds only ASCII; the lists' searches compare names
+                // through lower() with the search text lowercased by Rust's Unicode rules
+                // (PostgreSQL's lower() already folds "É" to "é"), so both sides use those.
+                crate::store::listing::lower_utils::register_impl(&mut conn, |x: String| {
+                    x.to_lowercase()
+                })
+                .map_err(ConnectionError::CouldntSetupConfiguration)?;
                 Ok(DbConnection::Sqlite(conn))
             }
         }

@@ -830,6 +830,26 @@ async fn the_roster_list_pages_searches_and_sorts() {
         .contains("page 1 of 2"));
 }
 
+/// The roster search ignores case beyond ASCII on both backends: "béarn" finds "BÉARN" and
+/// "É" finds "é" (SQLite's own lower() leaves "É" as it is, so the server gives it Rust's).
+#[tokio::test]
+async fn the_roster_search_ignores_case_beyond_ascii() {
+    let app = spawn_app().await;
+    app.register("bearn@example.org", "Béarn", PASSWORD).await;
+    new_roster(&app, "Régiment de BÉARN", "150").await;
+    new_roster(&app, "La Sarre", "150").await;
+
+    let found = app.get_html("/rosters?q=b%C3%A9arn").await;
+    assert!(found.contains("1 roster<"), "{found}");
+    assert!(found.contains("Régiment de BÉARN") && !found.contains("La Sarre"));
+
+    let upper = app.get_html("/rosters?q=%C3%89").await;
+    assert!(
+        upper.contains("1 roster<") && upper.contains("Régiment de BÉARN"),
+        "{upper}"
+    );
+}
+
 /// Issue 17's page weight: the editor of a 36-element roster (six groups of six) is under
 /// 40 KB of HTML, and each element still has its edit row.
 #[tokio::test]

@@ -131,8 +131,9 @@ fn may_inspire(view: &View, me: usize) -> bool {
 pub struct StandardPolicy {
     /// Melee odds by the numbers they depend on (dice, the number to hit,
     /// re-rolls, result modifiers): the many different pairs of sides the
-    /// policy judges (supporters, flags, levels) come to a few hundred of
-    /// these, so after the first battles almost every question is a look-up.
+    /// policy judges (supporters, flags, levels) come to far fewer of these
+    /// (a thousand battles meet a few thousand), so once a run has seen
+    /// them almost every question is a look-up.
     by_numbers: HashMap<MeleeNumbers, (f64, f64), BuildHasherDefault<KeyHasher>>,
     /// How much more likely a win must be than a loss for a charge.
     pub charge_edge: f64,

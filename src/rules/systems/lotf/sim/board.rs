@@ -59,6 +59,9 @@ pub const SECTOR_WIDTH: f64 = 24.0;
 /// Room each element takes in a line: elements stand this far apart, centre to centre.
 /// Leaders this close front to back count as level with each other (M-98).
 pub const LEVEL_INCHES: f64 = 0.5;
+/// Enemies this little farther than the closest count as equally close
+/// (M-99: the charging player picks among them), a tape measure's precision.
+const CLOSEST_TIE_INCHES: f64 = 0.5;
 pub const FILE_WIDTH: f64 = 8.0;
 
 /// The sector (0 left, 1 centre, 2 right) of a point across the table.
@@ -532,6 +535,9 @@ impl View {
         } else {
             self.charge_reach(cat, me)
         };
+        // M-99: the charge goes in against the closest enemy (found only
+        // once some enemy is in reach).
+        let closest = std::cell::OnceCell::new();
         self.enemies_near(me, move || self.reach_of(me, reach))
             .filter(move |&t| {
                 let q = &self.units[t];
@@ -546,7 +552,44 @@ impl View {
                         charge_permission(u.et, u.size, u.formation, u.level, u.fear, q.size, flank)
                             .is_ok()
                     }
+                    && {
+                        let (in_zone, bound) =
+                            *closest.get_or_init(|| self.closest_charge_bound(me));
+                        (!in_zone || self.in_threat_zone(me, t))
+                            && self.distance(me, t) <= bound + CLOSEST_TIE_INCHES
+                    }
             })
+    }
+
+    /// M-99: whether an enemy stands in `me`'s Threat Zone, and the distance
+    /// of the closest enemy there (or, with none there, the closest it may
+    /// wheel onto): a charge may only go in against an enemy that close.
+    /// Enemies locked in melee are left out (the simulator never charges
+    /// into a melee).
+    fn closest_charge_bound(&self, me: usize) -> (bool, f64) {
+        // The nearest enemy, when it is free and in the zone, is the answer.
+        if let Some((t, d)) = self.nearest_enemy_with_distance(me) {
+            if self.units[t].engaged.is_none() && self.in_threat_zone(me, t) {
+                return (true, d);
+            }
+        }
+        let free = |t: &usize| self.units[*t].engaged.is_none();
+        let in_zone = self
+            .enemies(me)
+            .filter(free)
+            .filter(|&t| self.in_threat_zone(me, t))
+            .map(|t| self.distance(me, t))
+            .fold(None, |b: Option<f64>, d| Some(b.map_or(d, |b| b.min(d))));
+        if let Some(d) = in_zone {
+            return (true, d);
+        }
+        let d = self
+            .enemies(me)
+            .filter(free)
+            .filter(|&t| self.wheels_onto(me, t))
+            .map(|t| self.distance(me, t))
+            .fold(f64::INFINITY, f64::min);
+        (false, d)
     }
 
     /// Whether a friend stands in the fire zone between `me` and `t`.

@@ -270,6 +270,66 @@ fn m98_cavalry_beside_a_line_wheels_into_its_flank() {
     assert_eq!(v.charge_targets(&c, horse).count(), 0);
 }
 
+/// M-99: a charge goes in against the closest enemy in the charger's Threat
+/// Zone (the player picks among those equally close); a worn enemy a little
+/// farther off is not a target while a fresh one stands nearer, and becomes
+/// one once the nearer enemy is gone. With nobody in its Threat Zone the
+/// closest enemy it may wheel onto is the target.
+#[test]
+fn m99_a_charge_goes_in_against_the_closest_enemy() {
+    let c = cat();
+    let mut v = empty_board();
+    let foot = place(&mut v, Side::Attacker, ElementType::Infantry, 0, 36.0, 20.0);
+    let w = v.units[foot].width();
+    let near = place(&mut v, Side::Defender, ElementType::Infantry, 0, 36.0, 22.0);
+    let worn = place(
+        &mut v,
+        Side::Defender,
+        ElementType::Infantry,
+        1,
+        36.0 + w,
+        25.0,
+    );
+    v.units[worn].level = DisciplineLevel::Shaken;
+    assert!(v.in_threat_zone(foot, near) && v.in_threat_zone(foot, worn));
+    assert!(
+        v.distance(foot, worn) <= v.charge_reach(&c, foot),
+        "both are in reach"
+    );
+    let targets: Vec<usize> = v.charge_targets(&c, foot).collect();
+    assert_eq!(targets, vec![near], "only the closest may be charged");
+
+    // Equally close (within half an inch), the player picks either.
+    v.units[worn].y = 22.4;
+    let mut targets: Vec<usize> = v.charge_targets(&c, foot).collect();
+    targets.sort_unstable();
+    let mut both = vec![near, worn];
+    both.sort_unstable();
+    assert_eq!(targets, both);
+
+    // The nearer enemy gone, the worn one is the closest.
+    v.units[worn].y = 25.0;
+    v.units[near].on_table = false;
+    assert_eq!(v.charge_targets(&c, foot).collect::<Vec<_>>(), vec![worn]);
+
+    // Nobody in its Threat Zone: the closest enemy it may wheel onto.
+    let horse = place(&mut v, Side::Attacker, ElementType::Cavalry, 0, 60.0, 30.0);
+    let end = place(&mut v, Side::Defender, ElementType::Infantry, 2, 52.0, 30.0);
+    v.units[worn].x = 12.0;
+    let ahead = place(
+        &mut v,
+        Side::Defender,
+        ElementType::Cavalry,
+        0,
+        66.0 + w,
+        38.0,
+    );
+    assert!(!v.in_threat_zone(horse, end) && !v.in_threat_zone(horse, ahead));
+    assert!(v.distance(horse, end) < v.distance(horse, ahead));
+    assert!(v.distance(horse, ahead) <= v.charge_reach(&c, horse));
+    assert_eq!(v.charge_targets(&c, horse).collect::<Vec<_>>(), vec![end]);
+}
+
 /// A Counter-charge from a stored order is fought as the active element's
 /// melee: the active element spends the Combat Order (+2 dice) and the
 /// counter-charger adds its one die. The policy judges it that way, so it

@@ -451,9 +451,10 @@ const DIGEST_SEEDS: [u64; 20] = [
     31_415_926,
     2_718_281_828,
 ];
-/// Recorded from engine 2.2 (2.1 plus the policy of issue 16's last round: lines close to
-/// charge reach before they fire, charges judged with the Inspirational Charge a commander can give).
-const DIGEST: u64 = 0x212f_5205_5be4_8fb2;
+/// Recorded from engine 2.3 (2.2, whose policy closes lines to charge reach before they fire
+/// and judges charges with the Inspirational Charge a commander can give, plus M-99: a charge
+/// goes in against the closest enemy).
+const DIGEST: u64 = 0xded9_b261_666e_505c;
 
 /// The same seeds give the same outcomes and logs, byte for byte, as when
 /// the digest was recorded. A change of the engine's rules must update it.

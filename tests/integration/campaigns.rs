@@ -1600,3 +1600,139 @@ async fn the_campaign_list_pages_searches_and_sorts() {
         "the form posts to the list as it is, for the next try"
     );
 }
+
+/// An order form left open from a closed turn must not order the next one: a route means a
+/// different march from where the force stands now. The page's form carries its turn, and an
+/// order for another turn is refused with nothing changed (on the page and in the API).
+#[tokio::test]
+async fn an_order_from_a_closed_turns_form_is_refused() {
+    let app = spawn_app().await;
+    let api = Api {
+        app: &app,
+        http: reqwest::Client::new(),
+    };
+    let (c, [howe, cornwallis, washington, greene]) = four_player_campaign(&api).await;
+    let id = c.id;
+    api.ok(&howe, "POST", &format!("/campaigns/{id}/start"), None)
+        .await;
+    assert_eq!(
+        app.login("washington@example.com", crate::helpers::PASSWORD)
+            .await
+            .status(),
+        303
+    );
+    let page = app.get_html(&format!("/campaigns/{id}")).await;
+    assert!(
+        page.contains(r#"<input type="hidden" name="turn" value="1">"#),
+        "the order form carries its turn"
+    );
+
+    // Everyone holds: turn 1 closes by itself and turn 2 opens.
+    for (p, f) in [
+        (&howe, "f1"),
+        (&cornwallis, "f2"),
+        (&washington, "f3"),
+        (&greene, "f4"),
+    ] {
+        order(&api, &c, p, f, None).await;
+    }
+    let now = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
+        .await;
+    assert_eq!(now["turn"], 2, "{now}");
+
+    // The turn-1 form, sent now, changes nothing.
+    let route = route_between(&c.map, "philadelphia", "germantown");
+    let path = format!("/campaigns/{id}/orders");
+    let res = app
+        .post_form(
+            &format!("/campaigns/{id}"),
+            &path,
+            &[("order", &route), ("turn", "1")],
+        )
+        .await;
+    assert_eq!(res.status(), 409);
+    let html = res.text().await.expect("body");
+    assert!(
+        html.contains("That order was chosen for turn 1, and the campaign is now on turn 2"),
+        "the page says why"
+    );
+    let mine = api
+        .ok(&washington, "GET", &format!("/campaigns/{id}/orders"), None)
+        .await;
+    assert!(mine["orders"]["mine"].is_null(), "no order stored: {mine}");
+    let (status, err) = api
+        .call(
+            &washington,
+            "POST",
+            &path,
+            Some(json!({"force": "f3", "order": {"order": "hold"}, "turn": 1})),
+        )
+        .await;
+    assert_eq!(status, 409, "{err}");
+
+    // This turn's form is taken.
+    let res = app
+        .post_form(
+            &format!("/campaigns/{id}"),
+            &path,
+            &[("order", &route), ("turn", "2")],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let mine = api
+        .ok(&washington, "GET", &format!("/campaigns/{id}/orders"), None)
+        .await;
+    assert_eq!(mine["orders"]["mine"]["order"], "move", "{mine}");
+}
+
+/// A force whose roster leaves its groups unnamed still shows them apart on the campaign's
+/// force page: numbered, as the roster editor numbers them (the "raise a new element" choice
+/// adds each group's commander).
+#[tokio::test]
+async fn unnamed_groups_are_numbered_on_the_force_page() {
+    let app = spawn_app().await;
+    let api = Api {
+        app: &app,
+        http: reqwest::Client::new(),
+    };
+    let howe = player(&app, "howe@example.com").await;
+    let created = api
+        .ok(
+            &howe,
+            "POST",
+            "/campaigns",
+            Some(
+                json!({"name": "Unnamed groups", "map": "philadelphia-1777", "points": 200,
+                        "turns": 3, "sides": ["", ""]}),
+            ),
+        )
+        .await;
+    let id = created["id"].as_i64().expect("campaign id");
+    let code = created["invite_code"].as_str().expect("code").to_string();
+    let mut doc = roster("Crown", "british");
+    for g in doc["groups"].as_array_mut().expect("groups") {
+        g["name"] = json!("");
+    }
+    let r = api.ok(&howe, "POST", "/rosters", Some(doc)).await["id"]
+        .as_i64()
+        .expect("roster id");
+    api.ok(
+        &howe,
+        "POST",
+        &format!("/campaigns/{id}/join"),
+        Some(json!({"code": code, "side": 0, "roster_id": r})),
+    )
+    .await;
+    app.login("howe@example.com", crate::helpers::PASSWORD)
+        .await;
+    let html = app.get_html(&format!("/campaigns/{id}/forces/f1")).await;
+    assert!(
+        html.contains("<h2>Group 1</h2>") && html.contains("<h2>Group 2</h2>"),
+        "groups numbered"
+    );
+    assert!(
+        html.contains("of Group 2</caption>"),
+        "the table says whose elements"
+    );
+}

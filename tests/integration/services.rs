@@ -235,9 +235,16 @@ async fn campaign_at_battle_under(rules: HouseRules) -> AtBattle {
         .await
         .expect("started");
     let c = campaigns::load_for(ctx, &w.howe, id).await.unwrap();
-    actions::give_order(ctx, &c, &w.howe, "f1", Order::Move { route: "r1".into() })
-        .await
-        .expect("order given");
+    actions::give_order(
+        ctx,
+        &c,
+        &w.howe,
+        "f1",
+        Order::Move { route: "r1".into() },
+        None,
+    )
+    .await
+    .expect("order given");
     // Washington gives no order and holds; the organiser closes the turn.
     let c = campaigns::load_for(ctx, &w.organiser, id).await.unwrap();
     let after = actions::close(ctx, &c, &w.organiser)
@@ -389,7 +396,7 @@ async fn the_organiser_voids_the_latest_battle_and_it_is_fought_again() {
 
     // Once an order has been given since, the battle can no longer be voided.
     let c = t.load(&w.washington).await;
-    actions::give_order(ctx, &c, &w.washington, "f2", Order::Hold)
+    actions::give_order(ctx, &c, &w.washington, "f2", Order::Hold, None)
         .await
         .expect("order given");
     let c = t.load(&w.organiser).await;

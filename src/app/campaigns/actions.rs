@@ -246,12 +246,16 @@ pub async fn set_map(
 }
 
 /// A player orders their force. When the last order is in, the turn closes by itself.
+/// `for_turn`, when given, is the turn the player chose the order in: an order from a form
+/// of a turn that has since closed is refused, since a route means a different march from
+/// where the force stands now.
 pub async fn give_order(
     ctx: &Context,
     c: &Loaded,
     actor: &Actor,
     force: &str,
     order: Order,
+    for_turn: Option<u32>,
 ) -> Result<Loaded, Error> {
     require_own_force(c, force)?;
     let (force, cat, uid) = (force.to_string(), ctx.rules.clone(), actor.id);
@@ -261,6 +265,13 @@ pub async fn give_order(
             return Err(Error::Forbidden(
                 "Only the player of a force may order it.".into(),
             ));
+        }
+        if let Some(t) = for_turn.filter(|&t| t != st.turn) {
+            return Err(Error::Conflict(format!(
+                "That order was chosen for turn {t}, and the campaign is now on turn {}. Nothing was \
+                 changed: choose this turn's order below.",
+                st.turn
+            )));
         }
         check_order(st, &force, &order)?;
         let event = Event::OrderGiven {

@@ -272,6 +272,10 @@ pub struct OrderJson {
     /// `{"order": "hold"}` or `{"order": "move", "route": "r3"}`.
     #[schema(value_type = OrderSchema)]
     order: Order,
+    /// The turn the order is for. When given and the campaign has moved on to another turn,
+    /// the order is refused (409) instead of being applied to the new turn.
+    #[serde(default)]
+    turn: Option<u32>,
 }
 
 /// An order's shape (documents `rules::campaign::movement::Order`).
@@ -292,7 +296,7 @@ pub enum OrderSchema {
 #[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), request_body = OrderJson, responses(
     (status = 200, description = "The campaign after the order", body = CampaignJson),
     (status = 403, description = "Not your force", body = ErrorBody),
-    (status = 409, description = "No turn is open, or the route does not start here", body = ErrorBody)
+    (status = 409, description = "No turn is open, the route does not start here, or the order was for an earlier turn", body = ErrorBody)
 ))]
 #[post("/campaigns/{id}/orders")]
 pub async fn give_order(
@@ -304,7 +308,15 @@ pub async fn give_order(
     let id = id.into_inner();
     let c = load_for(&state.app, &user.actor(), id).await?;
     let body = body.into_inner();
-    let c = actions::give_order(&state.app, &c, &user.actor(), &body.force, body.order).await?;
+    let c = actions::give_order(
+        &state.app,
+        &c,
+        &user.actor(),
+        &body.force,
+        body.order,
+        body.turn,
+    )
+    .await?;
     shown(&state, &c)
 }
 

@@ -114,10 +114,12 @@ async fn force_page(
     let groups: Vec<GroupView> = shape
         .groups
         .iter()
-        .map(|g| GroupView {
+        .enumerate()
+        .map(|(n, g)| GroupView {
             id: g.id.clone(),
+            // Numbered when unnamed, as the roster editor does, so groups can be told apart.
             name: if g.name.is_empty() {
-                system.words().group.into()
+                format!("{} {}", system.words().group, n + 1)
             } else {
                 g.name.clone()
             },
@@ -219,7 +221,14 @@ async fn force_page(
             .collect(),
         group_choices: groups
             .iter()
-            .map(|g| choice(g.id.clone(), g.name.clone()))
+            .map(|g| {
+                let label = if g.commander.is_empty() {
+                    g.name.clone()
+                } else {
+                    format!("{} ({})", g.name, g.commander)
+                };
+                choice(g.id.clone(), label)
+            })
             .collect(),
         upgrade_choices: options(menu.upgrades),
         type_choices: options(menu.element_types),

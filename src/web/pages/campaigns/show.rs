@@ -284,6 +284,8 @@ pub async fn start(
 pub struct OrderForm {
     /// `hold` or a route id.
     pub order: String,
+    /// The turn the form was shown for (an order from an older page is refused).
+    pub turn: Option<u32>,
 }
 
 pub async fn give_order(
@@ -309,7 +311,7 @@ pub async fn give_order(
                 route: route.to_string(),
             },
         };
-        actions::give_order(&st.app, &c, &actor, &force, order).await
+        actions::give_order(&st.app, &c, &actor, &force, order, form.turn).await
     })
     .await
 }

@@ -887,3 +887,54 @@ async fn the_editor_of_a_36_element_roster_stays_under_40_kb() {
         editor.len()
     );
 }
+
+/// An imported roster with a points limit of 0 (no limit, M-2) can be renamed in the editor as
+/// it stands; one whose limit the editor could not take is refused at import with the bound.
+#[tokio::test]
+async fn an_imported_points_limit_is_one_the_editor_can_save() {
+    let app = spawn_app().await;
+    app.register("limits@example.org", "Limits", PASSWORD).await;
+    let doc = |limit: u64| {
+        json!({"format": "muster.lotf.roster/1", "name": "Militia", "war": "american_revolution",
+               "nation": "american", "mode": "historical", "points_limit": limit})
+        .to_string()
+    };
+    let res = import_text(&app, &doc(200_000)).await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    assert!(html.contains("at most 100000 (200000 given)"), "{html}");
+
+    let res = import_text(&app, &doc(0)).await;
+    assert_eq!(res.status(), 303);
+    let id: i64 = location(&res)
+        .trim_start_matches("/rosters/")
+        .split('/')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("roster id");
+    let page = app.get_html(&format!("/rosters/{id}/edit")).await;
+    assert!(page.contains(r#"name="points_limit""#));
+    let res = edit(
+        &app,
+        id,
+        &[
+            ("action", "settings"),
+            ("name", "Militia of the Bay"),
+            ("war", "american_revolution"),
+            ("nation", "american"),
+            ("points_limit", "0"),
+            ("mode", "historical"),
+        ],
+    )
+    .await;
+    assert_eq!(
+        res.status(),
+        303,
+        "{}",
+        res.text().await.unwrap_or_default()
+    );
+    assert!(app
+        .get_html(&format!("/rosters/{id}/edit"))
+        .await
+        .contains("Militia of the Bay"));
+}

@@ -40,7 +40,7 @@ pub use odds::{
 pub use profile::{profile, ElementProfile, RangeProfile, SkillRef};
 pub use roster::{
     check_roster_size, is_valid_id, parse_roster, CommanderDoc, ElementDoc, GroupDoc, RosterDoc,
-    RosterParseError, RosterParseErrorKind, ROSTER_FORMAT,
+    RosterParseError, RosterParseErrorKind, MAX_POINTS_LIMIT, ROSTER_FORMAT,
 };
 pub use sim::{
     fight_prepared, simulate, simulate_with, BattleCount, BattleOutcome, LogKind, LogLine, Policy,

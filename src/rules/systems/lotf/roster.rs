@@ -242,6 +242,8 @@ pub const MAX_GROUPS: usize = 20;
 pub const MAX_ELEMENTS_PER_GROUP: usize = 20;
 pub const MAX_UPGRADES_PER_ELEMENT: usize = 4;
 pub const MAX_TEXT_CHARS: usize = 200;
+/// The largest points limit Muster reads (the editor and the battle forms take the same).
+pub const MAX_POINTS_LIMIT: u32 = 100_000;
 
 /// Ids are short and safe in links: letters, digits, `-` and `_`, at most 40 characters.
 /// Anything else is treated as missing and replaced when ids are assigned.
@@ -265,6 +267,15 @@ fn too_large(message: String, path: String) -> RosterParseError {
 
 /// Refuses documents larger than any real force (see [`MAX_GROUPS`] and friends).
 pub fn check_roster_size(doc: &RosterDoc) -> Result<(), RosterParseError> {
+    if let Some(limit) = doc.points_limit.filter(|&l| l > MAX_POINTS_LIMIT) {
+        return Err(too_large(
+            format!(
+                "points_limit: at most {MAX_POINTS_LIMIT} ({limit} given); 0 or no limit at all \
+                 means none in historical mode"
+            ),
+            "points_limit".into(),
+        ));
+    }
     if doc.groups.len() > MAX_GROUPS {
         return Err(too_large(
             format!(
@@ -321,6 +332,20 @@ pub fn check_roster_size(doc: &RosterDoc) -> Result<(), RosterParseError> {
 /// Unknown fields and unknown values are rejected; the error names the field
 /// (as a path), the offending value and what is allowed, with the position.
 pub fn parse_roster(json: &str) -> Result<RosterDoc, RosterParseError> {
+    // A list, a number or a string is not a roster: say so plainly rather than in serde's
+    // words about struct lengths.
+    let first = json.trim_start().chars().next();
+    if first.is_some_and(|c| c != '{') {
+        return Err(RosterParseError {
+            kind: RosterParseErrorKind::Data,
+            message: format!(
+                "a roster is one JSON object, {{ … }}, with \"format\": \"{ROSTER_FORMAT}\""
+            ),
+            line: 1,
+            column: 1,
+            path: None,
+        });
+    }
     let doc: RosterDoc = match serde_json::from_str(json) {
         Ok(doc) => doc,
         Err(e) => return Err(describe_serde_error(json, &e)),
@@ -392,6 +417,12 @@ fn friendlier(msg: &str) -> String {
         msg.replace("unknown variant", "unknown value")
             .replace("expected one of", "allowed values are")
             .replace(", expected", ", allowed values are")
+    } else if msg.starts_with("invalid value: integer") && msg.contains("expected u32") {
+        // Only a number too large for the field gets here (a negative one too).
+        msg.replace("invalid value: ", "").replace(
+            ", expected u32",
+            " is out of range, expected a whole number from 0 to 4294967295",
+        )
     } else {
         msg.replace("expected u32", "expected a whole number, 0 or more")
             .replace("invalid type: ", "wrong kind of value: ")

@@ -4,7 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::options;
-use crate::rules::systems::lotf::{Catalogue, CommanderDoc, ElementDoc, GroupDoc, Mode, RosterDoc};
+use crate::rules::systems::lotf::{
+    Catalogue, CommanderDoc, ElementDoc, GroupDoc, Mode, RosterDoc, MAX_POINTS_LIMIT,
+};
 use crate::web::page::FormErrors;
 
 /// Muster keeps rosters to a sane size so a page never grows without bound; the validator
@@ -139,9 +141,10 @@ pub fn apply(cat: &Catalogue, doc: &mut RosterDoc, form: &EditForm) -> Result<Ap
                 errors.add("nation", "Choose a nation.");
             }
             let limit = match form.points_limit.trim() {
-                "" => None,
+                // 0 is what an imported roster may carry for "no limit" (M-2).
+                "" | "0" => None,
                 text => match text.parse::<u32>() {
-                    Ok(n) if (1..=100_000).contains(&n) => Some(n),
+                    Ok(n) if (1..=MAX_POINTS_LIMIT).contains(&n) => Some(n),
                     _ => {
                         errors.add("points_limit", "Give the points limit as a whole number from 1 to 100000, or leave it empty.");
                         None

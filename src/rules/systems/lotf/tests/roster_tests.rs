@@ -236,3 +236,45 @@ fn a_historical_entry_key_has_a_length_limit() {
     doc.groups[0].elements[0].historical_entry = Some("k".repeat(200));
     assert!(AnyRoster::from(doc).check_size().is_ok());
 }
+
+/// A points limit the editor could not save is refused at import, with the bound named; one
+/// too large for any number says it is out of range (not "expected a whole number"); a list is
+/// not a roster, said without serde's words about struct lengths.
+#[test]
+fn an_impossible_points_limit_or_a_list_is_refused_in_plain_words() {
+    let doc = |limit: &str| {
+        format!(
+            r#"{{"format":"muster.lotf.roster/1","war":"american_revolution","nation":"british","points_limit":{limit}}}"#
+        )
+    };
+    let e = parse_roster(&doc("200000")).expect_err("too large");
+    assert_eq!(e.path.as_deref(), Some("points_limit"));
+    assert!(
+        e.message.contains("at most 100000 (200000 given)"),
+        "{}",
+        e.message
+    );
+    assert_eq!(
+        parse_roster(&doc("100000")).unwrap().points_limit,
+        Some(100_000)
+    );
+    assert_eq!(parse_roster(&doc("0")).unwrap().points_limit, Some(0));
+
+    let e = parse_roster(&doc("1000000000000")).expect_err("beyond any number");
+    assert!(
+        e.message.contains("`1000000000000` is out of range"),
+        "{}",
+        e.message
+    );
+    assert!(!e.message.contains("0 or more"), "{}", e.message);
+
+    for text in ["[]", "  [1, 2]", "42", "\"roster\""] {
+        let e = parse_roster(text).expect_err("not an object");
+        assert!(
+            e.message.starts_with("a roster is one JSON object"),
+            "{text}: {}",
+            e.message
+        );
+        assert!(!e.message.contains("struct"), "{}", e.message);
+    }
+}

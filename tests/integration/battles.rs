@@ -283,6 +283,20 @@ async fn the_odds_page_shows_results_charts_and_how_the_pool_was_built() {
         page.contains("from 2 to 12") && !page.contains("Chance to pass:"),
         "out-of-range input is refused, not replaced"
     );
+    for bad in ["999", "-1", "abc", "4"] {
+        let page = app
+            .get_html(&format!("/lotf/odds?calc=melee&a_type=infantry&a_size=large&a_support={bad}&d_type=cavalry&d_size=tiny"))
+            .await;
+        assert!(
+            page.contains("The attacker&#39;s supporters must be a whole number from 0 to 3"),
+            "a supporter count of {bad} is refused, not cut to three or read as none"
+        );
+        assert!(!page.contains("Attacker wins:"), "no result for {bad}");
+    }
+    let page = app
+        .get_html("/lotf/odds?calc=melee&a_type=infantry&a_size=large&a_support=3&d_type=cavalry&d_size=tiny")
+        .await;
+    assert!(page.contains("Attacker wins:"), "three supporters are fine");
     let res = app.get("/lotf/odds?calc=melee&a_size=enormous").await;
     assert_eq!(
         res.status(),

@@ -289,6 +289,9 @@ fn melee(cat: &Catalogue, f: &OddsForm) -> Result<MeleeResult, String> {
             "Artillery never charges (R-28); pick infantry or cavalry as the attacker.".into(),
         );
     }
+    // Up to three supporters: a larger count is refused, not quietly cut to three.
+    bounded(&f.a_support, 0, 0..=3, "The attacker's supporters")?;
+    bounded(&f.d_support, 0, 0..=3, "The defender's supporters")?;
     let req: lotf::MeleeRequest = parse(json!({
         "attacker": {"type": or(&f.a_type, "infantry"), "size": or(&f.a_size, "medium"), "formation": formation(&f.a_formation),
                      "discipline_level": or(&f.a_level, "fit"), "flank": on(&f.a_flank), "supporters": supporters(&f.a_support, false)},

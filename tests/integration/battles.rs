@@ -340,6 +340,37 @@ async fn fight_it_out_gives_a_report_that_replays_and_odds_that_can_run_in_the_b
         "{report_url}"
     );
     assert!(!report_url.contains("csrf"), "no token in the address");
+    // A seed that is no number gives the form back as it was filled in, with what to fix.
+    for (path, seed) in [
+        ("/lotf/fight/battle", "-1"),
+        ("/lotf/fight/battle", "abc"),
+        ("/lotf/fight/odds", "abc"),
+    ] {
+        let res = app
+            .post_form(
+                "/lotf/fight",
+                path,
+                &[
+                    ("attacker", "h:cowpens:0:0"),
+                    ("defender", "h:cowpens:1:0"),
+                    ("scenario", "ambush"),
+                    ("seed", seed),
+                    ("runs", "1000"),
+                ],
+            )
+            .await;
+        assert_eq!(res.status(), 422, "{path} with seed {seed}");
+        let html = res.text().await.unwrap();
+        assert!(
+            html.contains("The seed is a whole number from 0 up")
+                && html.contains(r#"<option value="ambush" selected>"#)
+                && html.contains(r#"<option value="h:cowpens:1:0" selected>"#)
+                && html.contains(&format!(
+                    r#"name="seed" type="number" min="0" value="{seed}""#
+                )),
+            "{path} with seed {seed}: the form is kept"
+        );
+    }
     let report = app.get_html(&report_url).await;
     assert!(
         report.contains("outcome-banner") && report.contains("Turn 1"),

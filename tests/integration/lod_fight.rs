@@ -32,6 +32,23 @@ async fn a_battle_replays_from_its_seed_and_its_set_up_and_odds_run_in_the_backg
     let report_url = location(&res);
     assert!(report_url.starts_with("/lod/fight/battle?") && report_url.contains("seed="));
     assert!(!report_url.contains("csrf"), "no token in the address");
+    // A seed that is no number gives the form back as filled in, with what to fix.
+    for path in ["/lod/fight/battle", "/lod/fight/odds"] {
+        let res = app
+            .post_form(
+                "/lod/fight",
+                path,
+                &[("attacker", "x:1"), ("defender", "x:0"), ("seed", "-1")],
+            )
+            .await;
+        assert_eq!(res.status(), 422, "{path}");
+        let html = res.text().await.unwrap();
+        assert!(
+            html.contains("The seed is a whole number from 0 up")
+                && html.contains(r#"<option value="x:1" selected>"#),
+            "{path}: the form is kept"
+        );
+    }
     let report = app.get_html(&report_url).await;
     assert!(
         report.contains("outcome-banner") && report.contains("Turn 1"),

@@ -6,6 +6,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU32};
 
 use actix_web::http::header;
+use actix_web::http::StatusCode;
 use actix_web::{post, web, HttpResponse};
 use askama::Template;
 use serde::{Deserialize, Serialize};
@@ -24,7 +25,7 @@ use crate::rules::SystemId;
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::{ApiUser, SignedIn, SignedInUser};
 use crate::web::error::ErrorBody;
-use crate::web::page::{redirect, render, PageCtx, SelectOption};
+use crate::web::page::{redirect, render, render_with_status, PageCtx, SelectOption};
 use crate::web::state::AppState;
 use crate::web::AppError;
 
@@ -168,6 +169,31 @@ struct FightPage {
     ctx: PageCtx,
     forces: Vec<SelectOption>,
     f: FightForm,
+    error: Option<String>,
+}
+
+/// A set-up the form's choices cannot make (a seed that is no number, forces that cannot
+/// meet) gives the form back as it was filled in, with what to put right; other errors stand.
+async fn or_form_again(
+    state: &web::Data<AppState>,
+    user: &SignedInUser,
+    ctx: PageCtx,
+    f: FightForm,
+    e: AppError,
+) -> Result<HttpResponse, AppError> {
+    let AppError::BadRequest { message, .. } = e else {
+        return Err(e);
+    };
+    let forces = force_choices(state, user).await?;
+    render_with_status(
+        &FightPage {
+            ctx,
+            forces,
+            f,
+            error: Some(message),
+        },
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
 }
 
 pub async fn index(
@@ -186,7 +212,12 @@ pub async fn index(
             .map(|o| o.value.clone())
             .unwrap_or_default();
     }
-    render(&FightPage { ctx, forces, f })
+    render(&FightPage {
+        ctx,
+        forces,
+        f,
+        error: None,
+    })
 }
 
 pub struct UnitLine {
@@ -251,7 +282,10 @@ pub async fn battle(
     ctx: PageCtx,
     form: web::Query<FightForm>,
 ) -> Result<HttpResponse, AppError> {
-    let setup = build_setup(&state, &user, &form).await?;
+    let setup = match build_setup(&state, &user, &form).await {
+        Ok(setup) => setup,
+        Err(e) => return or_form_again(&state, &user, ctx, form.into_inner(), e).await,
+    };
     let rules = state.app.rules.clone();
     let fought = setup.clone();
     let outcome = state
@@ -293,10 +327,15 @@ pub async fn battle(
 /// The form posts (it carries the CSRF token, which must not end up in a URL); the battle is
 /// shown at a plain address with its seed, so it can be bookmarked and replayed.
 pub async fn battle_post(
-    _user: SignedIn,
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
     CsrfForm(form): CsrfForm<FightForm>,
 ) -> Result<HttpResponse, AppError> {
-    let seed = form.seed()?;
+    let seed = match form.seed() {
+        Ok(seed) => seed,
+        Err(e) => return or_form_again(&state, &user, ctx, form, e).await,
+    };
     Ok(redirect(&format!("/lod/fight/battle?{}", form.query(seed))))
 }
 
@@ -399,9 +438,13 @@ fn odds_view(s: &montecarlo::OddsSummary, a: &str, d: &str) -> OddsView {
 pub async fn start_odds(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
+    ctx: PageCtx,
     CsrfForm(form): CsrfForm<FightForm>,
 ) -> Result<HttpResponse, AppError> {
-    let setup = build_setup(&state, &user, &form).await?;
+    let setup = match build_setup(&state, &user, &form).await {
+        Ok(setup) => setup,
+        Err(e) => return or_form_again(&state, &user, ctx, form, e).await,
+    };
     let runs: u32 = form
         .runs
         .trim()

@@ -3,6 +3,7 @@
 //! watch the progress.
 
 use actix_web::http::header;
+use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
@@ -16,7 +17,7 @@ use crate::rules::systems::lotf::{
 };
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::{SignedIn, SignedInUser};
-use crate::web::page::{redirect, render, PageCtx};
+use crate::web::page::{redirect, render, render_with_status, PageCtx};
 use crate::web::state::AppState;
 use crate::web::systems::lotf::battle_request::{self as battles, DIRECT_RUNS_MAX, RUNS_MAX};
 use crate::web::systems::lotf::historical;
@@ -99,30 +100,60 @@ impl FightForm {
     }
 }
 
+/// The seed a form asks for: empty for fresh dice.
+fn seed_of(form: &FightForm) -> Result<u64, String> {
+    match form.seed.trim() {
+        "" => Ok(battles::fresh_seed()),
+        s => s
+            .parse()
+            .map_err(|_| "The seed is a whole number from 0 up (or leave it empty).".to_string()),
+    }
+}
+
+/// The battle a form asks for. The outer error is one of access (a force that is not the
+/// user's); the inner one a choice on the form to put right, shown on the form again.
 async fn build_setup(
     state: &web::Data<AppState>,
     user: &SignedInUser,
     form: &FightForm,
-) -> Result<BattleSetup, AppError> {
-    let scenario = ScenarioId::from_id(if form.scenario.is_empty() {
+) -> Result<Result<BattleSetup, String>, AppError> {
+    let Some(scenario) = ScenarioId::from_id(if form.scenario.is_empty() {
         "take_the_field"
     } else {
         &form.scenario
-    })
-    .ok_or_else(|| AppError::bad_request("Choose a scenario from the list."))?;
-    let seed = match form.seed.trim() {
-        "" => battles::fresh_seed(),
-        s => s.parse().map_err(|_| {
-            AppError::bad_request("The seed is a whole number from 0 up (or leave it empty).")
-        })?,
+    }) else {
+        return Ok(Err("Choose a scenario from the list.".into()));
+    };
+    let seed = match seed_of(form) {
+        Ok(seed) => seed,
+        Err(e) => return Ok(Err(e)),
     };
     let attacker = load_force(state, user, &form.attacker).await?;
     let defender = load_force(state, user, &form.defender).await?;
     let setup = BattleSetup::new(attacker, defender, scenario, seed);
-    setup
-        .check()
-        .map_err(|e| AppError::bad_request(e.to_string()))?;
-    Ok(setup)
+    Ok(setup.check().map(|()| setup).map_err(|e| e.to_string()))
+}
+
+/// The form again, as it was filled in, with what to put right.
+async fn form_again(
+    state: &web::Data<AppState>,
+    user: &SignedInUser,
+    ctx: PageCtx,
+    f: FightForm,
+    error: String,
+) -> Result<HttpResponse, AppError> {
+    let (mine, historical) = force_choices(state, user).await?;
+    render_with_status(
+        &FightPage {
+            ctx,
+            mine,
+            historical,
+            scenarios: scenarios(),
+            f,
+            error: Some(error),
+        },
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
 }
 
 pub fn scenarios() -> Vec<SelectOption> {
@@ -151,6 +182,7 @@ struct FightPage {
     historical: Vec<SelectOption>,
     scenarios: Vec<SelectOption>,
     f: FightForm,
+    error: Option<String>,
 }
 
 pub async fn index(
@@ -166,6 +198,7 @@ pub async fn index(
         historical,
         scenarios: scenarios(),
         f: form.into_inner(),
+        error: None,
     })
 }
 
@@ -273,7 +306,10 @@ pub async fn battle(
     ctx: PageCtx,
     form: web::Query<FightForm>,
 ) -> Result<HttpResponse, AppError> {
-    let setup = build_setup(&state, &user, &form).await?;
+    let setup = match build_setup(&state, &user, &form).await? {
+        Ok(setup) => setup,
+        Err(e) => return form_again(&state, &user, ctx, form.into_inner(), e).await,
+    };
     let rules = state.app.rules.clone();
     let fought = setup.clone();
     let outcome = state
@@ -335,14 +371,14 @@ pub async fn battle(
 /// The form posts (it carries the CSRF token, which must not end up in a URL); the battle
 /// itself is shown at a plain address with a fixed seed, so it can be bookmarked and replayed.
 pub async fn battle_post(
-    _user: SignedIn,
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
     CsrfForm(form): CsrfForm<FightForm>,
 ) -> Result<HttpResponse, AppError> {
-    let seed = match form.seed.trim() {
-        "" => battles::fresh_seed(),
-        s => s.parse().map_err(|_| {
-            AppError::bad_request("The seed is a whole number from 0 up (or leave it empty).")
-        })?,
+    let seed = match seed_of(&form) {
+        Ok(seed) => seed,
+        Err(e) => return form_again(&state, &user, ctx, form, e).await,
     };
     Ok(redirect(&format!(
         "/lotf/fight/battle?{}",
@@ -356,7 +392,9 @@ pub async fn setup_file(
     SignedIn(user): SignedIn,
     form: web::Query<FightForm>,
 ) -> Result<HttpResponse, AppError> {
-    let setup = build_setup(&state, &user, &form).await?;
+    let setup = build_setup(&state, &user, &form)
+        .await?
+        .map_err(AppError::bad_request)?;
     Ok(HttpResponse::Ok()
         .content_type("application/json")
         .insert_header((
@@ -450,7 +488,10 @@ pub async fn start_odds(
     ctx: PageCtx,
     CsrfForm(form): CsrfForm<FightForm>,
 ) -> Result<HttpResponse, AppError> {
-    let setup = build_setup(&state, &user, &form).await?;
+    let setup = match build_setup(&state, &user, &form).await? {
+        Ok(setup) => setup,
+        Err(e) => return form_again(&state, &user, ctx, form, e).await,
+    };
     let runs: u32 = form
         .runs
         .trim()

@@ -133,6 +133,35 @@ async fn record_a_tabletop_result_have_it_confirmed_and_read_the_report() {
         "the typed states are kept"
     );
 
+    // Every problem at once: an unreadable hit count and nine turns together; turns that are
+    // no number are asked for in the form's own range.
+    let hits_key = fields
+        .iter()
+        .find(|(k, _)| k.starts_with("state_a_"))
+        .map(|(k, _)| k.replacen("state_", "hits_", 1))
+        .expect("an attacker element");
+    for (turns, said) in [
+        ("9", "1 to 6 turns"),
+        ("abc", "The number of turns is a whole number from 1 to 6."),
+    ] {
+        let mut both = fields.clone();
+        both[0].1 = turns.into();
+        both.push((hits_key.clone(), "-1".into()));
+        let res = app
+            .client
+            .post(app.url(&format!("/battles/{id}/record")))
+            .form(&both)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 422);
+        let html = res.text().await.unwrap();
+        assert!(
+            html.contains("hits are a whole number from 0") && html.contains(said),
+            "turns {turns}: both problems are named"
+        );
+    }
+
     // The real result: the defender lost 50 of 150 points = 33 % → Major Victory.
     fields[0].1 = "6".into();
     // Checking first shows the arithmetic and saves nothing.
@@ -149,8 +178,14 @@ async fn record_a_tabletop_result_have_it_confirmed_and_read_the_report() {
         .await
         .unwrap();
     assert!(
-        html.contains("Not saved yet") && html.contains("Crown would win, 6:2"),
+        html.contains("Not saved yet")
+            && html.contains("Crown would win — ")
+            && html.contains("Major Victory 6:2"),
         "{html}"
+    );
+    assert!(
+        !html.contains("2:6"),
+        "the score is given once, the winner's first"
     );
     assert!(
         app.get_html(&format!("/battles/{id}"))

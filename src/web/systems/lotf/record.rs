@@ -135,10 +135,13 @@ pub fn form(
 }
 
 /// Reads the record form into the rules core's report; unreadable entries become problems.
+/// The report comes back either way, with harmless stand-ins for what could not be read, so
+/// the rules core can name its own problems with the rest in the same answer.
 fn read_report(
+    cat: &lotf::Catalogue,
     setup: &BattleSetup,
     fields: &[(String, String)],
-) -> Result<TabletopReport, Vec<String>> {
+) -> (TabletopReport, Vec<String>) {
     let mut problems = Vec::new();
     let mut elements = Vec::new();
     let mut commanders = Vec::new();
@@ -157,7 +160,7 @@ fn read_report(
                 "left" => FinalState::LeftTheField,
                 _ => {
                     problems.push(format!("Choose how {} ended the game.", e.name));
-                    continue;
+                    FinalState::Fit
                 }
             };
             let hits = match field(fields, &format!("hits_{key}")).unwrap_or("0").trim() {
@@ -190,30 +193,51 @@ fn read_report(
             commanders.push(CommanderReport { side, id, fate });
         }
     }
-    let number = |key: &str, what: &str, problems: &mut Vec<String>| -> u32 {
-        field(fields, key)
-            .unwrap_or("0")
-            .trim()
-            .parse()
-            .unwrap_or_else(|_| {
-                problems.push(format!("{what} is a whole number from 0."));
-                0
-            })
+    // Unreadable numbers stand in as values the rules core accepts, so it says nothing more
+    // about them; the form's own words give the range the rules core checks.
+    let number = |key: &str, what: &str, (low, high): (u32, u32), problems: &mut Vec<String>| {
+        let text = field(fields, key).unwrap_or("").trim();
+        // An empty count of objectives is none; an empty number of turns is a question unanswered.
+        let text = if text.is_empty() && low == 0 {
+            "0"
+        } else {
+            text
+        };
+        text.parse().unwrap_or_else(|_| {
+            problems.push(format!("{what} is a whole number from {low} to {high}."));
+            low
+        })
     };
-    let turns_played = number("turns", "The number of turns", &mut problems);
-    let attacker_objectives = number("obj_attacker", "The attacker's objectives", &mut problems);
-    let defender_objectives = number("obj_defender", "The defender's objectives", &mut problems);
-    if problems.is_empty() {
-        Ok(TabletopReport {
+    let max_turns = u32::from(cat.tables().game_length_turns);
+    let objectives = lotf::record::objective_count(setup.scenario);
+    let turns_played = number(
+        "turns",
+        "The number of turns",
+        (1, max_turns),
+        &mut problems,
+    );
+    let attacker_objectives = number(
+        "obj_attacker",
+        "The attacker's objectives",
+        (0, objectives),
+        &mut problems,
+    );
+    let defender_objectives = number(
+        "obj_defender",
+        "The defender's objectives",
+        (0, objectives),
+        &mut problems,
+    );
+    (
+        TabletopReport {
             turns_played,
             elements,
             commanders,
             attacker_objectives,
             defender_objectives,
-        })
-    } else {
-        Err(problems)
-    }
+        },
+        problems,
+    )
 }
 
 fn details(problems: Vec<RecordProblem>) -> Vec<ErrorDetail> {
@@ -235,10 +259,9 @@ fn preview(cat: &lotf::Catalogue, setup: &BattleSetup, report: &TabletopReport) 
                 Some(Side::Defender) => format!("{} would win", setup.defender.roster.name),
                 None => "It would be a tie".into(),
             };
+            // The arithmetic ends with the level and its score, the winner's first.
             Ok(format!(
-                "{winner}, {}:{} — {}. Points lost: {} {}, {} {}.",
-                o.victory.attacker_vp,
-                o.victory.defender_vp,
+                "{winner} — {}. Points lost: {} {}, {} {}.",
                 o.victory.arithmetic,
                 setup.attacker.roster.name,
                 o.attacker_points_lost,
@@ -260,19 +283,28 @@ pub async fn record(
     let report = match entry {
         RecordEntry::Form { fields, check_only } => {
             let setup = setup_of(row)?;
-            match read_report(&setup, fields) {
-                Ok(report) if check_only => return Ok(preview(&ctx.rules.lotf, &setup, &report)),
-                Ok(report) => report,
-                Err(problems) => {
-                    return Ok(RecordAnswer::Refused(
-                        problems
-                            .into_iter()
-                            .map(|message| ErrorDetail {
-                                field: None,
-                                message,
-                            })
-                            .collect(),
-                    ))
+            let cat = &ctx.rules.lotf;
+            match read_report(cat, &setup, fields) {
+                (report, problems) if problems.is_empty() => {
+                    if check_only {
+                        return Ok(preview(cat, &setup, &report));
+                    }
+                    report
+                }
+                // Every problem at once: what could not be read, and what the rules core
+                // finds wrong with the rest.
+                (report, problems) => {
+                    let mut all: Vec<ErrorDetail> = problems
+                        .into_iter()
+                        .map(|message| ErrorDetail {
+                            field: None,
+                            message,
+                        })
+                        .collect();
+                    if let Err(more) = lotf::record::assess(cat, &setup, &report) {
+                        all.extend(details(more));
+                    }
+                    return Ok(RecordAnswer::Refused(all));
                 }
             }
         }

@@ -384,7 +384,12 @@ pub struct SvgForce {
     pub x: i32,
     pub y: i32,
     pub side: u8,
+    /// The player's name, shortened with an ellipsis to fit the marker.
     pub label: String,
+    /// The whole name, for the marker's tooltip.
+    pub player: String,
+    /// The marker's width, from the label's characters (not its bytes).
+    pub width: usize,
     pub mine: bool,
 }
 
@@ -472,7 +477,9 @@ pub fn svg_map(c: &Loaded) -> SvgMap {
                 x: x + 16,
                 y: y - 26 - slot * 22,
                 side: f.side,
-                label: f.player.chars().take(14).collect(),
+                label: short_label(&f.player),
+                player: f.player.clone(),
+                width: short_label(&f.player).chars().count() * 9 + 16,
                 mine: c.force.as_deref() == Some(f.id.as_str()),
             }
         })
@@ -532,4 +539,30 @@ pub fn svg_map(c: &Loaded) -> SvgMap {
 /// The campaign's rule system, as the campaign pages ask it.
 pub fn system_of<'a>(state: &'a AppState, c: &Loaded) -> Result<&'a dyn ForceRules, AppError> {
     Ok(crate::app::campaigns::system_of(&state.app.rules, &c.row)?)
+}
+
+/// A name of at most 14 characters for a map marker: a longer one is cut to 13 and ends
+/// with an ellipsis, so it reads as shortened rather than misspelt.
+fn short_label(name: &str) -> String {
+    if name.chars().count() <= 14 {
+        name.to_string()
+    } else {
+        let mut short: String = name.chars().take(13).collect();
+        short.push('…');
+        short
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_label;
+
+    /// A long name on the map ends with an ellipsis; one that fits, accented or not, is whole.
+    #[test]
+    fn map_labels_are_cut_with_an_ellipsis() {
+        assert_eq!(short_label("Ännchen Ø'Brien"), "Ännchen Ø'Bri…");
+        assert_eq!(short_label("Tuesday Organiser"), "Tuesday Organ…");
+        assert_eq!(short_label("Ännchen Ø'Brie"), "Ännchen Ø'Brie");
+        assert_eq!(short_label("Howe"), "Howe");
+    }
 }

@@ -186,6 +186,16 @@ pub fn render_with_status<T: Template>(
         .body(body))
 }
 
+/// Text the rules core words to follow a colon ("the defender force had …"), made to stand
+/// as a sentence of its own: its first letter in capitals.
+pub fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// 303 See Other: where a successful form post sends the browser.
 pub fn redirect(to: &str) -> HttpResponse {
     HttpResponse::SeeOther()

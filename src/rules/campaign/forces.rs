@@ -71,8 +71,12 @@ pub fn enlist(
             continue;
         }
         let (roll, band) = rules.rate_commander(&mut dice);
-        let name = if c.name.is_empty() { role } else { &c.name };
-        rolls.push(format!("{name} ({role}): rolled {roll}, {band}."));
+        // An unnamed commander is called by his post alone, not "Force Commander (Force Commander)".
+        rolls.push(if c.name.is_empty() {
+            format!("{role}: rolled {roll}, {band}.")
+        } else {
+            format!("{} ({role}): rolled {roll}, {band}.", c.name)
+        });
         ratings.insert(c.id.clone(), roll);
     }
     Ok(Event::Enlisted {

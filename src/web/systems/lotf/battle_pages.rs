@@ -236,7 +236,7 @@ pub fn view(
                 &setup.attacker.roster.name,
                 &setup.defender.roster.name,
             );
-            arithmetic = outcome.arithmetic.clone();
+            arithmetic = crate::web::page::sentence(&outcome.arithmetic);
             sides[0].losses = casualties_of(outcome, Side::Attacker);
             sides[1].losses = casualties_of(outcome, Side::Defender);
             sides[0].points_lost = outcome.attacker_points_lost;
@@ -286,7 +286,8 @@ pub fn view(
             }
             arithmetic = format!(
                 "{} Played over {} turns.",
-                o.victory.arithmetic, o.turns_played
+                crate::web::page::sentence(&o.victory.arithmetic),
+                o.turns_played
             );
             sides[0].points_lost = o.attacker_points_lost;
             sides[1].points_lost = o.defender_points_lost;

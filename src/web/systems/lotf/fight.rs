@@ -223,6 +223,8 @@ struct ReportPage {
     scenario: String,
     headline: String,
     outcome: BattleOutcome,
+    /// The victory arithmetic as a sentence of its own.
+    arithmetic: String,
     attacker_losses: Vec<Casualty>,
     defender_losses: Vec<Casualty>,
     fallen: Vec<String>,
@@ -358,6 +360,7 @@ pub async fn battle(
         attacker_losses: casualties_of(&outcome, Side::Attacker),
         defender_losses: casualties_of(&outcome, Side::Defender),
         replay_query: form.query(outcome.seed),
+        arithmetic: crate::web::page::sentence(&outcome.arithmetic),
         attacker: a,
         defender: d,
         headline,

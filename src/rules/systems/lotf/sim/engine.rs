@@ -367,8 +367,14 @@ fn make_cmd(
     let rating = rating_for_roll(cat, preset.unwrap_or(1)).ok_or_else(incomplete_rating_table)?;
     let cmd = Cmd {
         id: doc.id.as_deref().unwrap_or_default().into(),
+        // An unnamed commander is called by his side and post, capitalised, since log lines
+        // start with his name ("Defender's Force Commander steadies …").
         name: if doc.name.is_empty() {
-            format!("{} {}", side.id(), role).into()
+            let side = match side {
+                Side::Attacker => "Attacker",
+                Side::Defender => "Defender",
+            };
+            format!("{side}'s {role}").into()
         } else {
             doc.name.as_str().into()
         },

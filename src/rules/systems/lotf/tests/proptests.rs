@@ -37,7 +37,7 @@ fn roster_strategy() -> impl Strategy<Value = RosterDoc> {
     (
         pick(War::ALL),
         pick(Nation::ALL),
-        proptest::option::of(any::<u32>()),
+        proptest::option::of(0..=MAX_POINTS_LIMIT),
         pick(Mode::ALL),
         any::<bool>(),
         proptest::collection::vec(

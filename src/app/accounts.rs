@@ -272,6 +272,11 @@ pub async fn register(ctx: &Context, form: RegisterForm) -> Result<User, Error> 
             problems.push(("display_name".into(), problem));
         }
     }
+    // A name left empty is made from the email; with no usable email the email's own problem
+    // says what to fix, not a complaint about the optional name.
+    if !named && problems.iter().any(|(f, _)| f == "email") {
+        problems.retain(|(f, _)| f != "display_name");
+    }
     if !problems.is_empty() {
         return Err(field_problems(&FIELDS, problems));
     }

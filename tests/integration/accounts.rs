@@ -261,3 +261,29 @@ async fn repeated_login_failures_are_throttled_per_account() {
     let ivy = app.other_visitor();
     assert_eq!(ivy.login("ivy@example.org", PASSWORD).await.status(), 303);
 }
+
+/// A blank email with the optional display name left empty is told about the email only, not
+/// asked for a name the form says may be left empty; the campaign form gives its real sizes.
+#[tokio::test]
+async fn a_blank_email_is_the_only_problem_named_and_forms_state_their_ranges() {
+    let app = crate::helpers::spawn_app().await;
+    let res = app.register("", "", crate::helpers::PASSWORD).await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.unwrap();
+    assert!(
+        html.contains(r#"id="email-error""#),
+        "the email is asked for"
+    );
+    assert!(
+        !html.contains("Give a display name"),
+        "the optional name is not asked for"
+    );
+    app.register("sizes@example.org", "", crate::helpers::PASSWORD)
+        .await;
+    let page = app.get_html("/campaigns").await;
+    assert!(
+        page.contains(r#"name="points" type="number" min="50" max="2000""#)
+            && page.contains("Battle size (50 to 2000 points)"),
+        "the battle size field has the bounds the server checks"
+    );
+}

@@ -55,6 +55,8 @@ struct ListPage {
     create_action: String,
     /// The rule systems whose campaigns this build runs.
     systems: Vec<SelectOption>,
+    /// The chosen system's battle sizes: the field's bounds and its label's unit.
+    size: crate::rules::campaign::forces_api::BattleSize,
     presets: Vec<PresetView>,
     wars: Vec<SelectOption>,
     scenarios: Vec<SelectOption>,
@@ -201,6 +203,7 @@ async fn list_page(
             pager,
             show_all,
             create_action: cut.link("/campaigns", &[], cut.sort, cut.page),
+            size: system.battle_size(),
             systems: crate::rules::SystemId::served()
                 .filter(|s| s.capabilities().is_some_and(|c| c.campaigns))
                 .map(|s| SelectOption {

@@ -158,4 +158,20 @@ async fn the_odds_page_is_public_and_works_out_each_kind() {
         .get_html("/lod/odds?calc=shooting&s_unit=continental.militia_regiment&t_unit=british.light_infantry&range=60")
         .await;
     assert!(refused.contains("there is no shot"));
+    // A number out of the field's own bounds is refused in the field's words.
+    let bad = app
+        .get_html("/lod/odds?calc=shooting&s_unit=continental.riflemen&s_firing=9&t_unit=continental.minutemen")
+        .await;
+    assert!(
+        bad.contains("Firing bases must be a whole number from 1 to 6."),
+        "the bounds said are the field's"
+    );
+    // Land of the Free: a weapon the type cannot carry is named as a player would name it.
+    let lotf = app
+        .get_html("/lotf/odds?calc=shooting&s_type=infantry&s_size=medium&s_weapon=heavy_gun")
+        .await;
+    assert!(
+        lotf.contains("cannot carry that weapon (Heavy gun)") && !lotf.contains("heavy_gun)"),
+        "no raw ids in the message"
+    );
 }

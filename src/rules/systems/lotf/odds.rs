@@ -32,7 +32,7 @@ pub enum OddsError {
         size: Size,
     },
     /// The weapon is not one this type can carry.
-    #[error("{field}: {element_type} elements cannot carry {weapon}")]
+    #[error("{field}: {element_type} elements cannot carry that weapon ({})", .weapon.label())]
     WeaponNotAllowed {
         field: String,
         element_type: ElementType,

@@ -115,6 +115,24 @@ async fn order(
     .await
 }
 
+/// Creates a campaign on the Philadelphia map; answers its id and invite code.
+async fn create_campaign(api: &Api<'_>, p: &Player, name: &str, turns: u32) -> (i64, String) {
+    let created = api
+        .ok(
+            p,
+            "POST",
+            "/campaigns",
+            Some(
+                json!({"name": name, "map": "philadelphia-1777", "points": 200,
+                        "turns": turns, "sides": ["", ""]}),
+            ),
+        )
+        .await;
+    let id = created["id"].as_i64().expect("campaign id");
+    let code = created["invite_code"].as_str().expect("code").to_string();
+    (id, code)
+}
+
 /// Four players, two a side, on the Philadelphia map; the organiser plays too.
 async fn four_player_campaign(api: &Api<'_>) -> (Campaign, [Player; 4]) {
     let app = api.app;
@@ -124,19 +142,7 @@ async fn four_player_campaign(api: &Api<'_>) -> (Campaign, [Player; 4]) {
         player(app, "washington@example.com").await,
         player(app, "greene@example.com").await,
     ];
-    let created = api
-        .ok(
-            &players[0],
-            "POST",
-            "/campaigns",
-            Some(
-                json!({"name": "Philadelphia 1777", "map": "philadelphia-1777", "points": 200,
-                        "turns": 3, "sides": ["", ""]}),
-            ),
-        )
-        .await;
-    let id = created["id"].as_i64().expect("campaign id");
-    let code = created["invite_code"].as_str().expect("code").to_string();
+    let (id, code) = create_campaign(api, &players[0], "Philadelphia 1777", 3).await;
     for (i, (p, nation)) in players
         .iter()
         .zip(["british", "british", "american", "american"])
@@ -1271,19 +1277,7 @@ async fn reinforcement_points_end_with_the_last_turn() {
     };
     let howe = player(&app, "howe@example.com").await;
     let washington = player(&app, "washington@example.com").await;
-    let created = api
-        .ok(
-            &howe,
-            "POST",
-            "/campaigns",
-            Some(
-                json!({"name": "Two turns", "map": "philadelphia-1777", "points": 200,
-                        "turns": 2, "sides": ["", ""]}),
-            ),
-        )
-        .await;
-    let id = created["id"].as_i64().expect("campaign id");
-    let code = created["invite_code"].as_str().expect("code").to_string();
+    let (id, code) = create_campaign(&api, &howe, "Two turns", 2).await;
     for (side, (p, nation)) in [(&howe, "british"), (&washington, "american")]
         .into_iter()
         .enumerate()
@@ -1697,19 +1691,7 @@ async fn unnamed_groups_are_numbered_on_the_force_page() {
         http: reqwest::Client::new(),
     };
     let howe = player(&app, "howe@example.com").await;
-    let created = api
-        .ok(
-            &howe,
-            "POST",
-            "/campaigns",
-            Some(
-                json!({"name": "Unnamed groups", "map": "philadelphia-1777", "points": 200,
-                        "turns": 3, "sides": ["", ""]}),
-            ),
-        )
-        .await;
-    let id = created["id"].as_i64().expect("campaign id");
-    let code = created["invite_code"].as_str().expect("code").to_string();
+    let (id, code) = create_campaign(&api, &howe, "Unnamed groups", 3).await;
     let mut doc = roster("Crown", "british");
     for g in doc["groups"].as_array_mut().expect("groups") {
         g["name"] = json!("");

@@ -518,7 +518,20 @@ impl ForceRules for Catalogue {
                     choice(
                         u.id(),
                         self.upgrade(*u).map_or(u.label().to_string(), |d| {
-                            format!("{} ({:+} points)", d.name, d.points)
+                            // Which types may take it, so a player does not pick one for an
+                            // element that cannot carry it.
+                            if d.types.len() >= ElementType::ALL.len() {
+                                format!("{} ({:+} points)", d.name, d.points)
+                            } else {
+                                let types: Vec<String> =
+                                    d.types.iter().map(|t| t.label().to_lowercase()).collect();
+                                format!(
+                                    "{} ({:+} points; {} only)",
+                                    d.name,
+                                    d.points,
+                                    types.join(" or ")
+                                )
+                            }
                         }),
                     )
                 })

@@ -200,3 +200,34 @@ fn every_problem_is_named_at_once() {
         ["name", "points", "turns", "map", "sides", "scenario"]
     );
 }
+
+/// The campaign's upgrade choices say which element types may take each upgrade, so a
+/// player does not pick Dragoons for infantry; one any type may take says nothing more.
+#[test]
+fn the_upgrade_choices_name_the_types_that_may_take_them() {
+    use crate::rules::campaign::forces_api::ForceRules;
+    let c = crate::rules::systems::lotf::tests::support::cat();
+    let menu = c.purchase_menu();
+    let label = |id: &str| {
+        menu.upgrades
+            .iter()
+            .find(|u| u.value == id)
+            .map(|u| u.label.clone())
+            .expect("offered")
+    };
+    assert!(
+        label("dragoons").ends_with("; cavalry only)"),
+        "{}",
+        label("dragoons")
+    );
+    assert!(
+        label("militia").ends_with("; infantry or cavalry only)"),
+        "{}",
+        label("militia")
+    );
+    assert!(
+        !label("additional_ranks").contains("only"),
+        "{}",
+        label("additional_ranks")
+    );
+}

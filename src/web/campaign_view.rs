@@ -473,13 +473,14 @@ pub fn svg_map(c: &Loaded) -> SvgMap {
             let n = stacked.entry(f.place.as_str()).or_insert(0);
             let slot = *n;
             *n += 1;
+            let label = short_label(&f.player);
             SvgForce {
                 x: x + 16,
                 y: y - 26 - slot * 22,
                 side: f.side,
-                label: short_label(&f.player),
+                width: label.chars().count() * 9 + 16,
+                label,
                 player: f.player.clone(),
-                width: short_label(&f.player).chars().count() * 9 + 16,
                 mine: c.force.as_deref() == Some(f.id.as_str()),
             }
         })

@@ -186,6 +186,30 @@ pub fn render_with_status<T: Template>(
         .body(body))
 }
 
+/// A whole-number form field: empty means `default`; anything else must lie in `range`, and
+/// the message says the range (keep it the same as the input's `min` and `max`).
+pub fn number_field(
+    v: &str,
+    default: u32,
+    range: std::ops::RangeInclusive<u32>,
+    what: &str,
+) -> Result<u32, String> {
+    match v.trim() {
+        "" => Ok(default),
+        t => t
+            .parse::<u32>()
+            .ok()
+            .filter(|n| range.contains(n))
+            .ok_or_else(|| {
+                format!(
+                    "{what} must be a whole number from {} to {}.",
+                    range.start(),
+                    range.end()
+                )
+            }),
+    }
+}
+
 /// Text the rules core words to follow a colon ("the defender force had …"), made to stand
 /// as a sentence of its own: its first letter in capitals.
 pub fn sentence(text: &str) -> String {

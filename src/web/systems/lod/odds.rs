@@ -15,7 +15,7 @@ use crate::rules::systems::lod::odds::{
 };
 use crate::rules::systems::lod::Catalogue;
 use crate::web::error::{ErrorBody, ErrorDetail};
-use crate::web::page::{render, PageCtx};
+use crate::web::page::{number_field, render, PageCtx};
 use crate::web::state::AppState;
 use crate::web::AppError;
 
@@ -290,19 +290,6 @@ fn on(v: &str) -> bool {
 }
 
 /// A whole-number field: empty means `default`; anything else must be a number 0–99.
-/// A number field: empty means `default`; anything else a whole number within the bounds the
-/// form's input gives (and says, so the message and the field agree).
-fn number(v: &str, default: u32, (low, high): (u32, u32), what: &str) -> Result<u32, String> {
-    match v.trim() {
-        "" => Ok(default),
-        t => t
-            .parse::<u32>()
-            .ok()
-            .filter(|n| (low..=high).contains(n))
-            .ok_or_else(|| format!("{what} must be a whole number from {low} to {high}.")),
-    }
-}
-
 /// A unit choice `list.entry` and its bases (the entry's middle size when left empty).
 fn unit_json(
     cat: &Catalogue,
@@ -324,8 +311,8 @@ fn unit_json(
         .map_or(4, |(_, e)| e.bases[e.bases.len() / 2]);
     Ok(json!({
         "list": list, "entry": entry,
-        "bases": number(bases, default_bases, (1, 6), &format!("The bases of {who}"))?,
-        "hits": number(hits, 0, (0, 40), &format!("The hits on {who}"))?,
+        "bases": number_field(bases, default_bases, 1..=6, &format!("The bases of {who}"))?,
+        "hits": number_field(hits, 0, 0..=40, &format!("The hits on {who}"))?,
     }))
 }
 
@@ -382,7 +369,7 @@ fn shooting_answer(cat: &Catalogue, f: &OddsForm) -> Result<Answer, String> {
     if !f.s_firing.trim().is_empty() {
         shooter = merge(
             shooter,
-            json!({"firing_bases": number(&f.s_firing, 1, (1, 6), "Firing bases")?}),
+            json!({"firing_bases": number_field(&f.s_firing, 1, 1..=6, "Firing bases")?}),
         );
     }
     let target = merge(
@@ -393,7 +380,7 @@ fn shooting_answer(cat: &Catalogue, f: &OddsForm) -> Result<Answer, String> {
                "formation": if on(&f.t_limbered) { json!("limbered") } else { Value::Null }}),
     );
     let req = json!({"shooter": shooter, "target": target,
-        "range_inches": number(&f.range, 12, (0, 99), "The range")?, "concentrate_fire": on(&f.concentrate),
+        "range_inches": number_field(&f.range, 12, 0..=99, "The range")?, "concentrate_fire": on(&f.concentrate),
         "defensive_fire": on(&f.defensive)});
     let o = read_request::<ShootingRequest>(&req)
         .and_then(|r| shooting_odds(cat, &r))
@@ -476,8 +463,8 @@ fn side_json(cat: &Catalogue, f: &OddsForm, a: bool) -> Result<Value, String> {
     let base = unit_json(cat, unit, bases, hits, who)?;
     let pick = |x: &String, y: &String| if a { x.clone() } else { y.clone() };
     let mut more = json!({
-        "disorder_markers": number(&pick(&f.a_disorder, &f.b_disorder), 0, (0, 9), "Disorder markers")?,
-        "supporting_bases": number(&pick(&f.a_support, &f.b_support), 0, (0, 6), "Supporting bases")?,
+        "disorder_markers": number_field(&pick(&f.a_disorder, &f.b_disorder), 0, 0..=9, "Disorder markers")?,
+        "supporting_bases": number_field(&pick(&f.a_support, &f.b_support), 0, 0..=6, "Supporting bases")?,
         "charging": on(&pick(&f.a_charging, &f.b_charging)),
         "against": match pick(&f.a_against, &f.b_against).as_str() { "flank" => "flank", "rear" => "rear", _ => "front" },
         "in_the_open": on(&f.open),
@@ -490,10 +477,10 @@ fn side_json(cat: &Catalogue, f: &OddsForm, a: bool) -> Result<Value, String> {
     });
     let direct = pick(&f.a_direct, &f.b_direct);
     if !direct.trim().is_empty() {
-        more["direct_bases"] = json!(number(
+        more["direct_bases"] = json!(number_field(
             &direct,
             1,
-            (0, 6),
+            0..=6,
             &g("Direct bases (A)", "Direct bases (B)")
         )?);
     }

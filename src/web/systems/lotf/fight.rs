@@ -101,47 +101,48 @@ impl FightForm {
 }
 
 /// The seed a form asks for: empty for fresh dice.
-fn seed_of(form: &FightForm) -> Result<u64, String> {
+fn seed_of(form: &FightForm) -> Result<u64, AppError> {
     match form.seed.trim() {
         "" => Ok(battles::fresh_seed()),
-        s => s
-            .parse()
-            .map_err(|_| "The seed is a whole number from 0 up (or leave it empty).".to_string()),
+        s => s.parse().map_err(|_| {
+            AppError::bad_request("The seed is a whole number from 0 up (or leave it empty).")
+        }),
     }
 }
 
-/// The battle a form asks for. The outer error is one of access (a force that is not the
-/// user's); the inner one a choice on the form to put right, shown on the form again.
 async fn build_setup(
     state: &web::Data<AppState>,
     user: &SignedInUser,
     form: &FightForm,
-) -> Result<Result<BattleSetup, String>, AppError> {
-    let Some(scenario) = ScenarioId::from_id(if form.scenario.is_empty() {
+) -> Result<BattleSetup, AppError> {
+    let scenario = ScenarioId::from_id(if form.scenario.is_empty() {
         "take_the_field"
     } else {
         &form.scenario
-    }) else {
-        return Ok(Err("Choose a scenario from the list.".into()));
-    };
-    let seed = match seed_of(form) {
-        Ok(seed) => seed,
-        Err(e) => return Ok(Err(e)),
-    };
+    })
+    .ok_or_else(|| AppError::bad_request("Choose a scenario from the list."))?;
+    let seed = seed_of(form)?;
     let attacker = load_force(state, user, &form.attacker).await?;
     let defender = load_force(state, user, &form.defender).await?;
     let setup = BattleSetup::new(attacker, defender, scenario, seed);
-    Ok(setup.check().map(|()| setup).map_err(|e| e.to_string()))
+    setup
+        .check()
+        .map_err(|e| AppError::bad_request(e.to_string()))?;
+    Ok(setup)
 }
 
-/// The form again, as it was filled in, with what to put right.
-async fn form_again(
+/// A set-up the form's choices cannot make (a seed that is no number, forces that cannot
+/// meet) gives the form back as it was filled in, with what to put right; other errors stand.
+async fn or_form_again(
     state: &web::Data<AppState>,
     user: &SignedInUser,
     ctx: PageCtx,
     f: FightForm,
-    error: String,
+    e: AppError,
 ) -> Result<HttpResponse, AppError> {
+    let AppError::BadRequest { message, .. } = e else {
+        return Err(e);
+    };
     let (mine, historical) = force_choices(state, user).await?;
     render_with_status(
         &FightPage {
@@ -150,7 +151,7 @@ async fn form_again(
             historical,
             scenarios: scenarios(),
             f,
-            error: Some(error),
+            error: Some(message),
         },
         StatusCode::UNPROCESSABLE_ENTITY,
     )
@@ -308,9 +309,9 @@ pub async fn battle(
     ctx: PageCtx,
     form: web::Query<FightForm>,
 ) -> Result<HttpResponse, AppError> {
-    let setup = match build_setup(&state, &user, &form).await? {
+    let setup = match build_setup(&state, &user, &form).await {
         Ok(setup) => setup,
-        Err(e) => return form_again(&state, &user, ctx, form.into_inner(), e).await,
+        Err(e) => return or_form_again(&state, &user, ctx, form.into_inner(), e).await,
     };
     let rules = state.app.rules.clone();
     let fought = setup.clone();
@@ -381,7 +382,7 @@ pub async fn battle_post(
 ) -> Result<HttpResponse, AppError> {
     let seed = match seed_of(&form) {
         Ok(seed) => seed,
-        Err(e) => return form_again(&state, &user, ctx, form, e).await,
+        Err(e) => return or_form_again(&state, &user, ctx, form, e).await,
     };
     Ok(redirect(&format!(
         "/lotf/fight/battle?{}",
@@ -395,9 +396,7 @@ pub async fn setup_file(
     SignedIn(user): SignedIn,
     form: web::Query<FightForm>,
 ) -> Result<HttpResponse, AppError> {
-    let setup = build_setup(&state, &user, &form)
-        .await?
-        .map_err(AppError::bad_request)?;
+    let setup = build_setup(&state, &user, &form).await?;
     Ok(HttpResponse::Ok()
         .content_type("application/json")
         .insert_header((
@@ -491,9 +490,9 @@ pub async fn start_odds(
     ctx: PageCtx,
     CsrfForm(form): CsrfForm<FightForm>,
 ) -> Result<HttpResponse, AppError> {
-    let setup = match build_setup(&state, &user, &form).await? {
+    let setup = match build_setup(&state, &user, &form).await {
         Ok(setup) => setup,
-        Err(e) => return form_again(&state, &user, ctx, form, e).await,
+        Err(e) => return or_form_again(&state, &user, ctx, form, e).await,
     };
     let runs: u32 = form
         .runs

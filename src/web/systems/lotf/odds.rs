@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::rules::systems::lotf::{self, Catalogue};
-use crate::web::page::{render, PageCtx};
+use crate::web::page::{number_field, render, PageCtx};
 use crate::web::state::AppState;
 use crate::web::systems::lotf::options::{self, Choice};
 use crate::web::AppError;
@@ -223,9 +223,9 @@ fn parse<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, String> {
 }
 
 fn shooting(cat: &Catalogue, f: &OddsForm) -> Result<ShootingResult, String> {
-    bounded(&f.range, 10, 0..=200, "The range")?;
-    bounded(&f.s_disorder, 0, 0..=20, "Disorder Markers")?;
-    bounded(&f.t_hits, 0, 0..=20, "Hits already on the target")?;
+    number_field(&f.range, 10, 0..=200, "The range")?;
+    number_field(&f.s_disorder, 0, 0..=20, "Disorder Markers")?;
+    number_field(&f.t_hits, 0, 0..=20, "Hits already on the target")?;
     let upgrades: Vec<&str> = f.s_upgrade.split('+').filter(|u| !u.is_empty()).collect();
     let weapon = if f.s_weapon.is_empty() {
         Value::Null
@@ -290,8 +290,8 @@ fn melee(cat: &Catalogue, f: &OddsForm) -> Result<MeleeResult, String> {
         );
     }
     // Up to three supporters: a larger count is refused, not quietly cut to three.
-    bounded(&f.a_support, 0, 0..=3, "The attacker's supporters")?;
-    bounded(&f.d_support, 0, 0..=3, "The defender's supporters")?;
+    number_field(&f.a_support, 0, 0..=3, "The attacker's supporters")?;
+    number_field(&f.d_support, 0, 0..=3, "The defender's supporters")?;
     let req: lotf::MeleeRequest = parse(json!({
         "attacker": {"type": or(&f.a_type, "infantry"), "size": or(&f.a_size, "medium"), "formation": formation(&f.a_formation),
                      "discipline_level": or(&f.a_level, "fit"), "flank": on(&f.a_flank), "supporters": supporters(&f.a_support, false)},
@@ -319,32 +319,9 @@ fn melee(cat: &Catalogue, f: &OddsForm) -> Result<MeleeResult, String> {
     })
 }
 
-/// A number field: empty means `default`; anything else must be a whole number in `range`.
-fn bounded(
-    v: &str,
-    default: u32,
-    range: std::ops::RangeInclusive<u32>,
-    what: &str,
-) -> Result<u32, String> {
-    match v.trim() {
-        "" => Ok(default),
-        t => t
-            .parse::<u32>()
-            .ok()
-            .filter(|n| range.contains(n))
-            .ok_or_else(|| {
-                format!(
-                    "{what} must be a whole number from {} to {}.",
-                    range.start(),
-                    range.end()
-                )
-            }),
-    }
-}
-
 fn morale(cat: &Catalogue, f: &OddsForm) -> Result<MoraleResult, String> {
-    bounded(&f.m_morale, 7, 2..=12, "The Morale value")?;
-    bounded(&f.m_excess, 0, 0..=20, "Excess hits")?;
+    number_field(&f.m_morale, 7, 2..=12, "The Morale value")?;
+    number_field(&f.m_excess, 0, 0..=20, "Excess hits")?;
     let rating = rating_for(on(&f.m_commander), &f.m_rating)?;
     // With a rating, his Morale is the value to reach; the Morale box is the element's.
     let morale = if rating.is_null() {

@@ -579,7 +579,7 @@ impl View {
             .filter(free)
             .filter(|&t| self.in_threat_zone(me, t))
             .map(|t| self.distance(me, t))
-            .fold(None, |b: Option<f64>, d| Some(b.map_or(d, |b| b.min(d))));
+            .reduce(f64::min);
         if let Some(d) = in_zone {
             return (true, d);
         }

@@ -466,6 +466,89 @@ fn special_orders_and_caught_guns_show_in_battles() {
     );
 }
 
+/// Orders only inside the commander's sphere of influence: an element beyond it only
+/// closes on him, and a Vanguard element (the light company) needs no SPI, so it never does.
+#[test]
+fn orders_reach_only_the_commanders_sphere_but_vanguard_needs_none() {
+    let c = cat();
+    let (mut closing, mut vanguard) = (0, 0);
+    for seed in 0..100u64 {
+        let o = simulate(&c, &setup(ScenarioId::Surrounded, seed), true).unwrap();
+        for l in &o.log {
+            if l.text
+                .contains("is out of its commander's reach and closes on him")
+            {
+                closing += 1;
+                if l.text.starts_with("Light Company") {
+                    vanguard += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        closing > 0,
+        "some element strays beyond its commander's reach"
+    );
+    assert_eq!(
+        vanguard, 0,
+        "the Vanguard light company takes orders anywhere"
+    );
+}
+
+/// Riflemen (Fear of Cold Steel) take a Morale Test before any charge reaction but Withdraw
+/// and Hold; one that wavers holds: no Closing Fire, no Counter-charge for that charge.
+#[test]
+fn riflemen_test_before_they_react_to_a_charge() {
+    let c = cat();
+    let riflemen = |name: &str, nation| {
+        let mut r = mixed_force(name, nation);
+        for e in r.groups.iter_mut().flat_map(|g| g.elements.iter_mut()) {
+            if e.name.ends_with("Foot") {
+                e.upgrades = vec![Upgrade::Riflemen];
+            }
+        }
+        r
+    };
+    let (mut tested, mut wavered) = (0, 0);
+    for seed in 0..300u64 {
+        let s = BattleSetup::new(
+            riflemen("Crown", Nation::British),
+            riflemen("Continentals", Nation::American),
+            ScenarioId::ALL[(seed % 8) as usize],
+            seed,
+        );
+        let o = simulate(&c, &s, true).unwrap();
+        for (k, l) in o.log.iter().enumerate() {
+            if !l.text.contains("facing cold steel") {
+                continue;
+            }
+            tested += 1;
+            if !l.text.ends_with("it wavers.") {
+                continue;
+            }
+            wavered += 1;
+            // Its reaction to this charge comes before the charge's melee or end.
+            for n in o.log[k + 1..]
+                .iter()
+                .take_while(|n| !n.text.starts_with("Melee:"))
+            {
+                if n.element == l.element {
+                    assert!(
+                        !n.text.contains("meets the charge of")
+                            && !n.text.contains("counter-charges"),
+                        "seed {seed}: wavered and still reacted: {}",
+                        n.text
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        tested > 0 && wavered > 0,
+        "tested {tested}, wavered {wavered}"
+    );
+}
+
 /// The policy's lean melee odds (issue 17) give exactly the numbers of the full calculation,
 /// across levels, disorder, support and flank.
 #[test]

@@ -369,13 +369,30 @@ async fn a_four_player_campaign_runs_three_turns_to_final_standings() {
         .as_str()
         .unwrap()
         .to_string();
+    let guards = json!({"buy": "element", "group": group, "name": "Guards", "type": "infantry", "size": "medium", "bank": 30});
     api.ok(
         &cornwallis,
         "POST",
         &format!("/campaigns/{id}/forces/f2/purchases"),
-        Some(json!({"buy": "element", "group": group, "name": "Guards", "type": "infantry", "size": "medium"})),
+        Some(guards.clone()),
     )
     .await;
+    // The same request again (a double click) finds the bank changed and buys nothing.
+    let (status, again) = api
+        .call(
+            &cornwallis,
+            "POST",
+            &format!("/campaigns/{id}/forces/f2/purchases"),
+            Some(guards),
+        )
+        .await;
+    assert_eq!(status, 409, "{again}");
+    assert!(
+        again["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("held 30 points") && m.contains("now holds 5")),
+        "{again}"
+    );
     let f2 = api
         .ok(
             &cornwallis,
@@ -1317,6 +1334,31 @@ async fn reinforcement_points_end_with_the_last_turn() {
         html.contains(last_turn),
         "the force page warns in the last turn"
     );
+    // Its purchase forms carry the bank they were drawn with; one sent again after the bank
+    // changed (a double click, the back button) is refused and buys nothing.
+    assert!(html.contains(r#"name="bank" value="15""#), "{html}");
+    let stale = page
+        .post_form(
+            &force_page,
+            &format!("{force_page}/buy"),
+            &[
+                ("buy", "upgrade"),
+                ("element", "e1"),
+                ("upgrade", "veteran"),
+                ("bank", "10"),
+            ],
+        )
+        .await;
+    assert_eq!(stale.status(), 409);
+    let stale = stale.text().await.expect("body");
+    assert!(
+        stale.contains("The bank held 10 points when you chose this and now holds 15"),
+        "{stale}"
+    );
+    let f1 = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/forces/f1"), None)
+        .await;
+    assert_eq!(f1["bank"], 15, "nothing was bought");
     let show = page.get_html(&format!("/campaigns/{id}")).await;
     assert!(
         show.contains("points not spent now go unused"),
@@ -1625,15 +1667,30 @@ async fn an_order_from_a_closed_turns_form_is_refused() {
         "the order form carries its turn"
     );
 
-    // Everyone holds: turn 1 closes by itself and turn 2 opens.
-    for (p, f) in [
-        (&howe, "f1"),
-        (&cornwallis, "f2"),
-        (&washington, "f3"),
-        (&greene, "f4"),
-    ] {
+    // Everyone holds: turn 1 closes by itself and turn 2 opens. Washington's order, the last
+    // one in, goes through the page, which says that it closed the turn.
+    for (p, f) in [(&howe, "f1"), (&cornwallis, "f2"), (&greene, "f4")] {
         order(&api, &c, p, f, None).await;
     }
+    let last = app
+        .post_form(
+            &format!("/campaigns/{id}"),
+            &format!("/campaigns/{id}/orders"),
+            &[("order", "hold"), ("turn", "1")],
+        )
+        .await;
+    assert_eq!(last.status(), 303);
+    let back = last.headers()["location"]
+        .to_str()
+        .expect("location")
+        .to_string();
+    assert_eq!(back, format!("/campaigns/{id}?done=last_order"));
+    let shown = app.get_html(&back).await;
+    assert!(
+        shown.contains("Your order was the last one in, so the turn has closed")
+            && !shown.contains("you may change it until then"),
+        "{shown}"
+    );
     let now = api
         .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
         .await;

@@ -330,6 +330,7 @@ pub async fn purchase(
     actor: &Actor,
     force: &str,
     what: Purchase,
+    expect_bank: Option<u32>,
 ) -> Result<Loaded, Error> {
     require_own_force(c, force)?;
     let what = match what {
@@ -357,6 +358,17 @@ pub async fn purchase(
             return Err(Error::Forbidden(
                 "Only the player of a force may spend its points.".into(),
             ));
+        }
+        // The bank the player saw when choosing: a purchase sent twice (a
+        // double click, a form sent again from the history) finds it changed
+        // and buys nothing the second time.
+        let bank = st.forces.get(&force).map_or(0, |f| f.bank);
+        if let Some(seen) = expect_bank.filter(|&seen| seen != bank) {
+            return Err(Error::Conflict(format!(
+                "The bank held {seen} points when you chose this and now holds {bank}: \
+                 something was bought or added since. Nothing was bought; check the force \
+                 and choose again."
+            )));
         }
         let event = buy(st, system_of(&cat, row)?, &force, &what)?;
         Ok(vec![Pending { event, seed: None }])

@@ -461,23 +461,35 @@ pub async fn force_detail(
 ///
 /// Your force only: `{"buy": "restore", "element"}`, `{"buy": "upgrade", "element", "upgrade"}`
 /// or `{"buy": "element", "group", "name", "type", "size", "weapon"}`. The force must stay legal
-/// at the battle size and the bank must cover the cost.
-#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("force" = String, Path, description = "Force id")), request_body = Purchase, responses(
+/// at the battle size and the bank must cover the cost. With `"bank"`, the purchase is made only
+/// while the bank still holds that many points, so a request sent twice buys once.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("force" = String, Path, description = "Force id")), request_body = PurchaseJson, responses(
     (status = 200, description = "The campaign", body = CampaignJson),
     (status = 403, description = "Not your force", body = ErrorBody),
-    (status = 409, description = "Too dear, or the force would not be legal", body = ErrorBody)
+    (status = 409, description = "Too dear, the force would not be legal, or the bank is not what was expected", body = ErrorBody)
 ))]
 #[post("/campaigns/{id}/forces/{force}/purchases")]
 pub async fn purchase(
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
     path: web::Path<(i64, String)>,
-    body: web::Json<Purchase>,
+    body: web::Json<PurchaseJson>,
 ) -> Result<HttpResponse, AppError> {
     let (id, force) = path.into_inner();
     let c = load_for(&state.app, &user.actor(), id).await?;
-    let c = actions::purchase(&state.app, &c, &user.actor(), &force, body.into_inner()).await?;
+    let PurchaseJson { what, bank } = body.into_inner();
+    let c = actions::purchase(&state.app, &c, &user.actor(), &force, what, bank).await?;
     shown(&state, &c)
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct PurchaseJson {
+    #[serde(flatten)]
+    what: Purchase,
+    /// The points you expect the bank to hold. When given and it holds another amount, nothing
+    /// is bought (409).
+    #[serde(default)]
+    bank: Option<u32>,
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]

@@ -274,6 +274,8 @@ pub struct BuyForm {
     #[serde(rename = "type")]
     pub element_type: String,
     pub size: String,
+    /// The bank as the page showed it (see `actions::purchase`).
+    pub bank: Option<u32>,
 }
 
 pub async fn buy(
@@ -302,7 +304,7 @@ pub async fn buy(
         },
         _ => return Err(AppError::bad_request("Say what to buy.")),
     };
-    match actions::purchase(&state.app, &c, &user.actor(), &force, what).await {
+    match actions::purchase(&state.app, &c, &user.actor(), &force, what, form.bank).await {
         Ok(_) => Ok(redirect(&format!(
             "/campaigns/{id}/forces/{force}?done=bought"
         ))),

@@ -58,6 +58,7 @@ pub(super) fn into_form_errors(e: app::Error) -> Result<(FormErrors, StatusCode)
 pub(super) fn notice_for(done: &str) -> &'static str {
     match done {
         "order" => "Your order is in. Nobody else sees it until the turn closes; you may change it until then.",
+        "last_order" => "Your order was the last one in, so the turn has closed: the orders are revealed and the moves made.",
         "started" => "The campaign has begun: orders for turn 1 are open.",
         "closed" => "The turn is closed: the orders are revealed and the moves made.",
         "bought" => "Bought: the force and its bank are updated, and the purchase is in the log.",

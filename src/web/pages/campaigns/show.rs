@@ -10,7 +10,7 @@ use crate::app::campaigns::actions::{self as actions};
 use crate::app::campaigns::{load_for, log_rows, Loaded};
 use crate::rules::campaign::movement::Order;
 use crate::rules::campaign::standings::standings;
-use crate::rules::campaign::state::BattleStatus;
+use crate::rules::campaign::state::{BattleStatus, Phase};
 use crate::web::auth::csrf::{CsrfForm, NoFields};
 use crate::web::auth::{SignedIn, SignedInUser};
 use crate::web::campaign_view::{
@@ -244,7 +244,7 @@ async fn on_campaign<F, Fut>(
     user: &SignedInUser,
     ctx: PageCtx,
     id: i64,
-    back: &str,
+    back: impl FnOnce(&Loaded) -> String,
     act: F,
 ) -> Result<HttpResponse, AppError>
 where
@@ -253,7 +253,7 @@ where
 {
     let c = load_for(&state.app, &user.actor(), id).await?;
     match act(c).await {
-        Ok(_) => Ok(redirect(back)),
+        Ok(after) => Ok(redirect(&back(&after))),
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
             let c = load_for(&state.app, &user.actor(), id).await?;
@@ -271,9 +271,9 @@ pub async fn start(
     CsrfForm(_): CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let back = format!("/campaigns/{id}?done=started");
+    let back = |_: &Loaded| format!("/campaigns/{id}?done=started");
     let (st, actor) = (state.clone(), user.actor());
-    on_campaign(&state, &req, &user, ctx, id, &back, |c| async move {
+    on_campaign(&state, &req, &user, ctx, id, back, |c| async move {
         actions::start(&st.app, &c, &actor).await
     })
     .await
@@ -297,9 +297,16 @@ pub async fn give_order(
     CsrfForm(form): CsrfForm<OrderForm>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let back = format!("/campaigns/{id}?done=order");
+    // The last order in closes the turn at once: say so rather than that it may still change.
+    let turn = form.turn;
+    let back = move |after: &Loaded| {
+        let still_open =
+            after.state.phase == Phase::Orders && turn.is_none_or(|t| t == after.state.turn);
+        let done = if still_open { "order" } else { "last_order" };
+        format!("/campaigns/{id}?done={done}")
+    };
     let (st, actor) = (state.clone(), user.actor());
-    on_campaign(&state, &req, &user, ctx, id, &back, |c| async move {
+    on_campaign(&state, &req, &user, ctx, id, back, |c| async move {
         let force = c
             .force
             .clone()
@@ -325,9 +332,9 @@ pub async fn close_turn(
     CsrfForm(_): CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
     let id = id.into_inner();
-    let back = format!("/campaigns/{id}?done=closed");
+    let back = |_: &Loaded| format!("/campaigns/{id}?done=closed");
     let (st, actor) = (state.clone(), user.actor());
-    on_campaign(&state, &req, &user, ctx, id, &back, |c| async move {
+    on_campaign(&state, &req, &user, ctx, id, back, |c| async move {
         actions::close(&st.app, &c, &actor).await
     })
     .await

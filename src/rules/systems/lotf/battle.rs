@@ -19,7 +19,7 @@ pub const BATTLE_FORMAT: &str = "muster.lotf.battle/1";
 /// The version of the rules engine (combat mechanics, simulator and
 /// policy). It changes whenever the same set-up could give a different
 /// battle.
-pub const ENGINE_VERSION: &str = "muster-lotf-engine/2.3";
+pub const ENGINE_VERSION: &str = "muster-lotf-engine/2.4";
 
 /// The eight scenarios of the book.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

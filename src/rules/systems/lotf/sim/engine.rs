@@ -654,8 +654,9 @@ impl<'c> Engine<'c> {
         r.passed
     }
 
-    /// Move an element back toward its own edge; handles leaving the table.
-    fn fall_back(&mut self, i: usize, maneuvers: i32, rout: bool) {
+    /// Move an element back toward its own edge, in rout step (`rout`) or
+    /// in good order; handles leaving the table.
+    pub(crate) fn fall_back(&mut self, i: usize, maneuvers: i32, rout: bool) {
         if maneuvers <= 0 || self.v.units[i].removed {
             return;
         }
@@ -672,6 +673,14 @@ impl<'c> Engine<'c> {
         let (dx, dy) = u.home.toward();
         let (nx, ny) = (u.x + dx * dist, u.y + dy * dist);
         let home = u.home;
+        // M-100: rout step faces the way it runs, and nothing turns it back
+        // but a turn of its own; good order turns to face the enemy again.
+        // (A column marching along the table, home at its left end, keeps
+        // the only facings the board has.)
+        let turns_its_back = rout && dy != 0.0 && u.facing != dy;
+        if turns_its_back {
+            self.v.units[i].facing = dy;
+        }
         if let Some(f) = self.v.units[i].engaged.take() {
             self.v.units[f].engaged = None;
         }
@@ -681,8 +690,13 @@ impl<'c> Engine<'c> {
             self,
             LogKind::Withdraw,
             Some(i),
-            "{} falls back {:.0}\"{}.",
+            "{}{} falls back {:.0}\"{}.",
             self.v.units[i].name,
+            if turns_its_back {
+                " turns its back and"
+            } else {
+                ""
+            },
             dist,
             if rout {
                 " in disorder"

@@ -105,6 +105,10 @@ impl Hasher for KeyHasher {
     }
 }
 
+/// A charged element withdraws (when it may) if the charger's chance of
+/// winning the melee is above this.
+const WITHDRAW_WHEN_CHARGER_WINS: f64 = 0.95;
+
 /// The chance the policy reckons an Inspirational Charge's Morale Test
 /// passes (7+ on 2d6 with the attached commander's +1 or more).
 const INSPIRE_PASS: f64 = 0.7;
@@ -311,7 +315,10 @@ impl Policy for StandardPolicy {
         }
         let (a, d) = view.charge_sides(cat, charger, target);
         let (win, _) = self.melee_chances(cat, &a, &d);
-        if win > 0.8 && view.may_withdraw(target) && !t.pinned {
+        // A Withdraw is a rout step (M-100): the element turns its back on
+        // the enemy, to be shot and charged in the flank until it turns
+        // about, so only a near-hopeless melee is worth it.
+        if win > WITHDRAW_WHEN_CHARGER_WINS && view.may_withdraw(target) && !t.pinned {
             return Reaction::Withdraw;
         }
         Reaction::Hold

@@ -670,3 +670,41 @@ fn the_index_of_where_elements_stand_changes_no_battle() {
         );
     }
 }
+
+/// M-100: an element that retires in rout step (a lost melee, a failed test after melee or in a
+/// broken group, a Withdraw from a charge) turns its back on the enemy and stays so until it
+/// turns about; one that retires in good order (a failed test from shooting) keeps its facing.
+#[test]
+fn m100_a_rout_step_leaves_the_element_facing_its_own_edge() {
+    let c = cat();
+    let mut p = StandardPolicy::new();
+    let mut eng = Engine::new(&c, &setup(ScenarioId::TakeTheField, 1), false, &mut p).unwrap();
+    eng.v.near = Default::default();
+    let first = |eng: &Engine, side: Side| {
+        eng.v
+            .units
+            .iter()
+            .position(|u| u.side == side && u.et == ElementType::Infantry)
+            .expect("an infantry element")
+    };
+    for (side, facing) in [(Side::Attacker, 1.0), (Side::Defender, -1.0)] {
+        let i = first(&eng, side);
+        eng.v.units[i].on_table = true;
+        eng.v.units[i].y = 24.0;
+        eng.v.units[i].facing = facing;
+        eng.fall_back(i, 1, false);
+        assert_eq!(
+            eng.v.units[i].facing, facing,
+            "{side:?}: good order keeps its front to the enemy"
+        );
+        eng.fall_back(i, 1, true);
+        assert_eq!(
+            eng.v.units[i].facing, -facing,
+            "{side:?}: rout step turns its back on the enemy"
+        );
+        assert!(
+            (eng.v.units[i].y - 24.0).abs() > 5.9,
+            "it fell back both times"
+        );
+    }
+}

@@ -451,11 +451,10 @@ const DIGEST_SEEDS: [u64; 20] = [
     31_415_926,
     2_718_281_828,
 ];
-/// Recorded from engine 2.3 (2.2, whose policy closes lines to charge reach before they fire
-/// and judges charges with the Inspirational Charge a commander can give, plus M-99: a charge
-/// goes in against the closest enemy). Re-recorded when unnamed commanders came to be called
-/// "Defender's Force Commander" in the log (it read "defender Force Commander"): same battles.
-const DIGEST: u64 = 0x6992_ba0e_6b4a_b678;
+/// Recorded from engine 2.4: 2.3 (M-99, a charge goes in against the closest enemy) plus
+/// M-100, a rout step leaves the element with its back to the enemy, and a policy that
+/// withdraws from a charge only when the charger is over 95 % likely to win.
+const DIGEST: u64 = 0x94cc_fca7_20b8_45d6;
 
 /// The same seeds give the same outcomes and logs, byte for byte, as when
 /// the digest was recorded. A change of the engine's rules must update it.

@@ -347,10 +347,7 @@ pub async fn render_errors(
         return Ok(res.into_response(new));
     }
     if matches!(app_error, AppError::LoginRequired) {
-        let next_path = match res.request().query_string() {
-            "" => res.request().path().to_string(),
-            q => format!("{}?{}", res.request().path(), q),
-        };
+        let next_path = after_login(res.request());
         let location = format!("/login?next={}", urlencode(&next_path));
         let new = HttpResponse::SeeOther()
             .insert_header((header::LOCATION, location))
@@ -450,6 +447,33 @@ fn urlencode(s: &str) -> String {
         }
     }
     out
+}
+
+/// Where a visitor who must log in first goes afterwards: the page asked for, or, for a form
+/// sent while logged out (which cannot be sent again by a redirect), the page the form was on,
+/// as the browser names it, else the address one step up (`/battles/5/confirm` → `/battles/5`).
+fn after_login(req: &actix_web::HttpRequest) -> String {
+    use actix_web::http::Method;
+    if matches!(*req.method(), Method::GET | Method::HEAD) {
+        return match req.query_string() {
+            "" => req.path().to_string(),
+            q => format!("{}?{}", req.path(), q),
+        };
+    }
+    let from_referer = req
+        .headers()
+        .get(header::REFERER)
+        .and_then(|r| r.to_str().ok())
+        .and_then(|r| {
+            // The path of an absolute address of this site (another site's is not followed).
+            let rest = r.split_once("://").map_or(r, |(_, rest)| rest);
+            let (host, path) = rest.split_once('/')?;
+            (host == req.connection_info().host()).then(|| format!("/{path}"))
+        });
+    from_referer.unwrap_or_else(|| match req.path().trim_end_matches('/').rsplit_once('/') {
+        Some((up, _)) if !up.is_empty() => up.to_string(),
+        _ => "/".to_string(),
+    })
 }
 
 #[cfg(test)]

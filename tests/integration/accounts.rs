@@ -33,6 +33,40 @@ async fn register_see_account_log_out_and_log_in_again() {
     assert_eq!(app.get("/account").await.status(), 200);
 }
 
+/// A form sent after the login ran out cannot be sent again by a redirect: the login returns the
+/// player to the page the form was on (an address of this site only), not to the form's address,
+/// which answers only POST.
+#[tokio::test]
+async fn a_form_sent_while_logged_out_returns_to_its_page_after_the_login() {
+    let app = spawn_app().await;
+    let token = crate::helpers::csrf_from(&app.get_html("/login").await);
+    let send = |referer: Option<String>| {
+        let mut req = app
+            .client
+            .post(app.url("/battles/5/confirm"))
+            .form(&[("csrf_token", token.as_str())]);
+        if let Some(r) = referer {
+            req = req.header("Referer", r);
+        }
+        req.send()
+    };
+    let res = send(Some(app.url("/battles/5?tab=result")))
+        .await
+        .expect("POST");
+    assert_eq!(res.status(), 303);
+    assert_eq!(location(&res), "/login?next=/battles/5%3Ftab%3Dresult");
+    let res = send(None).await.expect("POST");
+    assert_eq!(location(&res), "/login?next=/battles/5", "one step up");
+    let res = send(Some("https://evil.example/phish".into()))
+        .await
+        .expect("POST");
+    assert_eq!(
+        location(&res),
+        "/login?next=/battles/5",
+        "never another site"
+    );
+}
+
 #[tokio::test]
 async fn login_returns_to_the_page_that_asked_for_it_but_never_off_site() {
     let app = spawn_app().await;

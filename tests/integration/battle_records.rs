@@ -240,9 +240,14 @@ async fn record_a_tabletop_result_have_it_confirmed_and_read_the_report() {
         .unwrap();
     assert_eq!(
         res.status(),
-        303,
-        "a decided battle sends the recorder back to its page"
+        409,
+        "a decided battle shows the recorder its page, saying the result was not saved"
     );
+    assert!(res
+        .text()
+        .await
+        .unwrap()
+        .contains("so the one you sent was not saved"));
     assert!(
         app.get_html(&format!("/battles/{id}"))
             .await
@@ -304,13 +309,58 @@ async fn a_disputed_result_can_be_corrected_as_a_new_version() {
     )
     .await;
     crate::helpers::accept_invitation(&b, id).await;
+    // Accept again (a double click): the battle page, saying why, not an error page.
+    let again = b
+        .post_form(
+            &format!("/battles/{id}"),
+            &format!("/battles/{id}/accept"),
+            &[("version", "1")],
+        )
+        .await;
+    assert_eq!(again.status(), 409);
+    let again = again.text().await.unwrap();
+    assert!(
+        again.contains("no invitation waiting for an answer") && again.contains("battle-report"),
+        "{again}"
+    );
     let form = app.get_html(&format!("/battles/{id}/record")).await;
+    let fields = record_fields(&form, 1);
     app.client
         .post(app.url(&format!("/battles/{id}/record")))
-        .form(&record_fields(&form, 1))
+        .form(&fields)
         .send()
         .await
         .unwrap();
+    // The same form sent again (from the browser's history) saves nothing, and says so.
+    let resent = app
+        .client
+        .post(app.url(&format!("/battles/{id}/record")))
+        .form(&fields)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resent.status(), 409);
+    assert!(resent
+        .text()
+        .await
+        .unwrap()
+        .contains("already has a result, shown below, so the one you sent was not saved"));
+    // A dispute needs a reason: a blank one keeps the player on the battle page with the message.
+    let blank = b
+        .post_form(
+            &format!("/battles/{id}"),
+            &format!("/battles/{id}/dispute"),
+            &[("version", "2"), ("comment", "   ")],
+        )
+        .await;
+    assert_eq!(blank.status(), 422);
+    let blank = blank.text().await.unwrap();
+    assert!(
+        blank.contains("Nothing was disputed: say what is wrong with the result")
+            && !blank.contains("cannot be set up")
+            && blank.contains("action=\"/battles/"),
+        "{blank}"
+    );
     let res = b
         .post_form(
             &format!("/battles/{id}"),

@@ -783,9 +783,10 @@ pub async fn dispute(
     let status = allowed(row, RecordAction::Dispute)?;
     let comment = comment.trim();
     if comment.is_empty() || comment.chars().count() > 1000 {
-        return Err(invalid(
+        return Err(Error::invalid(
+            "A dispute needs a reason.",
             "comment",
-            "Say what is wrong with the result (up to 1000 characters).",
+            "Nothing was disputed: say what is wrong with the result (up to 1000 characters).",
         ));
     }
     let (id, text) = (row.id, format!("{}: {comment}", actor.name));

@@ -433,13 +433,26 @@ pub fn replace_commander(
     };
     let mut events = Vec::new();
     let is_force_commander = shape.commander.as_ref().is_some_and(|c| c.id == id);
+    // An unnamed commander is called by his post (in the middle of a log line, so lower case).
     let name_of = |cid: &str| -> String {
-        shape
-            .commanders()
-            .find(|c| c.id == cid)
-            .map(|c| c.name.clone())
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| "The commander".into())
+        let c = shape.commanders().find(|c| c.id == cid);
+        match c {
+            Some(c) if !c.name.is_empty() => c.name.clone(),
+            Some(c) if c.group.is_some() => {
+                let (n, g) = shape
+                    .groups
+                    .iter()
+                    .enumerate()
+                    .find(|(_, g)| g.commander.as_ref().is_some_and(|gc| gc.id == cid))
+                    .map_or((0, ""), |(n, g)| (n + 1, g.name.as_str()));
+                if g.is_empty() {
+                    format!("the commander of group {n}")
+                } else {
+                    format!("the commander of {g}")
+                }
+            }
+            _ => "the force's commander".into(),
+        }
     };
     if is_force_commander {
         // The best Group Commander of a group that still has elements steps up.
@@ -467,7 +480,7 @@ pub fn replace_commander(
                 fallen: name_of(id),
                 name: promoted.clone(),
                 rating_roll: rating,
-                roll: format!("{promoted} promoted from his group, keeping his rating (R-12)"),
+                roll: "promoted from his group, keeping his rating (R-12)".into(),
                 battle: battle.to_string(),
                 stepped_up: false,
             });

@@ -5,6 +5,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
+use crate::app;
 use crate::app::battle_record::{side_of, winner_of, RecordStatus, WinDrawLoss};
 use crate::app::battles as records;
 use crate::rules::system::BattleSide;
@@ -336,6 +337,10 @@ struct BattlePage {
     public_url: Option<String>,
     shared: bool,
     invitation: InvitationView,
+    /// Why the player's last action on the page was refused (the page shows the battle as it
+    /// now stands under it), and the dispute comment they wrote, kept.
+    problem: String,
+    comment: String,
 }
 
 /// What the battle page says about an invitation on one of its sides, for the viewer.
@@ -363,6 +368,18 @@ async fn battle_page(
     shared: bool,
     public_url: Option<String>,
 ) -> Result<HttpResponse, AppError> {
+    let page = battle_page_of(state, ctx, row, viewer, shared, public_url).await?;
+    render(&page)
+}
+
+async fn battle_page_of(
+    state: &web::Data<AppState>,
+    ctx: PageCtx,
+    row: BattleRow,
+    viewer: Option<&SignedInUser>,
+    shared: bool,
+    public_url: Option<String>,
+) -> Result<BattlePage, AppError> {
     let pages = pages_of(&row)?;
     let (attacker, defender) = records::player_names(&state.app, &row).await?;
     let players = Players { attacker, defender };
@@ -406,8 +423,47 @@ async fn battle_page(
         shared,
         invitation,
         row,
+        problem: String::new(),
+        comment: String::new(),
     };
-    render(&page)
+    Ok(page)
+}
+
+/// A player's action from the battle page: done, back to the page; refused because the battle
+/// is not (or no longer) in a state that allows it, or the form was incomplete, the page again
+/// as the battle now stands, saying why (a double click, or a page left open while the other
+/// player acted, lands here instead of on an error page).
+async fn on_battle<F, Fut>(
+    state: &web::Data<AppState>,
+    ctx: PageCtx,
+    user: &SignedInUser,
+    id: i64,
+    comment: &str,
+    act: F,
+) -> Result<HttpResponse, AppError>
+where
+    F: FnOnce(BattleRow) -> Fut,
+    Fut: std::future::Future<Output = Result<String, app::Error>>,
+{
+    let row = records::load_for(&state.app, &user.actor(), id).await?;
+    let (problem, status) = match act(row).await {
+        Ok(to) => return Ok(redirect(&to)),
+        Err(app::Error::Conflict(m)) => (m, StatusCode::CONFLICT),
+        Err(app::Error::Validation { details, message }) => (
+            details
+                .into_iter()
+                .map(|d| d.message)
+                .next()
+                .unwrap_or(message),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        Err(e) => return Err(e.into()),
+    };
+    let row = records::load_for(&state.app, &user.actor(), id).await?;
+    let mut page = battle_page_of(state, ctx, row, Some(user), false, None).await?;
+    page.problem = problem;
+    page.comment = comment.to_string();
+    render_with_status(&page, status)
 }
 
 pub async fn show(
@@ -444,46 +500,69 @@ pub struct ActionForm {
 pub async fn fight(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
+    ctx: PageCtx,
     id: web::Path<i64>,
     CsrfForm(form): CsrfForm<ActionForm>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
-    let row = records::simulate(&state.app, &user.actor(), &row, form.version).await?;
-    Ok(redirect(&format!("/battles/{}", row.id)))
+    let (app, actor) = (&state.app, user.actor());
+    on_battle(&state, ctx, &user, id.into_inner(), "", |row| async move {
+        let row = records::simulate(app, &actor, &row, form.version).await?;
+        Ok(format!("/battles/{}", row.id))
+    })
+    .await
 }
 
 pub async fn confirm(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
+    ctx: PageCtx,
     id: web::Path<i64>,
     CsrfForm(form): CsrfForm<ActionForm>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
-    let row = records::confirm(&state.app, &user.actor(), &row, form.version).await?;
-    Ok(redirect(&format!("/battles/{}", row.id)))
+    let (app, actor) = (&state.app, user.actor());
+    on_battle(&state, ctx, &user, id.into_inner(), "", |row| async move {
+        let row = records::confirm(app, &actor, &row, form.version).await?;
+        Ok(format!("/battles/{}", row.id))
+    })
+    .await
 }
 
 pub async fn dispute(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
+    ctx: PageCtx,
     id: web::Path<i64>,
     CsrfForm(form): CsrfForm<ActionForm>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
-    let row =
-        records::dispute(&state.app, &user.actor(), &row, form.version, &form.comment).await?;
-    Ok(redirect(&format!("/battles/{}", row.id)))
+    let (app, actor) = (&state.app, user.actor());
+    let comment = form.comment.clone();
+    on_battle(
+        &state,
+        ctx,
+        &user,
+        id.into_inner(),
+        &comment,
+        |row| async move {
+            let row = records::dispute(app, &actor, &row, form.version, &form.comment).await?;
+            Ok(format!("/battles/{}", row.id))
+        },
+    )
+    .await
 }
 
 pub async fn correct(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
+    ctx: PageCtx,
     id: web::Path<i64>,
     CsrfForm(form): CsrfForm<ActionForm>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
-    let new = records::correct(&state.app, &user.actor(), &row, form.version).await?;
-    Ok(redirect(&format!("/battles/{}/record", new.id)))
+    let (app, actor) = (&state.app, user.actor());
+    on_battle(&state, ctx, &user, id.into_inner(), "", |row| async move {
+        let new = records::correct(app, &actor, &row, form.version).await?;
+        Ok(format!("/battles/{}/record", new.id))
+    })
+    .await
 }
 
 pub async fn publish(
@@ -502,12 +581,16 @@ pub async fn publish(
 pub async fn accept(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
+    ctx: PageCtx,
     id: web::Path<i64>,
     CsrfForm(form): CsrfForm<ActionForm>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
-    let row = records::accept(&state.app, &user.actor(), &row, form.version).await?;
-    Ok(redirect(&format!("/battles/{}", row.id)))
+    let (app, actor) = (&state.app, user.actor());
+    on_battle(&state, ctx, &user, id.into_inner(), "", |row| async move {
+        let row = records::accept(app, &actor, &row, form.version).await?;
+        Ok(format!("/battles/{}", row.id))
+    })
+    .await
 }
 
 pub async fn decline(
@@ -590,6 +673,21 @@ fn messages(details: Vec<crate::app::ErrorDetail>) -> Vec<String> {
     details.into_iter().map(|d| d.message).collect()
 }
 
+/// A result sent for a battle that has one already (a form sent again from the history, or the
+/// other player recorded first): the battle page as it stands, saying that nothing was saved.
+async fn already_recorded(
+    state: &web::Data<AppState>,
+    ctx: PageCtx,
+    user: &SignedInUser,
+    row: BattleRow,
+) -> Result<HttpResponse, AppError> {
+    let mut page = battle_page_of(state, ctx, row, Some(user), false, None).await?;
+    page.problem = "This battle already has a result, shown below, so the one you sent was not \
+                    saved."
+        .to_string();
+    render_with_status(&page, StatusCode::CONFLICT)
+}
+
 pub async fn record(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
@@ -599,7 +697,7 @@ pub async fn record(
 ) -> Result<HttpResponse, AppError> {
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
     if row.status != RecordStatus::SetUp.id() {
-        return Ok(redirect(&format!("/battles/{}", row.id)));
+        return already_recorded(&state, ctx, &user, row).await;
     }
     let pages = pages_of(&row)?;
     let version: i32 = field(&fields, "version")
@@ -617,7 +715,7 @@ pub async fn record(
         Err(crate::app::Error::Conflict(message)) => {
             let row = records::load_for(&state.app, &user.actor(), row.id).await?;
             if row.status != RecordStatus::SetUp.id() {
-                return Ok(redirect(&format!("/battles/{}", row.id)));
+                return already_recorded(&state, ctx, &user, row).await;
             }
             return render_with_status(
                 &record_page(&state, ctx, row, &fields, vec![message])?,

@@ -860,6 +860,63 @@ fn a_group_commander_who_fell_too_is_not_made_force_commander() {
     assert!(promoted_slot.is_some_and(|s| s != best), "{events:?}");
 }
 
+/// An unnamed commander who falls, or steps up, is called by his post in the log: "the force's
+/// commander", "the commander of <group>" (never "The commander" in mid-sentence).
+#[test]
+fn unnamed_commanders_are_called_by_their_posts_when_one_falls() {
+    let log = philadelphia(HouseRules::default());
+    let mut f = log.state.forces["f1"].clone();
+    let mut roster = doc(&f.roster);
+    if let Some(c) = roster.force_commander.as_mut() {
+        c.name.clear();
+    }
+    for g in roster.groups.iter_mut() {
+        if let Some(c) = g.commander.as_mut() {
+            c.name.clear();
+        }
+    }
+    let group = roster.groups[0].name.clone();
+    let first_gc = roster.groups[0]
+        .commander
+        .as_ref()
+        .and_then(|c| c.id.clone())
+        .expect("a group commander");
+    for g in &roster.groups {
+        if let Some(id) = g.commander.as_ref().and_then(|c| c.id.clone()) {
+            f.ratings
+                .insert(id.clone(), if id == first_gc { 6 } else { 1 });
+        }
+    }
+    f.roster = crate::rules::campaign::forces_api::RosterJson::from_value(
+        &serde_json::to_value(&roster).expect("a roster"),
+    );
+    let mut dice = crate::rules::dice::Dice::from_seed(3);
+    let events = crate::rules::campaign::after_battle::replace_commander(
+        &f,
+        &log.cat.shape(&f.roster).expect("readable"),
+        "c1",
+        &["c1"],
+        &mut dice,
+        true,
+        true,
+        "x",
+    );
+    let Some(Event::CommanderReplaced {
+        fallen, name, roll, ..
+    }) = events.first()
+    else {
+        panic!("{events:?}")
+    };
+    assert_eq!(fallen, "the force's commander");
+    let expected = if group.is_empty() {
+        "the commander of group 1".to_string()
+    } else {
+        format!("the commander of {group}")
+    };
+    assert_eq!(name, &expected);
+    assert_eq!(roll, "promoted from his group, keeping his rating (R-12)");
+}
+
 #[test]
 fn a_reduced_element_is_restored_and_an_upgrade_bought_within_the_bank() {
     let mut log = philadelphia(HouseRules::default());

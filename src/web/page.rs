@@ -66,6 +66,15 @@ impl PageCtx {
             .map_or("/", |t| t.href)
     }
 
+    /// Every system's tool of one kind (`odds`, `reference`, `fight`), in navigation order.
+    pub fn tools_of(&self, kind: &str) -> Vec<&'static Tool> {
+        self.nav
+            .iter()
+            .copied()
+            .filter(|t| t.kind == kind)
+            .collect()
+    }
+
     /// The rule systems' own tools for the navigation: those for everyone, or those for
     /// signed-in users.
     /// The tools a visitor sees (the signed-in ones too when signed in), grouped by system in

@@ -321,3 +321,23 @@ async fn a_blank_email_is_the_only_problem_named_and_forms_state_their_ranges() 
         "the battle size field has the bounds the server checks"
     );
 }
+
+/// The home page speaks of every rule system Muster serves, and its Print and Odds cards lead to
+/// each system's own sheet and calculator.
+#[tokio::test]
+async fn the_home_page_names_every_served_system() {
+    let app = spawn_app().await;
+    let home = app.get_html("/").await;
+    for link in [
+        r#"href="/lotf/odds""#,
+        r#"href="/lod/odds""#,
+        r#"href="/lotf/reference""#,
+        r#"href="/lod/reference""#,
+    ] {
+        assert!(home.contains(link), "{link} in {home}");
+    }
+    assert!(
+        home.contains("Liberty or Death!") && !home.contains("supported first"),
+        "{home}"
+    );
+}

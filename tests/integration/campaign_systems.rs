@@ -9,7 +9,7 @@ use crate::battle_systems::stored_roster;
 use crate::helpers::{location, spawn_app, TestApp, PASSWORD};
 
 const MIXED: &str =
-    "This campaign is fought with Land of the Free; that roster is for Liberty or Death!.";
+    "This campaign is fought with Land of the Free; that roster is for Liberty or Death!";
 
 /// A Land of the Free campaign on the Philadelphia map, created over the API: its id and
 /// invite code.

@@ -1046,6 +1046,25 @@ async fn the_campaign_pages_work_as_plain_forms() {
     assert_eq!(res.status(), 403);
     let token = csrf_from(&organiser.get_html(&campaign).await);
     assert!(!token.is_empty());
+    // A number too large for the adjustment field is refused for its size, not read as none.
+    let huge = organiser
+        .post_form(
+            &organiser_tools,
+            &organiser_tools,
+            &[
+                ("tool", "adjust"),
+                ("target", "s:0"),
+                ("points", "99999999999999"),
+                ("reason", "a typo"),
+            ],
+        )
+        .await;
+    assert_eq!(huge.status(), 422);
+    assert!(huge
+        .text()
+        .await
+        .unwrap()
+        .contains("An adjustment is at most 100 points either way."));
     // Standings, log and map pages render for the organiser.
     for path in ["standings", "log", "map"] {
         let res = organiser.get(&format!("{campaign}/{path}")).await;

@@ -166,6 +166,24 @@ async fn the_odds_page_is_public_and_works_out_each_kind() {
         bad.contains("Firing bases must be a whole number from 1 to 6."),
         "the bounds said are the field's"
     );
+    // A size the unit is not fielded at: the message names the form's part, not the API's
+    // field, and says the sizes as a sentence would.
+    let size = app
+        .get_html("/lod/odds?calc=shooting&s_unit=continental.riflemen&s_bases=5&t_unit=continental.minutemen")
+        .await;
+    assert!(
+        size.contains("Shooter: Riflemen is fielded with 3 or 4 bases, not 5.")
+            && !size.contains("shooter.bases"),
+        "{size}"
+    );
+    // A unit with no bases in the fight does not fight.
+    let none = app
+        .get_html("/lod/odds?calc=melee&a_unit=british.guard_infantry&a_direct=0&a_support=0&b_unit=continental.militia_regiment")
+        .await;
+    assert!(
+        none.contains("Side A: A unit with no bases in the fight does not fight"),
+        "{none}"
+    );
     // Land of the Free: a weapon the type cannot carry is named as a player would name it.
     let lotf = app
         .get_html("/lotf/odds?calc=shooting&s_type=infantry&s_size=medium&s_weapon=heavy_gun")

@@ -86,7 +86,19 @@ async fn build_an_army_in_the_editor_and_see_it_judged() {
     assert_eq!(res.status(), 422);
     assert!(res.text().await.unwrap().contains("Choose an army list."));
 
+    let start = app
+        .get_html("/rosters/new?system=lod&army_list=british")
+        .await;
+    assert!(
+        start.contains(">1 base<") && !start.contains("1 bases"),
+        "a one-base battery says so in the singular: {start}"
+    );
     let id = new_army(&app, "Crown forces", "british").await;
+    let view = app.get_html(&format!("/rosters/{id}")).await;
+    assert!(
+        view.contains(r#"href="/lod/reference">Quick reference"#),
+        "the roster links to its own system's quick reference"
+    );
     let page = app.get_html(&format!("/rosters/{id}/edit")).await;
     assert!(page.contains("British army") && page.contains("C-in-C"));
     assert!(page.contains("1st Brigade"), "a new army has one brigade");

@@ -148,14 +148,16 @@ pub async fn join(
     // A force of another rule system cannot fight in this campaign.
     if roster.rule_system != row.rule_system {
         let label = |id: &str| SystemId::from_id(id).map_or(id.to_string(), |s| s.label().into());
-        return Err(invalid(
-            "roster",
-            &format!(
-                "This campaign is fought with {}; that roster is for {}.",
-                label(&row.rule_system),
-                label(&roster.rule_system)
-            ),
-        ));
+        let mut message = format!(
+            "This campaign is fought with {}; that roster is for {}",
+            label(&row.rule_system),
+            label(&roster.rule_system)
+        );
+        // A name that ends a sentence by itself ("Liberty or Death!") takes no full stop.
+        if !message.ends_with('!') {
+            message.push('.');
+        }
+        return Err(invalid("roster", &message));
     }
     let document: RosterJson = serde_json::from_str(&roster.document)
         .map_err(|e| Error::internal(format!("roster {roster_id} does not parse: {e}")))?;

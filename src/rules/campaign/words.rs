@@ -259,15 +259,22 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
             side,
             points,
             bank,
+            bank_after,
             reason,
-            ..
         } => {
             let whom = match (force, side) {
                 (Some(f), _) => force_label(st, f),
                 (None, Some(s)) => st.side_name(*s).to_string(),
                 _ => "?".into(),
             };
-            format!("The organiser adjusted {whom}: {points:+} campaign points, {bank:+} reinforcement points. Reason: {reason}")
+            // The bank never goes below 0 or over its cap, so say where it ended up.
+            let bank = match bank_after {
+                Some(after) if *bank != 0 => {
+                    format!("{bank:+} reinforcement points (the bank now holds {after})")
+                }
+                _ => format!("{bank:+} reinforcement points"),
+            };
+            format!("The organiser adjusted {whom}: {points:+} campaign points, {bank}. Reason: {reason}")
         }
         Event::PlayerReplaced { force, player, .. } => {
             format!("{player} takes over force {force} from the player who left.")

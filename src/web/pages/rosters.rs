@@ -353,6 +353,8 @@ struct ViewPage {
     share_url: Option<String>,
     /// Where the print pages of this view live (`/rosters/{id}` or `/shared/{token}`).
     print_base: String,
+    /// The quick reference of the roster's own rule system.
+    reference: &'static str,
     /// Battles fought with this roster (owner's view only).
     battles: Vec<crate::web::pages::battles::BattleLine>,
     notice: Option<&'static str>,
@@ -365,6 +367,15 @@ pub struct DoneQuery {
 
 fn body_of(state: &AppState, row: &RosterRow) -> Result<RosterBody, AppError> {
     pages_for_stored(&row.rule_system)?.roster_body(state, row, &date(row.updated_at))
+}
+
+/// The roster's own system's quick reference (a Liberty or Death! roster links to that sheet).
+fn reference_of(row: &RosterRow) -> Result<&'static str, AppError> {
+    Ok(pages_for_stored(&row.rule_system)?
+        .tools()
+        .iter()
+        .find(|t| t.kind == "reference")
+        .map_or("/", |t| t.href))
 }
 
 pub async fn show(
@@ -387,6 +398,7 @@ pub async fn show(
         ctx,
         id: loaded.row.id,
         body: body_of(&state, &loaded.row)?,
+        reference: reference_of(&loaded.row)?,
         owner: true,
         battles,
         print_base: format!("/rosters/{}", loaded.row.id),
@@ -413,6 +425,7 @@ pub async fn shared(
         ctx,
         id: row.id,
         body: body_of(&state, &row)?,
+        reference: reference_of(&row)?,
         owner: false,
         share_url: None,
         notice: None,

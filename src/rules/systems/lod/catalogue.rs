@@ -354,6 +354,26 @@ impl Entry {
         self.options.contains(&option)
     }
 
+    /// The base counts it comes in with the word: "1 base", "3 or 4 bases".
+    pub fn bases_in_words(&self) -> String {
+        let n = self.sizes_in_words();
+        if self.bases == [1] {
+            format!("{n} base")
+        } else {
+            format!("{n} bases")
+        }
+    }
+
+    /// The base counts it comes in, for a list's label: "1 base", "3/4 bases".
+    pub fn bases_label(&self) -> String {
+        let all: Vec<String> = self.bases.iter().map(u32::to_string).collect();
+        if self.bases == [1] {
+            "1 base".into()
+        } else {
+            format!("{} bases", all.join("/"))
+        }
+    }
+
     /// The base counts it comes in, as a sentence says them: "3, 4 or 5".
     pub fn sizes_in_words(&self) -> String {
         let all: Vec<String> = self.bases.iter().map(u32::to_string).collect();

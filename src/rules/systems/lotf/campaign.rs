@@ -265,10 +265,16 @@ impl Catalogue {
             None => None,
         };
         let name = name.trim();
+        if name.chars().count() > MAX_TEXT_CHARS {
+            return Err(FieldProblem::new(
+                "name",
+                format!("A name is at most {MAX_TEXT_CHARS} characters."),
+            ));
+        }
         let name = if name.is_empty() {
             format!("New {}", element_type.label())
         } else {
-            name.chars().take(MAX_TEXT_CHARS).collect()
+            name.to_string()
         };
         let g = doc
             .groups

@@ -186,7 +186,11 @@ pub async fn organiser_action(
     let id = id.into_inner();
     let c = load_for(&state.app, &user.actor(), id).await?;
     crate::app::campaigns::require_organiser(&c)?;
-    let int = |s: &str| s.trim().parse::<i32>().unwrap_or(0);
+    // Blank is none; a number too large for the field is still too large, not none.
+    let int = |s: &str| match s.trim() {
+        "" => 0,
+        t => t.parse::<i32>().unwrap_or(i32::MAX),
+    };
     let done = match form.tool.as_str() {
         "void" => {
             let no = form.battle.parse::<u32>().unwrap_or(0);

@@ -128,10 +128,9 @@ fn unit_choice(
     };
     let bases = form.u_bases.trim().parse::<u32>().ok();
     let Some(bases) = bases.filter(|b| entry.bases.contains(b)) else {
-        let offered = entry.sizes_in_words();
         errors.add(
             "u_bases",
-            format!("{} comes with {offered} bases.", entry.name),
+            format!("{} comes with {}.", entry.name, entry.bases_in_words()),
         );
         return None;
     };

@@ -325,13 +325,23 @@ fn merge(mut v: Value, more: Value) -> Value {
     v
 }
 
+/// An odds error in the page's words: which part of the form it is about (as the form names
+/// it, not the API's field path) and the message as a sentence.
 fn wording(e: OddsError) -> String {
-    let field = if e.field.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", e.field)
+    let whose = match e.field.split('.').next() {
+        Some("shooter") => "Shooter: ",
+        Some("target") => "Target: ",
+        Some("a") => "Side A: ",
+        Some("b") => "Side B: ",
+        _ => "",
     };
-    format!("{}{field}", capitalise(&e.message))
+    let message = capitalise(&e.message);
+    let stop = if message.ends_with(['.', '!']) {
+        ""
+    } else {
+        "."
+    };
+    format!("{whose}{message}{stop}")
 }
 
 fn capitalise(s: &str) -> String {
@@ -739,16 +749,7 @@ fn units(cat: &Catalogue) -> Vec<UnitChoice> {
         .flat_map(|l| {
             l.entries.iter().map(move |e| UnitChoice {
                 value: format!("{}.{}", l.id.id(), e.id),
-                label: format!(
-                    "{} — {} ({} bases)",
-                    l.name,
-                    e.name,
-                    e.bases
-                        .iter()
-                        .map(u32::to_string)
-                        .collect::<Vec<_>>()
-                        .join("/")
-                ),
+                label: format!("{} — {} ({})", l.name, e.name, e.bases_label()),
             })
         })
         .collect()

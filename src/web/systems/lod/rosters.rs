@@ -93,7 +93,6 @@ impl Choices {
                     .map(|e| {
                         let value = edit::reference(army, list, e);
                         offered.push((value.clone(), e));
-                        let sizes = e.bases.iter().map(u32::to_string).collect::<Vec<_>>();
                         let ally = if list == army {
                             String::new()
                         } else {
@@ -102,11 +101,11 @@ impl Choices {
                         choice(
                             &value,
                             format!(
-                                "{} ({} {}; {} bases){ally}",
+                                "{} ({} {}; {}){ally}",
                                 e.name,
                                 e.quality.label(),
                                 e.kind.label(),
-                                sizes.join("/")
+                                e.bases_label()
                             ),
                         )
                     })
@@ -412,9 +411,9 @@ async fn from_list(
         };
         let Some(bases) = bases else {
             problems.push(format!(
-                "{} comes with {} bases.",
+                "{} comes with {}.",
                 entry.name,
-                entry.sizes_in_words()
+                entry.bases_in_words()
             ));
             continue;
         };

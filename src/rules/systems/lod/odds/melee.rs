@@ -164,6 +164,14 @@ fn prepare(
     let bases = u.profile.bases();
     let direct = s.direct_bases.unwrap_or(bases);
     let supporting = s.supporting_bases.unwrap_or(0);
+    if direct + supporting == 0 {
+        return Err(OddsError::new(
+            format!("{at}.direct_bases"),
+            "out_of_range",
+            "a unit with no bases in the fight does not fight: give at least one direct or \
+             supporting base",
+        ));
+    }
     if direct + supporting > bases {
         return Err(OddsError::new(
             format!("{at}.direct_bases"),

@@ -180,13 +180,9 @@ pub(crate) fn unit(
             field("bases"),
             "no_such_size",
             format!(
-                "{} is fielded with {} bases, not {bases}",
+                "{} is fielded with {}, not {bases}",
                 e.name,
-                e.bases
-                    .iter()
-                    .map(u32::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                e.bases_in_words()
             ),
         ));
     }

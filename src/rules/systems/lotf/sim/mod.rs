@@ -175,7 +175,11 @@ pub fn simulate_with(
                 "{} against {} in {} (seed {}).",
                 name_or(&setup.attacker.roster.name, "The attacker"),
                 name_or(&setup.defender.roster.name, "the defender"),
-                setup.scenario.id(),
+                cat.tables()
+                    .scenarios
+                    .iter()
+                    .find(|s| s.id == setup.scenario.id())
+                    .map_or(setup.scenario.id(), |s| s.name.as_str()),
                 setup.seed
             ),
         });

@@ -398,6 +398,22 @@ fn purchases_spend_the_bank_and_keep_the_force_legal() {
         restore(&log.state, &cat, "f1", "e1").is_err(),
         "nothing is reduced"
     );
+    // A name too long for a roster is refused, not cut short behind the player's back.
+    let long = buy_element(
+        &log.state,
+        &cat,
+        "f1",
+        "g1",
+        &"L".repeat(201),
+        ElementType::Infantry,
+        Size::Tiny,
+        None,
+    )
+    .expect_err("a 201-character name");
+    assert!(
+        long.to_string().contains("at most 200 characters"),
+        "{long}"
+    );
     let bought = buy_element(
         &log.state,
         &cat,
@@ -858,6 +874,32 @@ fn a_group_commander_who_fell_too_is_not_made_force_commander() {
         _ => None,
     });
     assert!(promoted_slot.is_some_and(|s| s != best), "{events:?}");
+}
+
+/// The log says where an organiser's change to a bank left it: the bank never goes below 0, so
+/// taking 50 from 15 leaves 0, and the words say so.
+#[test]
+fn an_adjustment_says_what_the_bank_holds_after_it() {
+    let mut log = philadelphia(HouseRules::default());
+    assert!(close(&mut log, 1).is_empty());
+    assert_eq!(log.state.forces["f1"].bank, 15);
+    let event = Event::Adjusted {
+        force: Some("f1".into()),
+        side: None,
+        points: 0,
+        bank: -50,
+        bank_after: Some(crate::rules::campaign::aftermath::bank_after_adjustment(
+            15, -50,
+        )),
+        reason: "a typo".into(),
+    };
+    log.push(event.clone());
+    assert_eq!(log.state.forces["f1"].bank, 0);
+    let words = crate::rules::campaign::words::describe(&log.cat, &log.state, &event);
+    assert!(
+        words.contains("-50 reinforcement points (the bank now holds 0)"),
+        "{words}"
+    );
 }
 
 /// An unnamed commander who falls, or steps up, is called by his post in the log: "the force's

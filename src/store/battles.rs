@@ -352,8 +352,8 @@ pub fn decline_invitation(
     }
 }
 
-/// Deletes a battle not yet fought whose invitation is not accepted (waiting or declined);
-/// false if it was accepted (or fought) first.
+/// Deletes a battle not yet fought whose invitation is not accepted (waiting or declined), or
+/// one against a guest outside any campaign; false if it was accepted (or fought) first.
 pub fn delete_withdrawable(conn: &mut DbConnection, id: i64) -> QueryResult<bool> {
     let n = diesel::delete(
         battles::table
@@ -362,7 +362,11 @@ pub fn delete_withdrawable(conn: &mut DbConnection, id: i64) -> QueryResult<bool
             .filter(
                 battles::invitation
                     .like("pending:%")
-                    .or(battles::invitation.like("declined:%")),
+                    .or(battles::invitation.like("declined:%"))
+                    .or(battles::single_party
+                        .eq(true)
+                        .and(battles::invitation.is_null())
+                        .and(battles::campaign_id.is_null())),
             ),
     )
     .execute(conn)?;

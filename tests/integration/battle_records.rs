@@ -465,6 +465,35 @@ async fn against_a_guest_the_recorded_result_stands_as_single_party() {
     assert_eq!(res.status(), 303);
     let page = app.get_html(&format!("/battles/{id}")).await;
     assert!(page.contains("Confirmed") && page.contains("single-party"));
+    assert!(
+        !page.contains("Delete this battle"),
+        "a recorded battle stays in the record"
+    );
+    let kept = app
+        .post_form(
+            &format!("/battles/{id}"),
+            &format!("/battles/{id}/withdraw"),
+            &[],
+        )
+        .await;
+    assert_eq!(kept.status(), 409);
+
+    // One set up twice by mistake, against a guest and not fought, can be deleted by its player.
+    let twice = set_up(&app, &format!("r:{r}"), "h:cowpens:1:0", "Uncle Bob", "").await;
+    let page = app.get_html(&format!("/battles/{twice}")).await;
+    assert!(
+        page.contains("Delete this battle (it has not been fought)"),
+        "{page}"
+    );
+    let gone = app
+        .post_form(
+            &format!("/battles/{twice}"),
+            &format!("/battles/{twice}/withdraw"),
+            &[],
+        )
+        .await;
+    assert_eq!(gone.status(), 303);
+    assert_eq!(app.get(&format!("/battles/{twice}")).await.status(), 404);
 }
 
 #[tokio::test]

@@ -247,14 +247,19 @@ fn invitation_for(row: &BattleRow, actor: &Actor) -> Result<Invitation, Error> {
 pub async fn withdraw(ctx: &Context, actor: &Actor, row: &BattleRow) -> Result<(), Error> {
     if row.created_by != actor.id {
         return Err(Error::Forbidden(
-            "Only the player who sent the invitation can withdraw it.".into(),
+            "Only the player who set the battle up can withdraw it.".into(),
         ));
     }
     match Invitation::of(row).map(|i| i.state) {
         Some(InvitationState::Pending | InvitationState::Declined) => {}
+        // A battle against a guest involves nobody else: its player may delete it until it is
+        // fought or recorded (a battle set up twice by mistake).
+        None if guest_battle_not_fought(row) => {}
         _ => {
             return Err(Error::Conflict(
-                "Only a battle whose invitation is not accepted can be withdrawn.".into(),
+                "Only a battle not yet fought, against a guest or with an invitation that is \
+                 not accepted, can be withdrawn."
+                    .into(),
             ))
         }
     }
@@ -269,6 +274,15 @@ pub async fn withdraw(ctx: &Context, actor: &Actor, row: &BattleRow) -> Result<(
             "The invitation was accepted meanwhile; reload the battle.".into(),
         ))
     }
+}
+
+/// A battle against a guest (no other account), outside any campaign, still waiting to be
+/// fought or recorded.
+pub fn guest_battle_not_fought(row: &BattleRow) -> bool {
+    row.single_party
+        && row.campaign_id.is_none()
+        && row.invitation.is_none()
+        && row.status == RecordStatus::SetUp.id()
 }
 
 /// At most this many battles set up per hour by one player (outside campaigns).

@@ -491,12 +491,13 @@ pub async fn decline(
 /// Withdraw an invitation
 ///
 /// Deletes a battle you set up by e-mail whose invitation is not accepted (still waiting, or
-/// declined). Only the player who set it up.
+/// declined), or one against a guest that is not fought or recorded yet. Only the player who
+/// set it up.
 #[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), responses(
     (status = 204, description = "Withdrawn: the battle is deleted"),
     (status = 403, description = "Not the player who set it up", body = ErrorBody),
     (status = 404, description = "No such battle of yours", body = ErrorBody),
-    (status = 409, description = "Not a battle with an invitation that is not accepted", body = ErrorBody)
+    (status = 409, description = "Fought, recorded, accepted, or a campaign's battle", body = ErrorBody)
 ))]
 #[delete("/battles/{id}")]
 pub async fn withdraw(

@@ -337,6 +337,8 @@ struct BattlePage {
     public_url: Option<String>,
     shared: bool,
     invitation: InvitationView,
+    /// The viewer set up this battle against a guest and it is not fought yet: they may delete it.
+    deletable: bool,
     /// Why the player's last action on the page was refused (the page shows the battle as it
     /// now stands under it), and the dispute comment they wrote, kept.
     problem: String,
@@ -422,6 +424,7 @@ async fn battle_page_of(
         public_url,
         shared,
         invitation,
+        deletable: !shared && me == Some(row.created_by) && records::guest_battle_not_fought(&row),
         row,
         problem: String::new(),
         comment: String::new(),
@@ -608,12 +611,16 @@ pub async fn decline(
 pub async fn withdraw(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
+    ctx: PageCtx,
     id: web::Path<i64>,
     CsrfForm(_): CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
-    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
-    records::withdraw(&state.app, &user.actor(), &row).await?;
-    Ok(redirect("/battles"))
+    let (app, actor) = (&state.app, user.actor());
+    on_battle(&state, ctx, &user, id.into_inner(), "", |row| async move {
+        records::withdraw(app, &actor, &row).await?;
+        Ok("/battles".to_string())
+    })
+    .await
 }
 
 // ---------- recording a tabletop result ----------

@@ -58,14 +58,6 @@ impl PageCtx {
         env!("CARGO_PKG_VERSION")
     }
 
-    /// Where a kind of tool lives (`odds`, `reference`, `fight`), for links in page text.
-    pub fn tool(&self, kind: &str) -> &'static str {
-        self.nav
-            .iter()
-            .find(|t| t.kind == kind)
-            .map_or("/", |t| t.href)
-    }
-
     /// Every system's tool of one kind (`odds`, `reference`, `fight`), in navigation order.
     pub fn tools_of(&self, kind: &str) -> Vec<&'static Tool> {
         self.nav

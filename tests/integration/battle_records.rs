@@ -113,6 +113,10 @@ async fn record_a_tabletop_result_have_it_confirmed_and_read_the_report() {
 
     // An impossible entry: nine turns. The form comes back with what was typed.
     let form = app.get_html(&format!("/battles/{id}/record")).await;
+    assert!(
+        form.contains(r#"<span class="muted">(Medium)</span>"#),
+        "each element shows its size, so elements of one name can be told apart: {form}"
+    );
     let mut fields = record_fields(&form, 2);
     fields[0].1 = "9".into();
     let res = app

@@ -20,6 +20,9 @@ use crate::web::AppError;
 pub struct RecordElement {
     pub key: String,
     pub name: String,
+    /// Its size at the battle's start and its upgrades, so that elements of the same name can
+    /// be told apart ("Small, Hessians").
+    pub detail: String,
     pub group: usize,
     pub state: String,
     pub hits: String,
@@ -81,6 +84,17 @@ pub fn form(
                     hits: field(fields, &format!("hits_{key}"))
                         .unwrap_or("0")
                         .to_string(),
+                    detail: {
+                        let size =
+                            e.id.as_ref()
+                                .and_then(|id| force.elements.get(id))
+                                .and_then(|st| st.size)
+                                .unwrap_or(e.size);
+                        std::iter::once(size.label())
+                            .chain(e.upgrades.iter().map(|u| u.label()))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    },
                     key,
                     name: e.name.clone(),
                     group: gi + 1,

@@ -362,19 +362,8 @@ impl InvitationView {
     }
 }
 
+/// The battle page for `viewer` (a player's, or the public report when `shared`).
 async fn battle_page(
-    state: &web::Data<AppState>,
-    ctx: PageCtx,
-    row: BattleRow,
-    viewer: Option<&SignedInUser>,
-    shared: bool,
-    public_url: Option<String>,
-) -> Result<HttpResponse, AppError> {
-    let page = battle_page_of(state, ctx, row, viewer, shared, public_url).await?;
-    render(&page)
-}
-
-async fn battle_page_of(
     state: &web::Data<AppState>,
     ctx: PageCtx,
     row: BattleRow,
@@ -463,7 +452,7 @@ where
         Err(e) => return Err(e.into()),
     };
     let row = records::load_for(&state.app, &user.actor(), id).await?;
-    let mut page = battle_page_of(state, ctx, row, Some(user), false, None).await?;
+    let mut page = battle_page(state, ctx, row, Some(user), false, None).await?;
     page.problem = problem;
     page.comment = comment.to_string();
     render_with_status(&page, status)
@@ -481,7 +470,7 @@ pub async fn show(
         .public_token
         .as_ref()
         .map(|t| state.absolute_url(&req, &format!("/battles/public/{t}")));
-    battle_page(&state, ctx, row, Some(&user), false, public_url).await
+    render(&battle_page(&state, ctx, row, Some(&user), false, public_url).await?)
 }
 
 pub async fn public(
@@ -490,7 +479,7 @@ pub async fn public(
     token: web::Path<String>,
 ) -> Result<HttpResponse, AppError> {
     let row = records::public(&state.app, token.into_inner()).await?;
-    battle_page(&state, ctx, row, None, true, None).await
+    render(&battle_page(&state, ctx, row, None, true, None).await?)
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -688,7 +677,7 @@ async fn already_recorded(
     user: &SignedInUser,
     row: BattleRow,
 ) -> Result<HttpResponse, AppError> {
-    let mut page = battle_page_of(state, ctx, row, Some(user), false, None).await?;
+    let mut page = battle_page(state, ctx, row, Some(user), false, None).await?;
     page.problem = "This battle already has a result, shown below, so the one you sent was not \
                     saved."
         .to_string();

@@ -26,6 +26,26 @@
     }
   }
 
+  // One send per form: a double click on a form's button would send it twice (two rosters, two
+  // battles, a purchase paid twice). Listening on the document, this runs after the form's own
+  // handlers, so a cancelled confirm or the live editor (which sends it itself) is left alone.
+  function wireSingleSend() {
+    document.addEventListener("submit", (event) => {
+      const form = event.target;
+      if (!(form instanceof HTMLFormElement) || event.defaultPrevented) return;
+      if ((form.getAttribute("method") || "").toLowerCase() !== "post") return;
+      if (form.dataset.sent) {
+        event.preventDefault();
+        return;
+      }
+      form.dataset.sent = "1";
+    });
+    // A page come back to with the back button may be sent again, on purpose.
+    window.addEventListener("pageshow", () => {
+      for (const form of document.querySelectorAll("form[data-sent]")) delete form.dataset.sent;
+    });
+  }
+
   // In element forms, offer only the sizes, weapons and upgrades the chosen type and size allow.
   // The options carry data-types / data-sizes from the catalogue; the server checks again.
   function filterOptions(form) {
@@ -144,5 +164,6 @@
     }
   }
 
+  wireSingleSend();
   document.addEventListener("DOMContentLoaded", () => setUp(document));
 })();

@@ -304,3 +304,43 @@ async fn record_a_game_from_the_form_and_read_the_report() {
     b.shoot_both(&shots, "03-report").await;
     b.close().await;
 }
+
+/// A double click on a form's button sends it once (with JavaScript): the new-roster form sent
+/// twice in a row creates one roster, not two.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_double_click_sends_a_form_once() {
+    let Some(b) = Browser::start("a_double_click_sends_a_form_once").await else {
+        return;
+    };
+    let app = spawn_app().await;
+    b.open(&app.url("/register")).await;
+    b.fill("#email", "knox@example.org").await;
+    b.fill("#display_name", "Knox").await;
+    b.fill("#password", PASSWORD).await;
+    b.click("form.stacked-form button[type=submit]").await;
+    b.wait_for_path("/account?done=welcome").await;
+
+    b.open(&app.url("/rosters")).await;
+    b.fill("#new-name", "Noble train of artillery").await;
+    b.select("#new-war", "american_revolution").await;
+    b.select("#new-nation", "american").await;
+    b.fill("#new-limit", "150").await;
+    b.client
+        .execute(
+            "const form = document.querySelector('#create-roster');
+             form.requestSubmit();
+             setTimeout(() => form.requestSubmit(), 5);",
+            vec![],
+        )
+        .await
+        .expect("submit twice");
+    b.wait_for_text("#total-points", |t| t == "0").await;
+    b.open(&app.url("/rosters")).await;
+    let list = b.text("main").await;
+    assert_eq!(
+        list.matches("Noble train of artillery").count(),
+        1,
+        "one roster: {list}"
+    );
+    b.close().await;
+}

@@ -220,6 +220,7 @@ impl Prepared {
                 .collect()
         };
         v.side_units = [of_side(Side::Attacker), of_side(Side::Defender)];
+        number_repeated_names(&mut v.units);
         // Deployment draws no dice: it is part of the set-up, not of a battle.
         super::scenario::deploy(cat, &mut v);
         Ok(Prepared {
@@ -350,6 +351,26 @@ fn make_unit(
 
 /// A commander from the roster, and whether his rating is still to be rolled
 /// (the set-up gives a rating roll only to commanders who have one already).
+/// Elements of one side that share a name are numbered in the order of the roster ("British
+/// Line Infantry (2)"), so that the narrative and the outcome tell them apart.
+fn number_repeated_names(units: &mut [Unit]) {
+    let mut seen: std::collections::HashMap<(Side, Arc<str>), usize> =
+        std::collections::HashMap::new();
+    for u in units.iter() {
+        *seen.entry((u.side, Arc::clone(&u.name))).or_default() += 1;
+    }
+    let mut counted: std::collections::HashMap<(Side, Arc<str>), usize> =
+        std::collections::HashMap::new();
+    for u in units.iter_mut() {
+        let key = (u.side, Arc::clone(&u.name));
+        if seen.get(&key).is_some_and(|&n| n > 1) {
+            let k = counted.entry(key).or_default();
+            *k += 1;
+            u.name = format!("{} ({k})", u.name).into();
+        }
+    }
+}
+
 fn make_cmd(
     cat: &Catalogue,
     force: &crate::rules::systems::lotf::battle::ForceSetup,

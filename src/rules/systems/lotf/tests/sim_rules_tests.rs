@@ -708,3 +708,48 @@ fn m100_a_rout_step_leaves_the_element_facing_its_own_edge() {
         );
     }
 }
+
+/// Elements of one side that share a name are numbered in the narrative and the outcome, so a
+/// reader can tell "Line Infantry (1)" from "Line Infantry (2)"; the other side's elements of
+/// that name are numbered apart, and unique names are left as they are.
+#[test]
+fn elements_of_one_name_are_told_apart() {
+    let c = cat();
+    let same_names = |name: &str, nation| {
+        let mut r = mixed_force(name, nation);
+        for e in r.groups.iter_mut().flat_map(|g| g.elements.iter_mut()) {
+            if e.name.ends_with("Foot") {
+                e.name = "Line Infantry".into();
+            }
+        }
+        r
+    };
+    let s = BattleSetup::new(
+        same_names("Crown", Nation::British),
+        same_names("Continentals", Nation::American),
+        ScenarioId::TakeTheField,
+        4,
+    );
+    let o = simulate(&c, &s, true).unwrap();
+    let names: Vec<&str> = o
+        .elements
+        .iter()
+        .filter(|e| e.side == Side::Attacker)
+        .map(|e| e.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "Line Infantry (1)",
+            "Line Infantry (2)",
+            "Light Company",
+            "Line Infantry (3)",
+            "Horse",
+            "Battery"
+        ]
+    );
+    assert!(
+        o.log.iter().any(|l| l.text.contains("Line Infantry (2)")),
+        "the narrative uses the numbered names"
+    );
+}

@@ -229,7 +229,9 @@ impl Policy for StandardPolicy {
         if maneuvers > 0 && e.needs_deploy() && view.nearest_enemy_distance(me) <= 24.0 {
             return Action::Deploy;
         }
-        if maneuvers > 0 && view.enemy_behind(me) && !e.pinned {
+        // Pinned elements too: turning about keeps them at their post (M-100 leaves one beaten
+        // back from it facing its own edge).
+        if maneuvers > 0 && view.enemy_behind(me) {
             return Action::Face;
         }
         // Charge the target whose melee, judged where it will be fought,

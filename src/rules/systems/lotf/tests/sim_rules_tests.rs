@@ -753,3 +753,19 @@ fn elements_of_one_name_are_told_apart() {
         "the narrative uses the numbered names"
     );
 }
+
+/// M-100: a defender the scenario keeps at its post that was beaten back faces its own edge; with
+/// the enemy behind it, it turns about (it stays where it stands, which is all a post asks).
+#[test]
+fn m100_a_pinned_element_with_its_back_to_the_enemy_turns_about() {
+    let c = cat();
+    let mut v = empty_board();
+    let me = place(&mut v, Side::Defender, ElementType::Infantry, 0, 30.0, 30.0);
+    let _foe = place(&mut v, Side::Attacker, ElementType::Infantry, 0, 30.0, 22.0);
+    v.units[me].pinned = true;
+    v.units[me].facing = 1.0; // its back to the attacker, as a rout step leaves it
+    v.active_orders = (2, 2);
+    let mut p = StandardPolicy::new();
+    v.cache_nearest(me);
+    assert_eq!(p.act(&c, &v, me), sim::Action::Face);
+}

@@ -453,10 +453,10 @@ const DIGEST_SEEDS: [u64; 20] = [
 ];
 /// Recorded from engine 2.4: 2.3 (M-99, a charge goes in against the closest enemy) plus
 /// M-100, a rout step leaves the element with its back to the enemy, and a policy that
-/// withdraws from a charge only when the charger is over 95 % likely to win. Re-recorded when
-/// the log's first line came to name the scenario ("Hold the Ground", not "hold_the_ground"):
-/// same battles.
-const DIGEST: u64 = 0x6a38_d121_6f18_246b;
+/// withdraws from a charge only when the charger is over 95 % likely to win, and turns a pinned
+/// element about when the enemy is behind it. The log's first line names the scenario ("Hold the
+/// Ground", not "hold_the_ground").
+const DIGEST: u64 = 0x495b_921a_dbe0_fd2b;
 
 /// The same seeds give the same outcomes and logs, byte for byte, as when
 /// the digest was recorded. A change of the engine's rules must update it.

@@ -189,6 +189,30 @@ pub async fn queue_odds(
     Ok(status)
 }
 
+/// A job of the owner's still waiting or running: which one, and the rule system whose pages
+/// show it.
+#[derive(Debug, Clone)]
+pub struct ActiveJob {
+    pub id: String,
+    pub system: String,
+    pub title: String,
+}
+
+/// The owner's job still waiting or running, if any: a new odds run is refused until it ends,
+/// so the pages point to it.
+pub async fn active(ctx: &Context, owner: i64) -> Result<Option<ActiveJob>, Error> {
+    ctx.with_conn(move |conn| {
+        Ok(store::active_of_owner(conn, owner)?.map(|row| ActiveJob {
+            system: serde_json::from_str::<OddsParams>(&row.params)
+                .map(|p| p.system)
+                .unwrap_or_default(),
+            id: row.id,
+            title: row.title,
+        }))
+    })
+    .await
+}
+
 /// The owner's job with this id (anyone else's answers "not found").
 pub async fn status(ctx: &Context, id: &str, owner: i64) -> Result<JobStatus, Error> {
     let id = id.to_string();

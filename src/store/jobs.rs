@@ -103,6 +103,16 @@ pub fn get(conn: &mut DbConnection, id: &str) -> QueryResult<Option<JobRow>> {
         .optional()
 }
 
+/// The owner's job still waiting or running, if any (an owner has at most one).
+pub fn active_of_owner(conn: &mut DbConnection, owner: i64) -> QueryResult<Option<JobRow>> {
+    jobs::table
+        .filter(jobs::owner_id.eq(owner))
+        .filter(jobs::status.eq_any([QUEUED, RUNNING]))
+        .select(JobRow::as_select())
+        .first(conn)
+        .optional()
+}
+
 /// Queued jobs created before this one: its place in the queue.
 pub fn queued_ahead_of(conn: &mut DbConnection, job: &JobRow) -> QueryResult<i64> {
     jobs::table

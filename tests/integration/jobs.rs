@@ -405,9 +405,43 @@ async fn the_progress_page_offers_to_stop_a_job() {
     let page = app.get_html(&to).await;
     assert!(page.contains("Waiting for a free worker"), "{page}");
     assert!(page.contains("Stop this simulation"));
+    // Left and come back to: the fight page points to the waiting job, and a second odds run
+    // gives the form again with the same pointer, not a bare refusal.
+    let fight = app.get_html("/lotf/fight").await;
+    assert!(
+        fight.contains(&format!("href=\"{to}\"")) && fight.contains("still waiting or running"),
+        "{fight}"
+    );
+    let second = app
+        .post_form(
+            "/lotf/fight",
+            "/lotf/fight/odds",
+            &[
+                ("attacker", "h:cowpens:0:0"),
+                ("defender", "h:cowpens:1:0"),
+                ("scenario", "take_the_field"),
+                ("seed", "6"),
+                ("runs", "200"),
+            ],
+        )
+        .await;
+    assert_eq!(second.status(), 409);
+    let second = second.text().await.unwrap();
+    assert!(
+        second.contains("You already have a simulation waiting or running")
+            && second.contains(&format!("href=\"{to}\""))
+            && second.contains("id=\"fight-form\""),
+        "{second}"
+    );
     let res = app.post_form(&to, &format!("{to}/cancel"), &[]).await;
     assert_eq!(crate::helpers::location(&res), to);
     let page = app.get_html(&to).await;
     assert!(page.contains("stopped before it finished"), "{page}");
     assert!(!page.contains("Stop this simulation"));
+    assert!(
+        !app.get_html("/lotf/fight")
+            .await
+            .contains("still waiting or running"),
+        "a stopped job is no longer pointed to"
+    );
 }

@@ -914,6 +914,13 @@ async fn an_imported_points_limit_is_one_the_editor_can_save() {
         .expect("roster id");
     let page = app.get_html(&format!("/rosters/{id}/edit")).await;
     assert!(page.contains(r#"name="points_limit""#));
+    // 0 reads as no limit everywhere: not "0 / 0 pts" in the over-limit red.
+    assert!(
+        page.contains("/ no limit pts") && !page.contains("total-over"),
+        "{page}"
+    );
+    let list = app.get_html("/rosters").await;
+    assert!(!list.contains("0 / 0"), "{list}");
     let res = edit(
         &app,
         id,

@@ -78,8 +78,10 @@ impl RosterSummary {
             nation: line.map_or_else(|| row.nation.clone(), |l| l.nation),
             points: row.points,
             priced: priced(&row.rule_system),
+            // 0 is "no limit" (M-2), as is none.
             limit: row
                 .points_limit
+                .filter(|&l| l > 0)
                 .map(|l| l.to_string())
                 .unwrap_or_else(|| "—".into()),
             legal: row.legal,

@@ -185,6 +185,32 @@ pub fn tool_href(kind: &str) -> &'static str {
     tools().find(|t| t.kind == kind).map_or("/", |t| t.href)
 }
 
+/// A player's simulation still waiting or running, as the fight pages point to it (a new odds
+/// run waits until it ends).
+pub struct RunningJob {
+    pub title: String,
+    /// Its page, under its system's fight page: progress, the result, a Stop button.
+    pub href: String,
+}
+
+/// The player's simulation still waiting or running, if any.
+pub async fn running_job(
+    state: &AppState,
+    user: &SignedInUser,
+) -> Result<Option<RunningJob>, AppError> {
+    let Some(job) = app::jobs::active(&state.app, user.id).await? else {
+        return Ok(None);
+    };
+    let fight = SystemId::from_id(&job.system)
+        .and_then(pages_for)
+        .and_then(|p| p.tools().iter().find(|t| t.kind == "fight"))
+        .map_or("/", |t| t.href);
+    Ok(Some(RunningJob {
+        title: job.title,
+        href: format!("{fight}/jobs/{}", job.id),
+    }))
+}
+
 /// Every system's tools, for the navigation.
 pub fn tools() -> impl Iterator<Item = &'static Tool> {
     REGISTRY.iter().flat_map(|s| s.tools().iter())

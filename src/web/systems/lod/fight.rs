@@ -27,6 +27,7 @@ use crate::web::auth::{ApiUser, SignedIn, SignedInUser};
 use crate::web::error::ErrorBody;
 use crate::web::page::{redirect, render, render_with_status, PageCtx, SelectOption};
 use crate::web::state::AppState;
+use crate::web::systems::{running_job, RunningJob};
 use crate::web::AppError;
 
 /// Path prefixes whose next segment is a job's id (a capability), logged without it.
@@ -170,6 +171,8 @@ struct FightPage {
     forces: Vec<SelectOption>,
     f: FightForm,
     error: Option<String>,
+    /// The player's simulation still waiting or running.
+    running: Option<RunningJob>,
 }
 
 /// A set-up the form's choices cannot make (a seed that is no number, forces that cannot
@@ -181,9 +184,13 @@ async fn or_form_again(
     f: FightForm,
     e: AppError,
 ) -> Result<HttpResponse, AppError> {
-    let AppError::BadRequest { message, .. } = e else {
-        return Err(e);
+    // A new odds run while another is waiting or running (409): the form again, pointing to it.
+    let (message, status) = match e {
+        AppError::BadRequest { message, .. } => (message, StatusCode::UNPROCESSABLE_ENTITY),
+        AppError::Conflict(message) => (message, StatusCode::CONFLICT),
+        e => return Err(e),
     };
+    let running = running_job(state, user).await?;
     let forces = force_choices(state, user).await?;
     render_with_status(
         &FightPage {
@@ -191,8 +198,9 @@ async fn or_form_again(
             forces,
             f,
             error: Some(message),
+            running,
         },
-        StatusCode::UNPROCESSABLE_ENTITY,
+        status,
     )
 }
 
@@ -217,6 +225,7 @@ pub async fn index(
         forces,
         f,
         error: None,
+        running: running_job(&state, &user).await?,
     })
 }
 
@@ -456,7 +465,10 @@ pub async fn start_odds(
         "{} against {}",
         setup.attacker.roster.name, setup.defender.roster.name
     );
-    let job = queue_odds(&state, user.id, title, &setup, runs).await?;
+    let job = match queue_odds(&state, user.id, title, &setup, runs).await {
+        Ok(job) => job,
+        Err(e) => return or_form_again(&state, &user, ctx, form, e).await,
+    };
     Ok(redirect(&format!("/lod/fight/jobs/{}", job.id)))
 }
 

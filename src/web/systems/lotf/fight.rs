@@ -22,6 +22,7 @@ use crate::web::state::AppState;
 use crate::web::systems::lotf::battle_request::{self as battles, DIRECT_RUNS_MAX, RUNS_MAX};
 use crate::web::systems::lotf::historical;
 use crate::web::systems::lotf::odds::{chart, Chart};
+use crate::web::systems::{running_job, RunningJob};
 use crate::web::AppError;
 
 use crate::web::page::SelectOption;
@@ -140,9 +141,13 @@ async fn or_form_again(
     f: FightForm,
     e: AppError,
 ) -> Result<HttpResponse, AppError> {
-    let AppError::BadRequest { message, .. } = e else {
-        return Err(e);
+    // A new odds run while another is waiting or running (409): the form again, pointing to it.
+    let (message, status) = match e {
+        AppError::BadRequest { message, .. } => (message, StatusCode::UNPROCESSABLE_ENTITY),
+        AppError::Conflict(message) => (message, StatusCode::CONFLICT),
+        e => return Err(e),
     };
+    let running = running_job(state, user).await?;
     let (mine, historical) = force_choices(state, user).await?;
     render_with_status(
         &FightPage {
@@ -152,8 +157,9 @@ async fn or_form_again(
             scenarios: scenarios(),
             f,
             error: Some(message),
+            running,
         },
-        StatusCode::UNPROCESSABLE_ENTITY,
+        status,
     )
 }
 
@@ -184,6 +190,8 @@ struct FightPage {
     scenarios: Vec<SelectOption>,
     f: FightForm,
     error: Option<String>,
+    /// The player's simulation still waiting or running.
+    running: Option<RunningJob>,
 }
 
 pub async fn index(
@@ -200,6 +208,7 @@ pub async fn index(
         scenarios: scenarios(),
         f: form.into_inner(),
         error: None,
+        running: running_job(&state, &user).await?,
     })
 }
 
@@ -291,7 +300,7 @@ pub fn points_chart(outcome: &BattleOutcome) -> Chart {
         .collect();
     let max = points.iter().map(|(_, p)| *p).fold(0.0, f64::max).max(1.0);
     let mut c = chart(
-        "Points lost so far at the end of each turn (A attacker, D defender)",
+        "Points counted as lost at the end of each turn (A attacker, D defender; a Shaken or Exhausted element counts until it rallies)",
         &points
             .iter()
             .map(|(l, p)| (l.clone(), p / max))
@@ -530,7 +539,10 @@ pub async fn start_odds(
         });
     }
     let title = format!("{a} against {d}");
-    let job = queue_odds(&state, user.id, title, &setup, runs).await?;
+    let job = match queue_odds(&state, user.id, title, &setup, runs).await {
+        Ok(job) => job,
+        Err(e) => return or_form_again(&state, &user, ctx, form, e).await,
+    };
     Ok(redirect(&format!("/lotf/fight/jobs/{}", job.id)))
 }
 

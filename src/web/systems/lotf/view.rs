@@ -224,7 +224,8 @@ pub fn build(cat: &Catalogue, doc: &RosterDoc, report: &Report) -> RosterView {
             .unwrap_or_else(|| doc.nation.label().into()),
         mode_id: doc.mode.id(),
         mode_label: doc.mode.label(),
-        limit: report.points.limit,
+        // 0 is "no limit" (M-2: historical mode reads a missing limit or 0 so).
+        limit: report.points.limit.filter(|&l| l > 0),
         total: report.points.total,
         legal: report.legal,
         errors,

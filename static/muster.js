@@ -112,6 +112,23 @@
           credentials: "same-origin",
           redirect: "follow",
         });
+        // The login ended meanwhile: the server answered with the login page. Keep the editor
+        // and what was typed, and say that nothing was saved.
+        if (response.redirected && new URL(response.url).pathname === "/login") {
+          editor.classList.remove("is-busy");
+          let note = document.getElementById("editor-logged-out");
+          if (!note) {
+            note = document.createElement("p");
+            note.id = "editor-logged-out";
+            note.className = "alert";
+            note.setAttribute("role", "alert");
+            editor.prepend(note);
+          }
+          note.textContent = "Your login has ended, so this change was not saved. Log in again " +
+            "(in another tab, to keep this page), then send the change again.";
+          note.scrollIntoView({ block: "nearest" });
+          return;
+        }
         const html = await response.text();
         const doc = new DOMParser().parseFromString(html, "text/html");
         const fresh = doc.getElementById("editor");

@@ -344,3 +344,47 @@ async fn a_double_click_sends_a_form_once() {
     );
     b.close().await;
 }
+
+/// A change sent from the live editor after the login ended is not lost without a word: the
+/// editor stays, with what was typed, and says the change was not saved.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_live_editor_says_when_the_login_has_ended() {
+    let Some(b) = Browser::start("the_live_editor_says_when_the_login_has_ended").await else {
+        return;
+    };
+    let app = spawn_app().await;
+    b.open(&app.url("/register")).await;
+    b.fill("#email", "greene@example.org").await;
+    b.fill("#display_name", "Greene").await;
+    b.fill("#password", PASSWORD).await;
+    b.click("form.stacked-form button[type=submit]").await;
+    b.wait_for_path("/account?done=welcome").await;
+    b.open(&app.url("/rosters")).await;
+    b.fill("#new-name", "Southern army").await;
+    b.select("#new-war", "american_revolution").await;
+    b.select("#new-nation", "american").await;
+    b.fill("#new-limit", "150").await;
+    b.click("#create-roster button[type=submit]").await;
+    b.wait_for_text("#total-points", |t| t == "0").await;
+    let editor_path = b.path().await;
+
+    b.client
+        .delete_all_cookies()
+        .await
+        .expect("log out behind the page's back");
+    b.fill("#new-group-commander", "Morgan").await;
+    b.click("#groups-end button[type=submit]").await;
+    let note = b
+        .wait_for_text("#editor-logged-out", |t| t.contains("not saved"))
+        .await;
+    assert!(note.contains("Your login has ended"), "{note}");
+    assert_eq!(b.path().await, editor_path, "still the editor");
+    let kept = b
+        .find("#new-group-commander")
+        .await
+        .prop("value")
+        .await
+        .unwrap();
+    assert_eq!(kept.as_deref(), Some("Morgan"), "what was typed is kept");
+    b.close().await;
+}

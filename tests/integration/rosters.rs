@@ -822,8 +822,15 @@ async fn the_roster_list_pages_searches_and_sorts() {
     let by_points = app.get_html("/rosters?sort=points").await;
     assert!(at(&by_points, "Brandywine left wing") < at(&by_points, "Company 52"));
 
-    // A page past the end is empty, not an error; a bad page number is page 1.
-    assert_eq!(app.get("/rosters?page=9").await.status(), 200);
+    // A page past the end is empty, not an error, and says so (not "No rosters yet"); a bad
+    // page number is page 1.
+    let past = app.get("/rosters?page=9").await;
+    assert_eq!(past.status(), 200);
+    let past = past.text().await.unwrap();
+    assert!(
+        past.contains("There is no page 9: the list has 2 pages") && !past.contains("No rosters"),
+        "{past}"
+    );
     assert!(app
         .get_html("/rosters?page=x")
         .await

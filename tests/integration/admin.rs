@@ -31,6 +31,10 @@ async fn an_admin_can_disable_an_account_which_then_cannot_log_in() {
     let page = app.get_html("/admin/users").await;
     assert!(page.contains("trouble@example.org") && page.contains("boss@example.org"));
     assert!(page.contains(">Admin</a>"), "admins see the Admin link");
+    assert!(
+        page.contains("data-confirm=\"Disable trouble@example.org? They are logged out everywhere"),
+        "disabling a player asks first: {page}"
+    );
 
     let pool = app.pool();
     let id = {

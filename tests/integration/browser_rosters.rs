@@ -305,6 +305,27 @@ async fn record_a_game_from_the_form_and_read_the_report() {
     b.close().await;
 }
 
+/// Registers `who` and fills the roster list's new-roster form (150 points, American
+/// Revolution, American) with `roster`, not yet sent.
+async fn register_and_fill_a_new_roster(
+    b: &Browser,
+    app: &crate::helpers::TestApp,
+    who: &str,
+    roster: &str,
+) {
+    b.open(&app.url("/register")).await;
+    b.fill("#email", &format!("{who}@example.org")).await;
+    b.fill("#display_name", who).await;
+    b.fill("#password", PASSWORD).await;
+    b.click("form.stacked-form button[type=submit]").await;
+    b.wait_for_path("/account?done=welcome").await;
+    b.open(&app.url("/rosters")).await;
+    b.fill("#new-name", roster).await;
+    b.select("#new-war", "american_revolution").await;
+    b.select("#new-nation", "american").await;
+    b.fill("#new-limit", "150").await;
+}
+
 /// A double click on a form's button sends it once (with JavaScript): the new-roster form sent
 /// twice in a row creates one roster, not two.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -313,18 +334,7 @@ async fn a_double_click_sends_a_form_once() {
         return;
     };
     let app = spawn_app().await;
-    b.open(&app.url("/register")).await;
-    b.fill("#email", "knox@example.org").await;
-    b.fill("#display_name", "Knox").await;
-    b.fill("#password", PASSWORD).await;
-    b.click("form.stacked-form button[type=submit]").await;
-    b.wait_for_path("/account?done=welcome").await;
-
-    b.open(&app.url("/rosters")).await;
-    b.fill("#new-name", "Noble train of artillery").await;
-    b.select("#new-war", "american_revolution").await;
-    b.select("#new-nation", "american").await;
-    b.fill("#new-limit", "150").await;
+    register_and_fill_a_new_roster(&b, &app, "knox", "Noble train of artillery").await;
     b.client
         .execute(
             "const form = document.querySelector('#create-roster');
@@ -353,17 +363,7 @@ async fn the_live_editor_says_when_the_login_has_ended() {
         return;
     };
     let app = spawn_app().await;
-    b.open(&app.url("/register")).await;
-    b.fill("#email", "greene@example.org").await;
-    b.fill("#display_name", "Greene").await;
-    b.fill("#password", PASSWORD).await;
-    b.click("form.stacked-form button[type=submit]").await;
-    b.wait_for_path("/account?done=welcome").await;
-    b.open(&app.url("/rosters")).await;
-    b.fill("#new-name", "Southern army").await;
-    b.select("#new-war", "american_revolution").await;
-    b.select("#new-nation", "american").await;
-    b.fill("#new-limit", "150").await;
+    register_and_fill_a_new_roster(&b, &app, "greene", "Southern army").await;
     b.click("#create-roster button[type=submit]").await;
     b.wait_for_text("#total-points", |t| t == "0").await;
     let editor_path = b.path().await;

@@ -211,6 +211,23 @@ pub async fn running_job(
     }))
 }
 
+/// How a fight page answers an error from its form: a set-up the choices cannot make (422) or a
+/// second odds run while one is waiting or running (409) gives the form back with the message,
+/// its status and the player's running simulation; any other error stands.
+pub async fn fight_form_problem(
+    state: &AppState,
+    user: &SignedInUser,
+    e: AppError,
+) -> Result<(String, actix_web::http::StatusCode, Option<RunningJob>), AppError> {
+    use actix_web::http::StatusCode;
+    let (message, status) = match e {
+        AppError::BadRequest { message, .. } => (message, StatusCode::UNPROCESSABLE_ENTITY),
+        AppError::Conflict(message) => (message, StatusCode::CONFLICT),
+        e => return Err(e),
+    };
+    Ok((message, status, running_job(state, user).await?))
+}
+
 /// Every system's tools, for the navigation.
 pub fn tools() -> impl Iterator<Item = &'static Tool> {
     REGISTRY.iter().flat_map(|s| s.tools().iter())

@@ -6,7 +6,6 @@
 use std::sync::atomic::{AtomicBool, AtomicU32};
 
 use actix_web::http::header;
-use actix_web::http::StatusCode;
 use actix_web::{post, web, HttpResponse};
 use askama::Template;
 use serde::{Deserialize, Serialize};
@@ -27,7 +26,7 @@ use crate::web::auth::{ApiUser, SignedIn, SignedInUser};
 use crate::web::error::ErrorBody;
 use crate::web::page::{redirect, render, render_with_status, PageCtx, SelectOption};
 use crate::web::state::AppState;
-use crate::web::systems::{running_job, RunningJob};
+use crate::web::systems::{fight_form_problem, running_job, RunningJob};
 use crate::web::AppError;
 
 /// Path prefixes whose next segment is a job's id (a capability), logged without it.
@@ -175,8 +174,7 @@ struct FightPage {
     running: Option<RunningJob>,
 }
 
-/// A set-up the form's choices cannot make (a seed that is no number, forces that cannot
-/// meet) gives the form back as it was filled in, with what to put right; other errors stand.
+/// The form back as it was filled in, with what to put right (see `fight_form_problem`).
 async fn or_form_again(
     state: &web::Data<AppState>,
     user: &SignedInUser,
@@ -184,13 +182,7 @@ async fn or_form_again(
     f: FightForm,
     e: AppError,
 ) -> Result<HttpResponse, AppError> {
-    // A new odds run while another is waiting or running (409): the form again, pointing to it.
-    let (message, status) = match e {
-        AppError::BadRequest { message, .. } => (message, StatusCode::UNPROCESSABLE_ENTITY),
-        AppError::Conflict(message) => (message, StatusCode::CONFLICT),
-        e => return Err(e),
-    };
-    let running = running_job(state, user).await?;
+    let (message, status, running) = fight_form_problem(state, user, e).await?;
     let forces = force_choices(state, user).await?;
     render_with_status(
         &FightPage {

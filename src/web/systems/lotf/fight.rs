@@ -3,7 +3,6 @@
 //! watch the progress.
 
 use actix_web::http::header;
-use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
@@ -22,7 +21,7 @@ use crate::web::state::AppState;
 use crate::web::systems::lotf::battle_request::{self as battles, DIRECT_RUNS_MAX, RUNS_MAX};
 use crate::web::systems::lotf::historical;
 use crate::web::systems::lotf::odds::{chart, Chart};
-use crate::web::systems::{running_job, RunningJob};
+use crate::web::systems::{fight_form_problem, running_job, RunningJob};
 use crate::web::AppError;
 
 use crate::web::page::SelectOption;
@@ -132,8 +131,7 @@ async fn build_setup(
     Ok(setup)
 }
 
-/// A set-up the form's choices cannot make (a seed that is no number, forces that cannot
-/// meet) gives the form back as it was filled in, with what to put right; other errors stand.
+/// The form back as it was filled in, with what to put right (see `fight_form_problem`).
 async fn or_form_again(
     state: &web::Data<AppState>,
     user: &SignedInUser,
@@ -141,13 +139,7 @@ async fn or_form_again(
     f: FightForm,
     e: AppError,
 ) -> Result<HttpResponse, AppError> {
-    // A new odds run while another is waiting or running (409): the form again, pointing to it.
-    let (message, status) = match e {
-        AppError::BadRequest { message, .. } => (message, StatusCode::UNPROCESSABLE_ENTITY),
-        AppError::Conflict(message) => (message, StatusCode::CONFLICT),
-        e => return Err(e),
-    };
-    let running = running_job(state, user).await?;
+    let (message, status, running) = fight_form_problem(state, user, e).await?;
     let (mine, historical) = force_choices(state, user).await?;
     render_with_status(
         &FightPage {

@@ -341,7 +341,7 @@ async fn every_printed_number_comes_from_the_catalogue() {
     let cards = app.get_html(&format!("/rosters/{id}/print/cards")).await;
     assert!(
         cards.contains("<b>7</b><span>Maneuver</span>")
-            && cards.contains("<b>9</b><span>Morale</span>")
+            && cards.contains("<b>9+</b><span>Morale</span>")
     );
     assert!(cards.contains("33 pts"));
     let sheet = app.get_html(&format!("/rosters/{id}/print/sheet")).await;
@@ -349,4 +349,67 @@ async fn every_printed_number_comes_from_the_catalogue() {
         sheet.contains("1188 / 1000 pts"),
         "36 × 33 points on the sheet"
     );
+}
+
+/// Issue 18: the largest orders of battle (Second Trenton's 33 small infantry on one card,
+/// Guilford Court House, Princeton, Sainte-Foy) and a roster of 200-character names print every
+/// card with all its content inside the card, in every card size and mode.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_card_runs_past_its_box() {
+    let Some(b) = Browser::start("no_card_runs_past_its_box").await else {
+        return;
+    };
+    let app = spawn_app().await;
+    let token = register_and_token(&app).await;
+    let mut ids = Vec::new();
+    for (battle, side) in [
+        ("second_trenton", 1),
+        ("guilford_court_house", 1),
+        ("princeton", 0),
+        ("sainte_foy", 0),
+    ] {
+        let refight: Value = app
+            .get(&format!("/api/v1/lotf/historical/{battle}"))
+            .await
+            .json()
+            .await
+            .unwrap();
+        ids.push((
+            battle,
+            create(&app, &token, &refight["sides"][side]["forces"][0]).await,
+        ));
+    }
+    let mut long = twelve_profiles();
+    for (k, e) in long["groups"][0]["elements"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .enumerate()
+    {
+        e["name"] = json!(format!("{k} {}", "Very Long Regimental Name ".repeat(8))
+            .chars()
+            .take(200)
+            .collect::<String>());
+    }
+    ids.push(("long names", create(&app, &token, &long).await));
+    log_in_browser(&b, &app).await;
+
+    let mut overflowing = Vec::new();
+    for (name, id) in &ids {
+        for query in [
+            "",
+            "each=1",
+            "size=large",
+            "size=large&each=1",
+            "paper=letter&size=large",
+        ] {
+            b.open(&app.url(&format!("/rosters/{id}/print/cards?{query}")))
+                .await;
+            b.find("article.card").await;
+            for card in crate::lod_print::spilling(&b, "article.card").await {
+                overflowing.push(format!("{name} ({query}): {card}"));
+            }
+        }
+    }
+    assert!(overflowing.is_empty(), "cards overflow: {overflowing:#?}");
 }

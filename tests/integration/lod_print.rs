@@ -413,6 +413,19 @@ async fn lod_printouts_fit_their_pages_on_a4_and_letter() {
             1,
             "24 units with 30-box tracks fit one {paper} page"
         );
+        // Issue 18: the 24 regiments share one card, which names as many as fit and counts
+        // the rest, and the card still holds its stat lines and tracks.
+        b.open(&app.url(&format!("/rosters/{big}/print/cards?paper={paper}")))
+            .await;
+        let spills = spilling(&b, ".card").await;
+        assert!(
+            spills.is_empty(),
+            "the 24-unit card overflows on {paper}: {spills:?}"
+        );
+        assert!(
+            b.text(".card-title").await.ends_with(" more"),
+            "the card counts the names it has no room for"
+        );
     }
     b.close().await;
 }

@@ -50,3 +50,117 @@ pub async fn shared_print(
         action,
     )
 }
+
+/// Names for a card's line of names: as many as fit in `budget` characters, then "and N more"
+/// (the roster sheet lists them all). A single name longer than the budget is cut with an
+/// ellipsis. Cards have fixed boxes, so what a roster may hold must never push the stat line off
+/// the card (issue 18).
+pub fn names_within(names: &[String], budget: usize) -> String {
+    list_within(names, ", ", budget)
+}
+
+/// [`names_within`] with another separator.
+pub fn list_within(names: &[String], sep: &str, budget: usize) -> String {
+    let gap = sep.chars().count();
+    let total: usize = names.iter().map(|n| n.chars().count()).sum::<usize>()
+        + names.len().saturating_sub(1) * gap;
+    if total <= budget {
+        return names.join(sep);
+    }
+    let mut line = String::new();
+    let mut used = 0;
+    let mut shown = 0;
+    for name in names {
+        let more = names.len() - shown - 1;
+        let tail = if more == 0 {
+            0
+        } else {
+            format!(" and {more} more").len()
+        };
+        let len = name.chars().count() + if shown == 0 { 0 } else { gap };
+        if used + len + tail > budget {
+            break;
+        }
+        if shown > 0 {
+            line.push_str(sep);
+        }
+        line.push_str(name);
+        used += len;
+        shown += 1;
+    }
+    if shown == 0 {
+        // Not even the first name fits beside the count of the others: cut it.
+        let more = names.len() - 1;
+        let tail = if more == 0 {
+            String::new()
+        } else {
+            format!(" and {more} more")
+        };
+        let keep = budget.saturating_sub(tail.len() + 1).max(1);
+        let cut: String = names[0].chars().take(keep).collect();
+        return format!("{}…{tail}", cut.trim_end());
+    }
+    if shown < names.len() {
+        line.push_str(&format!(" and {} more", names.len() - shown));
+    }
+    line
+}
+
+/// At most `keep` lines for a card; when there are more, the last says how many more the roster
+/// sheet holds.
+pub fn lines_within(lines: &[String], keep: usize) -> Vec<String> {
+    if lines.len() <= keep {
+        return lines.to_vec();
+    }
+    let shown = keep.saturating_sub(1);
+    let mut out = lines[..shown].to_vec();
+    out.push(format!(
+        "… and {} more on the roster sheet",
+        lines.len() - shown
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{lines_within, names_within};
+
+    fn names(n: usize) -> Vec<String> {
+        (1..=n).map(|i| format!("{i}th Virginia")).collect()
+    }
+
+    #[test]
+    fn a_short_list_of_names_is_printed_whole() {
+        assert_eq!(
+            names_within(&names(3), 120),
+            "1th Virginia, 2th Virginia, 3th Virginia"
+        );
+    }
+
+    #[test]
+    fn a_long_list_of_names_ends_with_how_many_more() {
+        let line = names_within(&names(33), 60);
+        assert!(line.chars().count() <= 60, "{line}");
+        assert!(line.starts_with("1th Virginia, 2th Virginia"), "{line}");
+        assert!(line.ends_with(" and 30 more"), "{line}");
+    }
+
+    #[test]
+    fn a_name_longer_than_the_line_is_cut() {
+        let long = vec!["x".repeat(200), "Second".into()];
+        let line = names_within(&long, 50);
+        assert!(line.chars().count() <= 50, "{line}");
+        assert!(line.ends_with("… and 1 more"), "{line}");
+        assert_eq!(names_within(&long[..1], 10).chars().count(), 10);
+    }
+
+    #[test]
+    fn lines_past_the_limit_are_counted_not_printed() {
+        let lines: Vec<String> = (1..=5).map(|i| format!("event {i}")).collect();
+        assert_eq!(lines_within(&lines, 5), lines);
+        assert_eq!(
+            lines_within(&lines, 3),
+            ["event 1", "event 2", "… and 3 more on the roster sheet"]
+        );
+    }
+}

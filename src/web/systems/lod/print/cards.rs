@@ -10,6 +10,7 @@ use crate::rules::systems::lod::mechanics::{self, Against, Fight, Shot, TestKind
 use crate::rules::systems::lod::types::{HitState, RangeBand};
 use crate::rules::systems::lod::validate::units;
 use crate::rules::systems::lod::{Catalogue, Kind, Profile, RosterDoc, SpecialRule};
+use crate::web::pages::print::{lines_within, list_within, names_within};
 
 /// One box of a hit track; `mark` is `W`, `S` or `AB` where the unit reaches that value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,18 +104,32 @@ pub struct Card {
 }
 
 impl Card {
+    /// The names as the card's title prints them: as many as fit, then "and N more" (the
+    /// roster sheet lists every one).
     pub fn names_text(&self) -> String {
-        self.names.join(", ")
+        names_within(&self.names, NAMES_BUDGET)
     }
 
     pub fn brigades_text(&self) -> String {
-        self.brigades.join("; ")
+        list_within(&self.brigades, "; ", BRIGADES_BUDGET)
+    }
+
+    /// The campaign history as the card prints it.
+    pub fn history_lines(&self) -> Vec<String> {
+        lines_within(&self.history, HISTORY_LINES)
     }
 }
 
 /// Boxes for disorder and under-fire markers. The rules set no limit; a unit rarely carries more
 /// than four before it stops mattering.
 pub const MARKER_BOXES: u8 = 4;
+
+/// Characters of unit names in a card's title (two lines of a quarter-page card).
+const NAMES_BUDGET: usize = 110;
+/// Characters of brigade names on a card's command line.
+const BRIGADES_BUDGET: usize = 90;
+/// Lines of campaign history on a card.
+const HISTORY_LINES: usize = 3;
 
 pub struct CardSet {
     pub pages: Vec<Vec<Card>>,

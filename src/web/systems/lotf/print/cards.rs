@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use super::{CardSize, ForceState, Paper};
 use crate::rules::systems::lotf::{profile, Catalogue, DisciplineLevel, RosterDoc};
+use crate::web::pages::print::{lines_within, names_within};
 
 #[derive(Debug, Clone)]
 pub struct SkillLine {
@@ -39,6 +40,10 @@ pub struct Card {
     pub track: Vec<(String, bool)>,
     /// What happened to these elements in earlier battles.
     pub history: Vec<String>,
+    /// The names as the card prints them: cut to fit its box (see [`CardSize::names_budget`]).
+    pub names_line: String,
+    /// The history as the card prints it: the first lines, then how many more the sheet holds.
+    pub history_lines: Vec<String>,
 }
 
 impl Card {
@@ -189,11 +194,21 @@ pub fn build(
                     disorder_boxes: (1..=DISORDER_BOXES).collect(),
                     track,
                     history,
+                    names_line: String::new(),
+                    history_lines: Vec::new(),
                 },
             );
         }
     }
-    let ordered: Vec<Card> = order.iter().filter_map(|k| cards.remove(k)).collect();
+    let ordered: Vec<Card> = order
+        .iter()
+        .filter_map(|k| cards.remove(k))
+        .map(|mut card| {
+            card.names_line = names_within(&card.names, size.names_budget());
+            card.history_lines = lines_within(&card.history, size.history_lines());
+            card
+        })
+        .collect();
     let total_cards = ordered.len();
     let pages = ordered
         .chunks(size.per_page(paper))

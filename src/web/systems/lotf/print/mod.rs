@@ -59,6 +59,21 @@ impl CardSize {
             (CardSize::Large, Paper::Letter) => 2,
         }
     }
+    /// Characters of element names a card prints before "and N more": three lines of a
+    /// standard card, five of a large one (the roster sheet lists every name).
+    pub fn names_budget(self) -> usize {
+        match self {
+            CardSize::Standard => 150,
+            CardSize::Large => 400,
+        }
+    }
+    /// Lines of campaign history a card prints.
+    pub fn history_lines(self) -> usize {
+        match self {
+            CardSize::Standard => 2,
+            CardSize::Large => 5,
+        }
+    }
 }
 
 /// The print options of the query string: `?paper=a4|letter&size=standard|large&each=1`.

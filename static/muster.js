@@ -168,6 +168,17 @@
     sync();
   }
 
+  // Print previews on a narrow screen: scale each sheet stack down to the width it has, so a
+  // phone shows the whole page (printing is unaffected: print.css resets the zoom).
+  function fitSheets() {
+    document.querySelectorAll(".print-area .sheet-stack").forEach((stack) => {
+      stack.style.zoom = "";
+      const have = stack.parentElement.clientWidth;
+      const need = stack.scrollWidth;
+      if (need > have && have > 0) stack.style.zoom = String(Math.floor((have / need) * 1000) / 1000);
+    });
+  }
+
   function setUp(root) {
     wireSystemFields(root);
     wireConfirms(root);
@@ -182,5 +193,9 @@
   }
 
   wireSingleSend();
-  document.addEventListener("DOMContentLoaded", () => setUp(document));
+  document.addEventListener("DOMContentLoaded", () => {
+    setUp(document);
+    fitSheets();
+  });
+  window.addEventListener("resize", fitSheets);
 })();

@@ -33,6 +33,16 @@ impl Browser {
 
     /// Like `start`, optionally with JavaScript switched off for the pages.
     pub async fn start_with(test: &str, javascript: bool) -> Option<Browser> {
+        Self::launch(test, javascript, None).await
+    }
+
+    /// Like `start`, with the viewport of a phone `width` CSS pixels wide (Chromium's own
+    /// window will not go below 500 px, so chromedriver's mobile emulation sets it).
+    pub async fn start_phone(test: &str, width: u32) -> Option<Browser> {
+        Self::launch(test, true, Some(width)).await
+    }
+
+    async fn launch(test: &str, javascript: bool, phone: Option<u32>) -> Option<Browser> {
         let driver_bin = find(
             &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"],
             "MUSTER_CHROMEDRIVER",
@@ -65,7 +75,7 @@ impl Browser {
         } else {
             json!({"profile.managed_default_content_settings.javascript": 2})
         };
-        let caps = json!({
+        let mut caps = json!({
             "goog:chromeOptions": {
                 "prefs": prefs,
                 "binary": chrome_bin,
@@ -77,6 +87,10 @@ impl Browser {
                 ]
             }
         });
+        if let Some(width) = phone {
+            caps["goog:chromeOptions"]["mobileEmulation"] =
+                json!({"deviceMetrics": {"width": width, "height": 844, "pixelRatio": 1.0}});
+        }
         let caps = caps.as_object().cloned().unwrap_or_default();
         let url = format!("http://127.0.0.1:{port}");
         let mut last_error = String::new();

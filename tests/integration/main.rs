@@ -11,6 +11,7 @@ mod battles;
 mod browser;
 mod browser_campaigns;
 mod browser_lod_rosters;
+mod browser_phone;
 mod browser_print;
 mod browser_rosters;
 mod campaign_systems;

@@ -201,6 +201,12 @@ async fn list_page(
     };
     let mut form = form;
     form.system = chosen.map(|s| s.id().id().to_string()).unwrap_or_default();
+    if form.first.is_empty() && form.second.is_empty() {
+        // Two different forces to start from (issue 18: both sides used to start on the first).
+        let mut offered = choices.mine.iter().chain(choices.historical.iter());
+        form.first = offered.next().map(|c| c.value.clone()).unwrap_or_default();
+        form.second = offered.next().map(|c| c.value.clone()).unwrap_or_default();
+    }
     let systems = REGISTRY
         .iter()
         .map(|s| SelectOption {

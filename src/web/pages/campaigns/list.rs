@@ -63,6 +63,15 @@ struct ListPage {
     switches: Vec<(&'static str, &'static str, bool)>,
     form: NewForm,
     errors: FormErrors,
+    /// The join box: the code as typed and why it found nothing, when it did not.
+    join: JoinBox,
+}
+
+/// The "join with a code" box, given back with the code when the code is wrong.
+#[derive(Debug, Default)]
+pub struct JoinBox {
+    pub code: String,
+    pub error: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -139,6 +148,7 @@ async fn list_page(
     cut: ListCut,
     form: NewForm,
     errors: FormErrors,
+    join: JoinBox,
     status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
     let uid = user.id;
@@ -233,6 +243,7 @@ async fn list_page(
                 .collect(),
             form,
             errors,
+            join,
         },
         status,
     )
@@ -274,6 +285,7 @@ pub async fn list(
         query.list.cut(&SORTS),
         form,
         FormErrors::default(),
+        JoinBox::default(),
         StatusCode::OK,
     )
     .await
@@ -314,6 +326,7 @@ pub async fn create(
                 query.list.cut(&SORTS),
                 form,
                 errors,
+                JoinBox::default(),
                 status,
             )
             .await
@@ -329,7 +342,9 @@ pub struct CodeForm {
 
 /// The "join with a code" box sends the code here; the join page lives at its own address.
 pub async fn join_code(
-    SignedIn(_user): SignedIn,
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
     CsrfForm(form): CsrfForm<CodeForm>,
 ) -> Result<HttpResponse, AppError> {
     let code: String = form
@@ -339,7 +354,37 @@ pub async fn join_code(
         .chars()
         .filter(|c| c.is_ascii_alphanumeric())
         .collect();
-    Ok(redirect(&format!("/campaigns/join/{code}")))
+    match crate::app::campaigns::by_code(&state.app, &code).await {
+        Ok(_) => Ok(redirect(&format!("/campaigns/join/{code}"))),
+        // A mistyped code gives the list back with the code as typed and what to do (issue 18:
+        // it used to be a bare "not found" page).
+        Err(crate::app::Error::NotFound) => {
+            let typed = form.code.trim().chars().take(40).collect::<String>();
+            let error = if code.is_empty() {
+                "Type the invite code your organiser gave you.".to_string()
+            } else {
+                format!(
+                    "No campaign has the invite code “{typed}”. Check it with your organiser: \
+                     letters and digits, in any case."
+                )
+            };
+            list_page(
+                &state,
+                &user,
+                ctx,
+                ListParams::default().cut(&SORTS),
+                NewForm::default(),
+                FormErrors::default(),
+                JoinBox {
+                    code: typed,
+                    error: Some(error),
+                },
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 #[derive(Template)]

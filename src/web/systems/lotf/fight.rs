@@ -193,12 +193,20 @@ pub async fn index(
     form: web::Query<FightForm>,
 ) -> Result<HttpResponse, AppError> {
     let (mine, historical) = force_choices(&state, &user).await?;
+    let mut f = form.into_inner();
+    if f.attacker.is_empty() && f.defender.is_empty() {
+        // Two different forces to start from: the first two rosters, or a roster against the
+        // first historical force, or the two sides of the first refight (issue 18).
+        let mut choices = mine.iter().chain(historical.iter());
+        f.attacker = choices.next().map(|c| c.value.clone()).unwrap_or_default();
+        f.defender = choices.next().map(|c| c.value.clone()).unwrap_or_default();
+    }
     render(&FightPage {
         ctx,
         mine,
         historical,
         scenarios: scenarios(),
-        f: form.into_inner(),
+        f,
         error: None,
         running: running_job(&state, &user).await?,
     })

@@ -67,6 +67,15 @@ struct ListPage {
     join: JoinBox,
 }
 
+/// The list page's two forms as they come back: the new campaign's, with its errors, and the
+/// join box.
+#[derive(Debug, Default)]
+struct ListForms {
+    form: NewForm,
+    errors: FormErrors,
+    join: JoinBox,
+}
+
 /// The "join with a code" box, given back with the code when the code is wrong.
 #[derive(Debug, Default)]
 pub struct JoinBox {
@@ -146,11 +155,10 @@ async fn list_page(
     user: &SignedInUser,
     ctx: PageCtx,
     cut: ListCut,
-    form: NewForm,
-    errors: FormErrors,
-    join: JoinBox,
+    forms: ListForms,
     status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
+    let ListForms { form, errors, join } = forms;
     let uid = user.id;
     let (rows, total) = crate::app::campaigns::listing(
         &state.app,
@@ -283,9 +291,10 @@ pub async fn list(
         &user,
         ctx,
         query.list.cut(&SORTS),
-        form,
-        FormErrors::default(),
-        JoinBox::default(),
+        ListForms {
+            form,
+            ..ListForms::default()
+        },
         StatusCode::OK,
     )
     .await
@@ -324,9 +333,11 @@ pub async fn create(
                 &user,
                 ctx,
                 query.list.cut(&SORTS),
-                form,
-                errors,
-                JoinBox::default(),
+                ListForms {
+                    form,
+                    errors,
+                    join: JoinBox::default(),
+                },
                 status,
             )
             .await
@@ -373,11 +384,12 @@ pub async fn join_code(
                 &user,
                 ctx,
                 ListParams::default().cut(&SORTS),
-                NewForm::default(),
-                FormErrors::default(),
-                JoinBox {
-                    code: typed,
-                    error: Some(error),
+                ListForms {
+                    join: JoinBox {
+                        code: typed,
+                        error: Some(error),
+                    },
+                    ..ListForms::default()
                 },
                 StatusCode::UNPROCESSABLE_ENTITY,
             )

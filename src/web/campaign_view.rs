@@ -213,6 +213,17 @@ fn replayed_lines(
 
 /// Things the user should do now.
 pub fn attention(c: &Loaded, system: &dyn ForceRules) -> Vec<String> {
+    attention_of(c, system, true)
+}
+
+/// [`attention`] for a page that also lists the user's battle records (the home page): a result
+/// waiting for the user's confirmation is on that list already, with its own link, so it is not
+/// said twice (issue 18).
+pub fn attention_beside_battles(c: &Loaded, system: &dyn ForceRules) -> Vec<String> {
+    attention_of(c, system, false)
+}
+
+fn attention_of(c: &Loaded, system: &dyn ForceRules, results_to_confirm: bool) -> Vec<String> {
     let st = &c.state;
     let mut out = Vec::new();
     if st.phase == Phase::Ended {
@@ -228,6 +239,7 @@ pub fn attention(c: &Loaded, system: &dyn ForceRules) -> Vec<String> {
                     continue;
                 }
                 match c.record_status(b.record) {
+                    "provisional" if !results_to_confirm => {}
                     "provisional" if c.recorded_by(b.record) != Some(c.user) => out.push(format!(
                         "Confirm or dispute the result recorded for battle {} at {}.",
                         b.no, b.name

@@ -219,6 +219,18 @@ async fn record_a_tabletop_result_have_it_confirmed_and_read_the_report() {
         home.contains("Needs your attention") && home.contains(&format!("/battles/{id}")),
         "the opponent is told"
     );
+    // Issue 18: the opponent reads that the result waits for them, not for "the other player".
+    assert!(
+        home.contains("waiting for you to confirm or dispute it")
+            && !home.contains("waiting for the other player"),
+        "{home}"
+    );
+    let theirs = washington.get_html(&format!("/battles/{id}")).await;
+    assert!(
+        theirs.contains("waiting for you to confirm or dispute it")
+            && !theirs.contains("waiting for the other player"),
+        "the opponent's battle page"
+    );
     let res = washington
         .post_form(
             &format!("/battles/{id}"),

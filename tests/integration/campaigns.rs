@@ -494,6 +494,27 @@ async fn a_four_player_campaign_runs_three_turns_to_final_standings() {
         .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
         .await;
     assert_eq!(state["phase"], "battles");
+    // Greene's home page asks him once, on the battle's own line (issue 18: the campaign's
+    // list used to ask again).
+    let greene_page = app.other_visitor();
+    greene_page
+        .login("greene@example.com", crate::helpers::PASSWORD)
+        .await;
+    let home = greene_page.get_html("/").await;
+    assert_eq!(
+        home.matches(&format!("href=\"/battles/{record2}\""))
+            .count(),
+        1,
+        "one line for the result to confirm: {home}"
+    );
+    assert!(
+        !home.contains("Confirm or dispute the result recorded"),
+        "{home}"
+    );
+    assert!(
+        home.contains("waiting for you to confirm or dispute it"),
+        "{home}"
+    );
     api.ok(
         &greene,
         "POST",

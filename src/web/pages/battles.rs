@@ -27,6 +27,16 @@ fn status_label(s: &str) -> &'static str {
     RecordStatus::from_id(s).map_or("Unknown", RecordStatus::label)
 }
 
+/// A record's status as `user` should read it: a provisional result someone else recorded waits
+/// for this user, not for "the other player" (issue 18).
+fn status_for(status: &str, recorded_by: Option<i64>, user: Option<i64>) -> &'static str {
+    if status == RecordStatus::Provisional.id() && user.is_some() && recorded_by != user {
+        "Result recorded: waiting for you to confirm or dispute it"
+    } else {
+        status_label(status)
+    }
+}
+
 // ---------- list and set up ----------
 
 pub struct BattleLine {
@@ -122,6 +132,7 @@ fn invitation_status(row: &BattleListing, user: i64) -> Option<&'static str> {
 fn lines_for(rows: &[BattleListing], user: i64) -> Vec<BattleLine> {
     let mut out = lines(rows);
     for (line, row) in out.iter_mut().zip(rows) {
+        line.status = status_for(&row.status, row.recorded_by, Some(user));
         if let Some(status) = invitation_status(row, user) {
             line.status = status;
         }
@@ -401,7 +412,11 @@ async fn battle_page(
     let view = pages.battle_view(state, &row, &players, is_player && !shared)?;
     let page = BattlePage {
         ctx,
-        status: status_label(&row.status),
+        status: if is_player && !shared {
+            status_for(&row.status, row.recorded_by, me)
+        } else {
+            status_label(&row.status)
+        },
         view,
         can_fight: is_player && row.status == RecordStatus::SetUp.id() && settled && !shared,
         can_confirm: is_player
@@ -763,7 +778,7 @@ pub async fn attention(
             date: String::new(),
         })
         .collect();
-    out.extend(lines(&results));
+    out.extend(lines_for(&results, user.id));
     Ok(out)
 }
 

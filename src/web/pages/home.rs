@@ -25,7 +25,7 @@ async fn campaign_attention(
     Ok(running
         .iter()
         .filter_map(|c| {
-            let items = crate::web::campaign_view::attention(
+            let items = crate::web::campaign_view::attention_beside_battles(
                 c,
                 crate::web::campaign_view::system_of(state, c).ok()?,
             );

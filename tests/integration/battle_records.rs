@@ -325,6 +325,9 @@ async fn a_disputed_result_can_be_corrected_as_a_new_version() {
     )
     .await;
     crate::helpers::accept_invitation(&b, id).await;
+    // The list names the scenario as the book does, not by its id (issue 18).
+    let list = app.get_html("/battles").await;
+    assert!(list.contains("<td>Ambush</td>"), "{list}");
     // Accept again (a double click): the battle page, saying why, not an error page.
     let again = b
         .post_form(

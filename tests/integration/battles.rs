@@ -340,6 +340,11 @@ async fn fight_it_out_gives_a_report_that_replays_and_odds_that_can_run_in_the_b
         "{report_url}"
     );
     assert!(!report_url.contains("csrf"), "no token in the address");
+    let report = app.get_html(&report_url).await;
+    assert!(
+        report.contains("<p class=\"subtitle\">Take the Field ·"),
+        "the scenario by its name (issue 18)"
+    );
     // A seed that is no number gives the form back as it was filled in, with what to fix.
     for (path, seed) in [
         ("/lotf/fight/battle", "-1"),

@@ -105,6 +105,14 @@ impl Systems {
         }
     }
 
+    /// A scenario's name in its system's words, whichever served system it belongs to (ids
+    /// differ between systems); the id with spaces for one none of them knows.
+    pub fn scenario_name(&self, id: &str) -> String {
+        SystemId::served()
+            .find_map(|s| self.forces(s)?.scenario_name(id))
+            .unwrap_or_else(|| id.replace('_', " "))
+    }
+
     /// The roster's system's check: a summary and every finding.
     pub fn check(&self, roster: &AnyRoster) -> (RosterSummary, Vec<Finding>) {
         match roster {

@@ -9,6 +9,7 @@ use crate::app;
 use crate::app::battle_record::{side_of, winner_of, RecordStatus, WinDrawLoss};
 use crate::app::battles as records;
 use crate::rules::system::BattleSide;
+use crate::rules::Systems;
 use crate::store::battles::{BattleListing, BattleRow, ListingOrder, ListingQuery};
 use crate::web::auth::csrf::{CsrfForm, NoFields};
 use crate::web::auth::{SignedIn, SignedInUser};
@@ -100,12 +101,12 @@ fn result_text(row: &BattleListing) -> String {
     }
 }
 
-pub fn lines(rows: &[BattleListing]) -> Vec<BattleLine> {
+pub fn lines(rules: &Systems, rows: &[BattleListing]) -> Vec<BattleLine> {
     rows.iter()
         .map(|r| BattleLine {
             id: r.id,
             title: r.title.clone(),
-            scenario: r.scenario.replace('_', " "),
+            scenario: rules.scenario_name(&r.scenario),
             status: status_label(&r.status),
             result: result_text(r),
             date: r.created_at.format("%Y-%m-%d").to_string(),
@@ -129,8 +130,8 @@ fn invitation_status(row: &BattleListing, user: i64) -> Option<&'static str> {
 }
 
 /// The lines of `user`'s battle list.
-fn lines_for(rows: &[BattleListing], user: i64) -> Vec<BattleLine> {
-    let mut out = lines(rows);
+fn lines_for(rules: &Systems, rows: &[BattleListing], user: i64) -> Vec<BattleLine> {
+    let mut out = lines(rules, rows);
     for (line, row) in out.iter_mut().zip(rows) {
         line.status = status_for(&row.status, row.recorded_by, Some(user));
         if let Some(status) = invitation_status(row, user) {
@@ -247,7 +248,7 @@ async fn list_page(
         &ListPage {
             ctx,
             record: list.record,
-            battles: lines_for(&list.battles, uid),
+            battles: lines_for(&state.app.rules, &list.battles, uid),
             invitations: invitation_lines(state, &list.invitations).await?,
             search: cut.search.clone(),
             sort: cut.sort,
@@ -778,7 +779,7 @@ pub async fn attention(
             date: String::new(),
         })
         .collect();
-    out.extend(lines_for(&results, user.id));
+    out.extend(lines_for(&state.app.rules, &results, user.id));
     Ok(out)
 }
 

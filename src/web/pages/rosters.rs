@@ -390,7 +390,7 @@ pub async fn show(
 ) -> Result<HttpResponse, AppError> {
     let loaded = rosters::load_owned(&state.app, &user.actor(), id.into_inner()).await?;
     let fought = crate::app::battles::list_for_roster(&state.app, &loaded).await?;
-    let battles = crate::web::pages::battles::lines(&fought);
+    let battles = crate::web::pages::battles::lines(&state.app.rules, &fought);
     let notice = match query.done.as_deref() {
         Some("shared") => Some("Anyone with the link below can now see this roster (read-only)."),
         Some("unshared") => Some("The share link no longer works."),

@@ -154,7 +154,7 @@ async fn show_page(
             name: b.name.clone(),
             attacker: force_name(&c, &b.attacker),
             defender: force_name(&c, &b.defender),
-            scenario: b.scenario.replace('_', " "),
+            scenario: state.app.rules.scenario_name(&b.scenario),
             record: b.record,
             status: crate::web::campaign_view::battle_words(&c, b),
             to_fight: b.status == BattleStatus::Pending && c.record_status(b.record) == "set_up",

@@ -366,7 +366,7 @@ pub async fn battle(
         .collect();
     render(&ReportPage {
         ctx,
-        scenario: setup.scenario.id().replace('_', " "),
+        scenario: state.app.rules.scenario_name(setup.scenario.id()),
         attacker_losses: casualties_of(&outcome, Side::Attacker),
         defender_losses: casualties_of(&outcome, Side::Defender),
         replay_query: form.query(outcome.seed),

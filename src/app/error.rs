@@ -45,7 +45,7 @@ pub enum Error {
     /// The state does not allow it now (already decided, changed since it was read).
     #[error("{0}")]
     Conflict(String),
-    #[error("Too many attempts. Wait {retry_after_secs} seconds and try again.")]
+    #[error("Too many attempts. Try again in {}.", crate::app::error::wait_in_words(*retry_after_secs))]
     TooManyRequests { retry_after_secs: u64 },
     /// The caller has as much running or asked for as it may for now (429), said in the words
     /// of what was asked.
@@ -166,5 +166,33 @@ impl From<crate::rules::campaign::CampaignError> for Error {
             },
             other => Self::bad_request(other.to_string()),
         }
+    }
+}
+
+/// A wait in the words a person reads ("about 15 minutes"), not a count of seconds (issue 18).
+pub fn wait_in_words(secs: u64) -> String {
+    match secs {
+        0..=1 => "a moment".into(),
+        2..=59 => format!("{secs} seconds"),
+        60..=89 => "a minute".into(),
+        90..=3_569 => format!("about {} minutes", (secs + 30) / 60),
+        3_570..=5_399 => "about an hour".into(),
+        _ => format!("about {} hours", (secs + 1_800) / 3_600),
+    }
+}
+
+#[cfg(test)]
+mod wait_tests {
+    use super::wait_in_words;
+
+    #[test]
+    fn waits_read_in_minutes_and_hours() {
+        assert_eq!(wait_in_words(1), "a moment");
+        assert_eq!(wait_in_words(30), "30 seconds");
+        assert_eq!(wait_in_words(75), "a minute");
+        assert_eq!(wait_in_words(894), "about 15 minutes");
+        assert_eq!(wait_in_words(3_258), "about 54 minutes");
+        assert_eq!(wait_in_words(3_600), "about an hour");
+        assert_eq!(wait_in_words(7_300), "about 2 hours");
     }
 }

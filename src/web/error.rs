@@ -37,7 +37,7 @@ pub enum AppError {
     MethodNotAllowed,
     #[error("{0}")]
     Conflict(String),
-    #[error("Too many attempts. Wait {retry_after_secs} seconds and try again.")]
+    #[error("Too many attempts. Try again in {}.", crate::app::error::wait_in_words(*retry_after_secs))]
     TooManyRequests { retry_after_secs: u64 },
     /// 429 in the words of what was asked (a simulation already running, many battles set up).
     #[error("{message}")]

@@ -79,3 +79,30 @@ async fn a_mistyped_invite_code_gives_the_form_back_with_the_code() {
         "the campaign list page, not an error page"
     );
 }
+
+#[tokio::test]
+async fn an_import_that_is_not_a_roster_says_so_in_plain_words() {
+    let app = spawn_app().await;
+    app.register("importer@example.org", "Importer", PASSWORD)
+        .await;
+    for (document, expected) in [
+        ("{\"hello\": 1}", "This is not a Muster roster file"),
+        ("{}", "This is not a Muster roster file"),
+        (
+            "{\"format\": \"muster.lotf.roster/1\", \"name\": \"x\"}",
+            "The roster has no “war”, which every roster needs.",
+        ),
+    ] {
+        let res = app
+            .post_form(
+                "/rosters/import",
+                "/rosters/import",
+                &[("document", document)],
+            )
+            .await;
+        assert_eq!(res.status(), 422, "{document}");
+        let page = res.text().await.unwrap();
+        assert!(page.contains(expected), "{document}: {page}");
+        assert!(!page.contains("missing field"), "{document}");
+    }
+}

@@ -712,6 +712,21 @@ pub async fn import(
         let message = details.into_iter().map(|d| d.message).collect();
         return refuse(ctx, text, message, "format".into());
     }
+    // JSON that names no Muster format is some other file: say so, rather than which of a
+    // roster's fields it lacks (issue 18).
+    if SystemId::of_document(&text).is_none()
+        && serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| v.is_object())
+    {
+        return refuse(
+            ctx,
+            text,
+            "This is not a Muster roster file: a roster file names its format first, such as \
+             \"format\": \"muster.lotf.roster/1\". Export the roster from Muster, or build it \
+             here and export it."
+                .into(),
+            String::new(),
+        );
+    }
     match pages.read_roster(&text) {
         Ok(roster) => {
             let row = rosters::create(&state.app, user.id, roster).await?;
@@ -719,7 +734,7 @@ pub async fn import(
         }
         Err(problem) => {
             let location = problem.location();
-            refuse(ctx, text, problem.message, location)
+            refuse(ctx, text, plain_reading_error(&problem.message), location)
         }
     }
 }
@@ -761,4 +776,55 @@ async fn start(
         .map_err(AppError::bad_request)?
         .start_roster(state, ctx, owner, how, fields)
         .await
+}
+
+/// A reader's message in a player's words: serde's "missing field `war`" and "unknown field
+/// `hello`, expected one of …" name Rust's view of the file (issue 18).
+fn plain_reading_error(message: &str) -> String {
+    let quoted = |rest: &str| rest.split('`').nth(1).map(str::to_string);
+    if let Some(field) = message.strip_prefix("missing field ").and_then(quoted) {
+        return format!("The roster has no “{field}”, which every roster needs.");
+    }
+    if let Some(field) = message.strip_prefix("unknown field ").and_then(quoted) {
+        return format!("“{field}” is not part of a Muster roster; remove it and import again.");
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant ") {
+        if let Some(value) = quoted(rest) {
+            let choices: Vec<&str> = rest
+                .split_once("expected")
+                .map(|(_, list)| list.split('`').skip(1).step_by(2).collect())
+                .unwrap_or_default();
+            return if choices.is_empty() {
+                format!("“{value}” is not one of the choices here.")
+            } else {
+                format!(
+                    "“{value}” is not one of the choices here ({}).",
+                    choices.join(", ")
+                )
+            };
+        }
+    }
+    message.to_string()
+}
+
+#[cfg(test)]
+mod reading_error_tests {
+    use super::plain_reading_error;
+
+    #[test]
+    fn serde_messages_read_as_a_players_words() {
+        assert_eq!(
+            plain_reading_error("missing field `war`"),
+            "The roster has no “war”, which every roster needs."
+        );
+        assert_eq!(
+            plain_reading_error("unknown field `hello`, expected one of `format`, `name`"),
+            "“hello” is not part of a Muster roster; remove it and import again."
+        );
+        assert_eq!(
+            plain_reading_error("unknown variant `huge`, expected one of `tiny`, `small`"),
+            "“huge” is not one of the choices here (tiny, small)."
+        );
+        assert_eq!(plain_reading_error("Something else."), "Something else.");
+    }
 }

@@ -1377,6 +1377,50 @@ async fn reinforcement_points_end_with_the_last_turn() {
     // Its purchase forms carry the bank they were drawn with; one sent again after the bank
     // changed (a double click, the back button) is refused and buys nothing.
     assert!(html.contains(r#"name="bank" value="15""#), "{html}");
+    // The purchase forms offer only what can be bought now (issue 18): nothing over the bank,
+    // no cavalry-only upgrade (Dragoons) for this all-infantry force, nothing that costs nothing.
+    let offered = |id: &str| -> Vec<String> {
+        let start = html.find(&format!("id=\"{id}\"")).expect("the select");
+        let end = start + html[start..].find("</select>").expect("its end");
+        html[start..end]
+            .split("<option ")
+            .skip(1)
+            .map(|o| {
+                o.split('>')
+                    .nth(1)
+                    .unwrap_or("")
+                    .split('<')
+                    .next()
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect()
+    };
+    for id in ["upgrade-pick", "new-pick"] {
+        let options = offered(id);
+        assert!(!options.is_empty(), "{id} offers something: {html}");
+        for o in &options {
+            let cost: u32 = o
+                .rsplit('(')
+                .next()
+                .and_then(|c| c.split(' ').next())
+                .and_then(|c| c.parse().ok())
+                .unwrap_or_else(|| panic!("a price in {o}"));
+            assert!((1..=15).contains(&cost), "{id}: {o}");
+            assert!(!o.starts_with("Dragoons "), "{id}: {o}");
+        }
+    }
+    // A pick the form would not offer (sent by hand) is read and refused with the reason.
+    let refused = page
+        .post_form(
+            &force_page,
+            &format!("{force_page}/buy"),
+            &[("buy", "upgrade"), ("pick", "e1|dragoons"), ("bank", "15")],
+        )
+        .await;
+    assert_eq!(refused.status(), 422);
+    let refused = refused.text().await.expect("body");
+    assert!(refused.contains("for cavalry elements only"), "{refused}");
     let stale = page
         .post_form(
             &force_page,

@@ -239,6 +239,108 @@ pub fn restore_options(
         .collect()
 }
 
+/// A purchase the force can make now, with what it is in words and its price.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PurchaseOption {
+    pub purchase: Purchase,
+    /// What it is, as the log will say it, with its price ("Light Infantry for 1st Foot (10
+    /// points)").
+    pub what: String,
+    pub cost: u32,
+}
+
+/// Every upgrade of the system's menu that some element of the force can buy now (the bank,
+/// the battle size and the lists allow it), in roster order: a form offers these and nothing
+/// that would be refused (issue 18).
+pub fn upgrade_options(
+    state: &CampaignState,
+    rules: &dyn ForceRules,
+    force: &str,
+) -> Vec<PurchaseOption> {
+    let Some(f) = state.forces.get(force) else {
+        return Vec::new();
+    };
+    let Ok(shape) = rules.shape(&f.roster) else {
+        return Vec::new();
+    };
+    let upgrades = rules.purchase_menu().upgrades;
+    shape
+        .elements()
+        .flat_map(|e| {
+            upgrades.iter().map(move |u| Purchase::Upgrade {
+                element: e.id.clone(),
+                upgrade: u.value.clone(),
+            })
+        })
+        .filter_map(|p| option_of(state, rules, force, p))
+        .collect()
+}
+
+/// Every type and size of new element the force can raise now into its first group (a form
+/// offers these; the group the player picks is checked when they buy).
+pub fn element_options(
+    state: &CampaignState,
+    rules: &dyn ForceRules,
+    force: &str,
+) -> Vec<PurchaseOption> {
+    let Some(f) = state.forces.get(force) else {
+        return Vec::new();
+    };
+    let Some(group) = rules
+        .shape(&f.roster)
+        .ok()
+        .and_then(|s| s.groups.first().map(|g| g.id.clone()))
+    else {
+        return Vec::new();
+    };
+    let menu = rules.purchase_menu();
+    menu.element_types
+        .iter()
+        .flat_map(|t| {
+            let group = group.clone();
+            menu.sizes.iter().map(move |z| Purchase::Element {
+                group: group.clone(),
+                name: String::new(),
+                element_type: t.value.clone(),
+                size: z.value.clone(),
+                weapon: None,
+            })
+        })
+        .filter_map(|p| option_of(state, rules, force, p))
+        .collect()
+}
+
+fn option_of(
+    state: &CampaignState,
+    rules: &dyn ForceRules,
+    force: &str,
+    purchase: Purchase,
+) -> Option<PurchaseOption> {
+    match purchase_event(state, rules, force, &purchase) {
+        Ok(Event::Purchased { what, cost, .. }) => Some(PurchaseOption {
+            purchase,
+            what,
+            cost,
+        }),
+        _ => None,
+    }
+}
+
+/// [`purchase`] without the open-turn check: what buying would come to.
+fn purchase_event(
+    state: &CampaignState,
+    rules: &dyn ForceRules,
+    force: &str,
+    what: &Purchase,
+) -> Result<Event, CampaignError> {
+    let f = state
+        .forces
+        .get(force)
+        .ok_or_else(|| refuse("There is no such force."))?;
+    let b = bought(rules, f, what)?;
+    priced(state, rules, f, b)
+}
+
 /// Buys something for a force from its bank: a size back for a reduced element (up to the
 /// size it joined at), an upgrade, or a new element.
 pub fn purchase(

@@ -8,7 +8,8 @@ use serde::Deserialize;
 
 use crate::app::campaigns::actions::{self as actions, Purchase};
 use crate::app::campaigns::{load_for, Loaded};
-use crate::rules::campaign::forces::restore_options;
+use crate::rules::campaign::forces::{element_options, restore_options, upgrade_options};
+use crate::rules::campaign::forces_api::Purchase as Offered;
 use crate::rules::campaign::state::Phase;
 use crate::rules::campaign::ForceRules;
 use crate::web::auth::csrf::CsrfForm;
@@ -78,12 +79,12 @@ struct ForcePage {
     lost: Vec<LostLine>,
     mine: bool,
     running: bool,
-    element_choices: Vec<SelectOption>,
     reduced_choices: Vec<SelectOption>,
     group_choices: Vec<SelectOption>,
+    /// Upgrades some element can buy now, as `element|upgrade` with the price in words.
     upgrade_choices: Vec<SelectOption>,
-    type_choices: Vec<SelectOption>,
-    size_choices: Vec<SelectOption>,
+    /// New elements the force can raise now, as `type|size` with the price in words.
+    raise_choices: Vec<SelectOption>,
     errors: FormErrors,
 }
 
@@ -166,12 +167,6 @@ async fn force_page(
         .collect();
     let fc = shape.commander.as_ref();
     let points = crate::rules::campaign::turn::force_points(system, f);
-    let menu = system.purchase_menu();
-    let options = |list: Vec<crate::rules::campaign::forces_api::Choice>| {
-        list.into_iter()
-            .map(|c| choice(c.value, c.label))
-            .collect::<Vec<_>>()
-    };
     let page = ForcePage {
         campaign_id: c.id(),
         campaign_name: c.row.name.clone(),
@@ -206,10 +201,6 @@ async fn force_page(
         lost,
         mine: c.force.as_deref() == Some(force),
         running: st.phase == Phase::Orders && f.active(),
-        element_choices: shape
-            .elements()
-            .map(|e| choice(e.id.clone(), e.name.clone()))
-            .collect(),
         reduced_choices: restore_options(st, system, force)
             .into_iter()
             .map(|o| {
@@ -230,9 +221,24 @@ async fn force_page(
                 choice(g.id.clone(), label)
             })
             .collect(),
-        upgrade_choices: options(menu.upgrades),
-        type_choices: options(menu.element_types),
-        size_choices: options(menu.sizes),
+        upgrade_choices: upgrade_options(st, system, force)
+            .into_iter()
+            .filter_map(|o| match o.purchase {
+                Offered::Upgrade { element, upgrade } => {
+                    Some(choice(format!("{element}|{upgrade}"), o.what))
+                }
+                _ => None,
+            })
+            .collect(),
+        raise_choices: element_options(st, system, force)
+            .into_iter()
+            .filter_map(|o| match o.purchase {
+                Offered::Element {
+                    element_type, size, ..
+                } => Some(choice(format!("{element_type}|{size}"), o.what)),
+                _ => None,
+            })
+            .collect(),
         groups,
         errors,
         ctx,
@@ -274,6 +280,9 @@ pub struct BuyForm {
     #[serde(rename = "type")]
     pub element_type: String,
     pub size: String,
+    /// An offered choice in one field, `element|upgrade` or `type|size` (the page's selects
+    /// offer only purchases that can succeed).
+    pub pick: String,
     /// The bank as the page showed it (see `actions::purchase`).
     pub bank: Option<u32>,
 }
@@ -287,6 +296,14 @@ pub async fn buy(
 ) -> Result<HttpResponse, AppError> {
     let (id, force) = path.into_inner();
     let c = load_for(&state.app, &user.actor(), id).await?;
+    let mut form = form;
+    if let Some((a, b)) = form.pick.split_once('|') {
+        match form.buy.as_str() {
+            "upgrade" => (form.element, form.upgrade) = (a.to_string(), b.to_string()),
+            "element" => (form.element_type, form.size) = (a.to_string(), b.to_string()),
+            _ => {}
+        }
+    }
     let what = match form.buy.as_str() {
         "restore" => Purchase::Restore {
             element: form.element.clone(),

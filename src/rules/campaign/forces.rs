@@ -239,6 +239,14 @@ pub fn restore_options(
         .collect()
 }
 
+/// What makes force `force` illegal as it stands in the campaign (M-90: losses may leave it
+/// short of groups or elements), for its page to say; empty when it is legal.
+pub fn force_problems(state: &CampaignState, rules: &dyn ForceRules, force: &str) -> Vec<String> {
+    state.forces.get(force).map_or_else(Vec::new, |f| {
+        rules.problems_in_campaign(&f.roster, state.points(), raised(rules, f, &f.roster))
+    })
+}
+
 /// A purchase the force can make now, with what it is in words and its price.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PurchaseOption {

@@ -8,7 +8,9 @@ use serde::Deserialize;
 
 use crate::app::campaigns::actions::{self as actions, Purchase};
 use crate::app::campaigns::{load_for, Loaded};
-use crate::rules::campaign::forces::{element_options, restore_options, upgrade_options};
+use crate::rules::campaign::forces::{
+    element_options, force_problems, restore_options, upgrade_options,
+};
 use crate::rules::campaign::forces_api::Purchase as Offered;
 use crate::rules::campaign::state::Phase;
 use crate::rules::campaign::ForceRules;
@@ -81,6 +83,8 @@ struct ForcePage {
     running: bool,
     reduced_choices: Vec<SelectOption>,
     group_choices: Vec<SelectOption>,
+    /// What makes the force illegal as it stands (empty: legal), as its printout says too.
+    problems: Vec<String>,
     /// Upgrades some element can buy now, as `element|upgrade` with the price in words.
     upgrade_choices: Vec<SelectOption>,
     /// New elements the force can raise now, as `type|size` with the price in words.
@@ -221,6 +225,7 @@ async fn force_page(
                 choice(g.id.clone(), label)
             })
             .collect(),
+        problems: force_problems(st, system, force),
         upgrade_choices: upgrade_options(st, system, force)
             .into_iter()
             .filter_map(|o| match o.purchase {

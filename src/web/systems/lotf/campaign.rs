@@ -28,6 +28,7 @@ pub fn print_force(
     let cat = &state.app.rules.lotf;
     let mut fs = ForceState {
         label: Some(format!("{}, turn {}", c.row.name, c.state.turn)),
+        after_casualties: true,
         ..Default::default()
     };
     for (eid, h) in &f.history {

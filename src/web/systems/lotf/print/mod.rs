@@ -156,6 +156,9 @@ pub struct ForceState {
     pub label: Option<String>,
     pub elements: HashMap<String, ElementState>,
     pub commanders: HashMap<String, CommanderState>,
+    /// A campaign force once casualties have started: a group or a force left short by its
+    /// losses is shown as a warning, not as illegal (M-90), as the force's page judges it.
+    pub after_casualties: bool,
 }
 
 impl ForceState {

@@ -77,6 +77,19 @@ pub fn build(
         .unwrap_or_else(|| original.clone());
     let report = lotf::validate(cat, &doc);
     let v = view::build(cat, &doc, &report);
+    let mut findings = v.findings.clone();
+    if state.is_some_and(|s| s.after_casualties) {
+        for f in findings
+            .iter_mut()
+            .filter(|f| f.code == "too_few_groups" || f.code == "too_few_elements")
+        {
+            f.severity = "warning";
+            f.message = format!(
+                "{} Losses in battle may leave a campaign force short; it stays legal (M-90).",
+                f.message
+            );
+        }
+    }
     let fc = doc.force_commander.clone().unwrap_or_default();
     let groups = doc
         .groups
@@ -134,11 +147,74 @@ pub fn build(
         groups,
         total: v.total,
         limit_text: v.limit_text(),
-        legal: v.legal,
-        findings: v.findings.clone(),
+        legal: findings.iter().all(|f| f.severity != "error"),
+        findings,
         element_count: v.element_count,
         catalogue_version: cat.version().to_string(),
         printed_on: today.to_string(),
         turns: (1..=cat.tables().game_length_turns).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::systems::lotf::{
+        CommanderDoc, ElementDoc, ElementType, GroupDoc, Nation, RosterDoc, Size, War,
+    };
+
+    /// Two groups, the second left with one element.
+    fn short_force() -> RosterDoc {
+        let mut d = RosterDoc::new("Crown", War::AmericanRevolution, Nation::British, Some(150));
+        d.force_commander = Some(CommanderDoc::default());
+        let mut first = GroupDoc {
+            commander: Some(CommanderDoc::default()),
+            ..GroupDoc::default()
+        };
+        for name in ["Foot A", "Foot B", "Foot C"] {
+            first
+                .elements
+                .push(ElementDoc::new(name, ElementType::Infantry, Size::Medium));
+        }
+        let mut second = GroupDoc {
+            commander: Some(CommanderDoc::default()),
+            ..GroupDoc::default()
+        };
+        second.elements.push(ElementDoc::new(
+            "Foot D",
+            ElementType::Infantry,
+            Size::Medium,
+        ));
+        d.groups = vec![first, second];
+        d
+    }
+
+    #[test]
+    fn a_campaign_force_short_after_its_losses_prints_as_legal_with_a_warning() {
+        let cat = Catalogue::builtin().unwrap();
+        let plain = build(&cat, &short_force(), None, "2026-11-25");
+        assert!(!plain.legal, "a roster with a one-element group is illegal");
+        let state = ForceState {
+            after_casualties: true,
+            ..ForceState::default()
+        };
+        let campaign = build(&cat, &short_force(), Some(&state), "2026-11-25");
+        let errors: Vec<_> = campaign
+            .findings
+            .iter()
+            .filter(|f| f.severity == "error")
+            .map(|f| format!("{} {}", f.code, f.message))
+            .collect();
+        assert!(
+            campaign.legal,
+            "M-90: losses leave a campaign force legal: {errors:?}"
+        );
+        let warning = campaign
+            .findings
+            .iter()
+            .find(|f| f.code == "too_few_elements")
+            .expect("the short group is still mentioned");
+        assert_eq!(warning.severity, "warning");
+        assert!(warning.message.contains("M-90"), "{}", warning.message);
     }
 }

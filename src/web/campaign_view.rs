@@ -485,14 +485,24 @@ pub fn svg_map(c: &Loaded) -> SvgMap {
             let n = stacked.entry(f.place.as_str()).or_insert(0);
             let slot = *n;
             *n += 1;
-            let label = short_label(&f.player);
+            // The force's own name (issue 18: it showed the player's), kept inside the map:
+            // a marker near the right edge has its label on its left, one near the top below it.
+            let name = f.roster.name();
+            let label = short_label(&name);
+            let width = label.chars().count() as i32 * 9 + 16;
+            let right = x + 16 + width > MAP_RIGHT;
+            let above = y - 26 - slot * 22 - 15 >= MAP_TOP;
             SvgForce {
-                x: x + 16,
-                y: y - 26 - slot * 22,
+                x: if right { x - 16 - width } else { x + 16 },
+                y: if above {
+                    y - 26 - slot * 22
+                } else {
+                    y + 40 + slot * 22
+                },
                 side: f.side,
-                width: label.chars().count() * 9 + 16,
+                width: width as usize,
                 label,
-                player: f.player.clone(),
+                player: format!("{name} ({})", f.player),
                 mine: c.force.as_deref() == Some(f.id.as_str()),
             }
         })
@@ -553,6 +563,11 @@ pub fn svg_map(c: &Loaded) -> SvgMap {
 pub fn system_of<'a>(state: &'a AppState, c: &Loaded) -> Result<&'a dyn ForceRules, AppError> {
     Ok(crate::app::campaigns::system_of(&state.app.rules, &c.row)?)
 }
+
+/// The right and top edges of the map's drawing (its `viewBox` in `_map.html`), inside which
+/// force labels are kept.
+const MAP_RIGHT: i32 = 1035;
+const MAP_TOP: i32 = -35;
 
 /// A name of at most 14 characters for a map marker: a longer one is cut to 13 and ends
 /// with an ellipsis, so it reads as shortened rather than misspelt.

@@ -322,6 +322,37 @@ mod tests {
     }
 
     #[test]
+    fn two_places_on_one_spot_or_of_one_name_are_refused() {
+        let mut map = blank_map();
+        let first = map.places[0].clone();
+        let mut twin = first.clone();
+        twin.id = "twin".into();
+        twin.name = "Twin".into();
+        map.places.push(twin);
+        let found = messages(map.check_with_homes(&homes()).expect_err("one spot"));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(found[0].1.contains("stand on the same spot"), "{found:?}");
+
+        let mut map = blank_map();
+        let mut namesake = first.clone();
+        namesake.id = "namesake".into();
+        namesake.x = first.x.saturating_add(200).min(1000);
+        namesake.name = format!(" {} ", first.name.to_uppercase());
+        map.places.push(namesake);
+        let found = messages(map.check_with_homes(&homes()).expect_err("one name"));
+        assert_eq!(
+            found,
+            [(
+                "map",
+                format!(
+                    "Two places are called {}; give each its own name.",
+                    first.name.to_uppercase()
+                )
+            )]
+        );
+    }
+
+    #[test]
     fn the_map_is_saved_only_sound_and_with_two_different_homes_on_it() {
         let mut map = blank_map();
         map.add_route("home_a", "nowhere", "road")
@@ -333,7 +364,8 @@ mod tests {
             ),
             [(
                 "map",
-                "Route r2 joins a place that is not on the map.".to_string()
+                "A route from First home to nowhere joins a place that is not on the map."
+                    .to_string()
             )]
         );
         let map = blank_map();

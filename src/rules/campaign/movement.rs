@@ -117,6 +117,10 @@ pub struct Map {
 pub const MAX_PLACES: usize = 60;
 pub const MAX_ROUTES: usize = 150;
 
+/// The least distance between two places on a map, in its units: their markers and names must
+/// not cover each other.
+pub const MIN_PLACE_GAP: i32 = 40;
+
 impl Map {
     /// Everything wrong with a map, in plain words (empty when it is sound).
     pub fn check(&self) -> Result<(), Vec<String>> {
@@ -151,6 +155,29 @@ impl Map {
                 problems.push(format!("{}: a victory value is 0 to 3.", p.name));
             }
         }
+        // Two places on one spot, or of one name, cannot be told apart on the map (issue 18).
+        for (i, p) in self.places.iter().enumerate() {
+            for q in &self.places[..i] {
+                let (dx, dy) = (
+                    i32::from(p.x) - i32::from(q.x),
+                    i32::from(p.y) - i32::from(q.y),
+                );
+                if dx * dx + dy * dy < MIN_PLACE_GAP * MIN_PLACE_GAP {
+                    problems.push(format!(
+                        "{} and {} stand on the same spot; move one at least {MIN_PLACE_GAP} \
+                         apart.",
+                        q.name, p.name
+                    ));
+                } else if !p.name.trim().is_empty()
+                    && p.name.trim().to_lowercase() == q.name.trim().to_lowercase()
+                {
+                    problems.push(format!(
+                        "Two places are called {}; give each its own name.",
+                        p.name.trim()
+                    ));
+                }
+            }
+        }
         let mut pairs = BTreeSet::new();
         let mut route_ids = BTreeSet::new();
         let name = |id: &str| self.place(id).map_or(id.to_string(), |p| p.name.clone());
@@ -160,13 +187,14 @@ impl Map {
             }
             if !ids.contains(r.from.as_str()) || !ids.contains(r.to.as_str()) {
                 problems.push(format!(
-                    "Route {} joins a place that is not on the map.",
-                    r.id
+                    "A route from {} to {} joins a place that is not on the map.",
+                    name(&r.from),
+                    name(&r.to)
                 ));
             } else if r.from == r.to {
                 problems.push(format!(
-                    "Route {} leads nowhere: both ends are the same place.",
-                    r.id
+                    "A route from {} leads back to it: a route joins two different places.",
+                    name(&r.from)
                 ));
             }
             let pair = if r.from < r.to {

@@ -165,6 +165,14 @@ async fn four_player_campaign(api: &Api<'_>) -> (Campaign, [Player; 4]) {
     (Campaign { id, map }, players)
 }
 
+/// The campaign page, with its map, as Greene sees it.
+async fn greene_page_map(app: &TestApp, id: i64) -> String {
+    let v = app.other_visitor();
+    v.login("greene@example.com", crate::helpers::PASSWORD)
+        .await;
+    v.get_html(&format!("/campaigns/{id}")).await
+}
+
 fn kinds(log: &Value) -> Vec<String> {
     log["entries"]
         .as_array()
@@ -494,6 +502,9 @@ async fn a_four_player_campaign_runs_three_turns_to_final_standings() {
         .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
         .await;
     assert_eq!(state["phase"], "battles");
+    // The map labels each force with its own name (issue 18: it showed the player's).
+    let map_page = greene_page_map(&app, id).await;
+    assert!(map_page.contains(">Force 4</text>"), "{map_page}");
     // Greene's home page asks him once, on the battle's own line (issue 18: the campaign's
     // list used to ask again).
     let greene_page = app.other_visitor();

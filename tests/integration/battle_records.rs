@@ -412,7 +412,33 @@ async fn a_disputed_result_can_be_corrected_as_a_new_version() {
     assert!(app
         .get_html(&format!("/battles/{new_id}"))
         .await
-        .contains(&format!("corrected version of <a href=\"/battles/{id}\">")));
+        .contains(&format!(
+            "This corrects <a href=\"/battles/{id}\">battle {id}</a>: that result stands until \
+             this one is confirmed"
+        )));
+    // The correction's form starts from the result it corrects (issue 18): the one defender
+    // element recorded Shattered is Shattered again, the rest Fit.
+    let correction = app.get_html(&format!("/battles/{new_id}/record")).await;
+    assert_eq!(
+        correction
+            .matches("<option value=\"shattered\" selected>")
+            .count(),
+        1,
+        "{correction}"
+    );
+    let shattered = fields
+        .iter()
+        .find(|(_, v)| v == "shattered")
+        .map(|(k, _)| k.clone())
+        .expect("one element recorded shattered");
+    let at = correction
+        .find(&format!("name=\"{shattered}\""))
+        .expect("its select");
+    assert!(correction[at..]
+        .split("</select>")
+        .next()
+        .unwrap()
+        .contains("value=\"shattered\" selected"));
     let again = app
         .post_form(
             &format!("/battles/{id}"),

@@ -684,7 +684,15 @@ pub async fn record_form(
     if row.status != RecordStatus::SetUp.id() || !settled {
         return Ok(redirect(&format!("/battles/{}", row.id)));
     }
-    render(&record_page(&state, ctx, row, &[], Vec::new())?)
+    // A correction starts from the result it corrects.
+    let fields = match row.replaces_id {
+        Some(old) => {
+            let recorded = records::load_for(&state.app, &user.actor(), old).await?;
+            pages_of(&row)?.record_fields_of(&recorded)
+        }
+        None => Vec::new(),
+    };
+    render(&record_page(&state, ctx, row, &fields, Vec::new())?)
 }
 
 fn messages(details: Vec<crate::app::ErrorDetail>) -> Vec<String> {

@@ -91,6 +91,13 @@ pub trait SystemPages: RosterPages + Sync {
         row: &BattleRow,
         fields: &[(String, String)],
     ) -> Result<String, AppError>;
+    /// The record form's fields as `recorded` (an earlier version's result) filled them in, so
+    /// that a correction starts from what was recorded (issue 18). None by default: the form
+    /// then starts blank.
+    fn record_fields_of(&self, recorded: &BattleRow) -> Vec<(String, String)> {
+        let _ = recorded;
+        Vec::new()
+    }
     /// Reads a result entered from the table, and checks or records it.
     fn record<'a>(
         &'a self,

@@ -182,6 +182,10 @@ impl SystemPages for LotfPages {
         record::form(state, row, fields)
     }
 
+    fn record_fields_of(&self, recorded: &BattleRow) -> Vec<(String, String)> {
+        record::fields_of(recorded)
+    }
+
     fn record<'a>(
         &'a self,
         ctx: &'a app::Context,

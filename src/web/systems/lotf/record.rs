@@ -148,6 +148,58 @@ pub fn form(
     .render()?)
 }
 
+/// The form's fields as a recorded result filled them in: every element's end state and hits,
+/// each commander's fate, the turns and the objectives. Empty for a battle with no recorded
+/// report (one fought by the simulator).
+pub fn fields_of(recorded: &BattleRow) -> Vec<(String, String)> {
+    let Some(lotf::Outcome::Tabletop { report, .. }) = recorded
+        .result
+        .as_deref()
+        .and_then(|r| serde_json::from_str::<lotf::Outcome>(r).ok())
+    else {
+        return Vec::new();
+    };
+    let prefix = |side: Side| match side {
+        Side::Attacker => "a",
+        Side::Defender => "d",
+    };
+    let mut fields = vec![
+        ("turns".to_string(), report.turns_played.to_string()),
+        (
+            "obj_attacker".to_string(),
+            report.attacker_objectives.to_string(),
+        ),
+        (
+            "obj_defender".to_string(),
+            report.defender_objectives.to_string(),
+        ),
+    ];
+    for e in &report.elements {
+        let key = format!("{}_{}", prefix(e.side), e.id);
+        let state = match e.state {
+            FinalState::Fit => "fit",
+            FinalState::Shaken => "shaken",
+            FinalState::Exhausted => "exhausted",
+            FinalState::Shattered => "shattered",
+            FinalState::LeftTheField => "left",
+        };
+        fields.push((format!("state_{key}"), state.to_string()));
+        fields.push((format!("hits_{key}"), e.hits.to_string()));
+    }
+    for c in &report.commanders {
+        let fate = match c.fate {
+            CommanderFate::Unharmed => "unharmed",
+            CommanderFate::Killed => "killed",
+            CommanderFate::Captured => "captured",
+        };
+        fields.push((
+            format!("fate_{}_{}", prefix(c.side), c.id),
+            fate.to_string(),
+        ));
+    }
+    fields
+}
+
 /// Reads the record form into the rules core's report; unreadable entries become problems.
 /// The report comes back either way, with harmless stand-ins for what could not be read, so
 /// the rules core can name its own problems with the rest in the same answer.

@@ -255,6 +255,31 @@ async fn a_tabletop_battle_set_up_on_the_page_is_recorded_confirmed_and_scored()
         .get_html("/battles")
         .await
         .contains("<strong>1</strong> lost"));
+
+    // A correction starts from the confirmed result (issue 18): the unit routed off and the
+    // General killed are filled in again, and the turns played.
+    let res = app
+        .post_form(
+            &format!("/battles/{id}"),
+            &format!("/battles/{id}/correct"),
+            &[("version", "3")],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let record = crate::helpers::location(&res);
+    let correction = app.get_html(&record).await;
+    assert!(
+        correction.contains("<option value=\"routed_off\" selected>"),
+        "{correction}"
+    );
+    assert!(
+        correction.contains("value=\"1\" checked> Stevens"),
+        "the General killed: {correction}"
+    );
+    assert!(
+        correction.contains("value=\"5\""),
+        "the turns: {correction}"
+    );
 }
 
 #[tokio::test]

@@ -519,6 +519,33 @@ pub fn record_form(
     .render()?)
 }
 
+/// The record form's fields as a recorded result filled them in (each unit's end, the Generals
+/// killed, the turns), so that a correction starts from it. Empty for a simulated battle.
+pub fn record_fields_of(recorded: &BattleRow) -> Vec<(String, String)> {
+    let Some(outcome) = recorded
+        .result
+        .as_deref()
+        .and_then(|r| serde_json::from_str::<Outcome>(r).ok())
+        .filter(|o| o.method == crate::rules::system::Method::Tabletop)
+    else {
+        return Vec::new();
+    };
+    let mut fields = vec![("turns".to_string(), outcome.turns_played.to_string())];
+    for (side, prefix, _) in SIDES {
+        let result = match side {
+            BattleSide::Attacker => &outcome.attacker,
+            BattleSide::Defender => &outcome.defender,
+        };
+        for u in &result.units {
+            fields.push((format!("end_{prefix}_{}", u.unit), u.end.id().to_string()));
+        }
+        for g in &result.generals_killed {
+            fields.push((format!("killed_{prefix}_{g}"), "1".to_string()));
+        }
+    }
+    fields
+}
+
 /// Reads the record form into the rules core's report; the turns must be a number, every other
 /// check is the rules core's.
 fn read_report(

@@ -138,6 +138,10 @@ impl SystemPages for LodPages {
         battles::record_form(state, row, fields)
     }
 
+    fn record_fields_of(&self, recorded: &BattleRow) -> Vec<(String, String)> {
+        battles::record_fields_of(recorded)
+    }
+
     fn record<'a>(
         &'a self,
         ctx: &'a app::Context,

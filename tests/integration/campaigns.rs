@@ -206,6 +206,12 @@ async fn a_four_player_campaign_runs_three_turns_to_final_standings() {
         .collect();
     assert_eq!(enlisted.len(), 4);
     for e in &enlisted {
+        // The log names forces, never their ids (issue 18: "… (f2) for …").
+        let text = e["text"].as_str().unwrap_or("");
+        assert!(
+            text.contains(" enlisted Force ") && !text.contains("(f"),
+            "{text}"
+        );
         assert!(e["seed"].as_str().is_some_and(|s| !s.is_empty()), "{e}");
         assert_eq!(e["event"]["ratings"].as_object().map(|m| m.len()), Some(3));
     }

@@ -81,14 +81,13 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
             plural(map.routes.len(), "route", "routes")
         ),
         Event::Enlisted {
-            force,
             player,
             side,
             roster,
             rolls,
             ..
         } => format!(
-            "{player} enlisted {} ({force}) for {}. Commander ratings: {}",
+            "{player} enlisted {} for {}. Commander ratings: {}",
             roster.name(),
             st.side_name(*side),
             rolls.join(" ")
@@ -230,9 +229,14 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
             rating_roll,
             ..
         } => format!(
-            "{}: experience roll for {}: {roll}; rating roll now {rating_roll}.",
+            "{}: experience roll for {}: {roll}; rating roll now {rating_roll}{}.",
             force_label(st, force),
-            commander_name(system, st, force, commander)
+            commander_name(system, st, force, commander),
+            // Say what the roll now rates him, so nobody has to look the table up (issue 18).
+            system
+                .rating_words(*rating_roll)
+                .map(|w| format!(" ({w})"))
+                .unwrap_or_default()
         ),
         Event::PlaceTaken { place: p, side, .. } => {
             format!("{} took {}.", st.side_name(*side), place(p))

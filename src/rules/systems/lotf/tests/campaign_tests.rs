@@ -782,6 +782,17 @@ fn a_major_victory_gives_the_winners_experience_rolls_and_the_loser_one() {
         } = e
         {
             assert!((1..=6).contains(roll) && (1..=6).contains(rating_roll));
+            // The log says what the new roll rates the commander (issue 18).
+            let words = crate::rules::campaign::words::describe(&cat(), &log.state, e);
+            let rating = cat()
+                .commander_rating_for_roll(*rating_roll)
+                .expect("a rating")
+                .name
+                .clone();
+            assert!(
+                words.contains(&format!("rating roll now {rating_roll} ({rating})")),
+                "{words}"
+            );
         }
     }
     let minor = {

@@ -70,6 +70,36 @@
     }
   }
 
+  // A nation list follows the war chosen: only the nations the book lists for that war are
+  // offered (the server accepts any pairing; this only keeps the choice short and sensible).
+  function wireNarrowing(root) {
+    for (const select of root.querySelectorAll("select[data-narrow-by]")) {
+      const by = document.getElementById(select.dataset.narrowBy);
+      if (!by || select.dataset.narrowWired) continue;
+      select.dataset.narrowWired = "1";
+      // What the roster holds now stays offered with its war, listed or not: nothing is changed
+      // behind the player's back.
+      const [keptNation, keptWar] = [select.value, by.value];
+      const narrow = () => {
+        let selectedHidden = false;
+        for (const option of select.options) {
+          const wars = option.dataset.wars ? option.dataset.wars.split(" ") : null;
+          const ok = !wars || wars.includes(by.value) ||
+            (option.value === keptNation && by.value === keptWar);
+          option.hidden = !ok;
+          option.disabled = !ok;
+          if (!ok && option.selected) selectedHidden = true;
+        }
+        if (selectedHidden) {
+          const first = Array.from(select.options).find((o) => !o.disabled);
+          if (first) select.value = first.value;
+        }
+      };
+      by.addEventListener("change", narrow);
+      narrow();
+    }
+  }
+
   // "Add an element to group N" links point at the one add form; choose that group in it.
   function wireAddLinks(root) {
     for (const link of root.querySelectorAll("a[data-add-to]")) {
@@ -181,6 +211,7 @@
 
   function setUp(root) {
     wireSystemFields(root);
+    wireNarrowing(root);
     wireConfirms(root);
     wirePrintButtons(root);
     wireElementForms(root);

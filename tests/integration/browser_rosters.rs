@@ -388,3 +388,38 @@ async fn the_live_editor_says_when_the_login_has_ended() {
     assert_eq!(kept.as_deref(), Some("Morgan"), "what was typed is kept");
     b.close().await;
 }
+
+/// The new-roster form offers only the nations the book lists for the war chosen (issue 18):
+/// Hessians for the Revolution, not for 1812.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_nation_list_follows_the_war() {
+    let Some(b) = Browser::start("the_nation_list_follows_the_war").await else {
+        return;
+    };
+    let app = spawn_app().await;
+    register_and_fill_a_new_roster(&b, &app, "steuben", "Hessian test").await;
+    let offered = |b: &Browser| {
+        let client = b.client.clone();
+        async move {
+            client
+                .execute(
+                    "return Array.from(document.querySelectorAll('#new-nation option'))
+                       .filter(o => !o.disabled).map(o => o.value).join(' ');",
+                    vec![],
+                )
+                .await
+                .expect("options")
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        }
+    };
+    assert!(offered(&b).await.contains("hessian"));
+    b.select("#new-war", "war_of_1812").await;
+    let in_1812 = offered(&b).await;
+    assert!(
+        !in_1812.contains("hessian") && in_1812.contains("british"),
+        "{in_1812}"
+    );
+    b.close().await;
+}

@@ -202,6 +202,7 @@ fn ratings(cat: &Catalogue) -> Vec<Choice> {
             label: format!("{} (Morale {})", r.name, r.morale),
             types: String::new(),
             sizes: String::new(),
+            wars: String::new(),
         })
         .collect()
 }

@@ -12,6 +12,9 @@ pub struct Choice {
     pub label: String,
     pub types: String,
     pub sizes: String,
+    /// For nations: the wars whose lists name it (the script offers only those for the war
+    /// chosen; any pairing stays valid on the server).
+    pub wars: String,
 }
 
 impl Choice {
@@ -27,6 +30,7 @@ fn choice(value: &str, label: String) -> Choice {
         label,
         types: String::new(),
         sizes: String::new(),
+        wars: String::new(),
     }
 }
 
@@ -48,7 +52,16 @@ pub fn wars(cat: &Catalogue) -> Vec<Choice> {
 pub fn nations(cat: &Catalogue) -> Vec<Choice> {
     cat.nations()
         .iter()
-        .map(|n| choice(n.id.id(), n.name.clone()))
+        .map(|n| Choice {
+            wars: cat
+                .wars()
+                .iter()
+                .filter(|w| w.nations.iter().any(|l| l.nation == n.id))
+                .map(|w| w.id.id())
+                .collect::<Vec<_>>()
+                .join(" "),
+            ..choice(n.id.id(), n.name.clone())
+        })
         .collect()
 }
 
@@ -96,6 +109,7 @@ pub fn sizes(cat: &Catalogue) -> Vec<Choice> {
                 label: format!("{} ({})", size.label(), costs.join(", ")),
                 types: types.join(" "),
                 sizes: String::new(),
+                wars: String::new(),
             }
         })
         .collect()
@@ -126,6 +140,7 @@ pub fn weapons(cat: &Catalogue, war: War) -> Vec<Choice> {
             label: format!("{} ({range}, {} pts)", w.name, signed(w.points)),
             types: types.join(" "),
             sizes: String::new(),
+            wars: String::new(),
         });
     }
     out
@@ -144,6 +159,7 @@ pub fn upgrades(cat: &Catalogue) -> Vec<Choice> {
                 .as_ref()
                 .map(|s| s.iter().map(|z| z.id()).collect::<Vec<_>>().join(" "))
                 .unwrap_or_default(),
+            wars: String::new(),
         });
     }
     for combo in cat.upgrade_combinations() {
@@ -172,6 +188,7 @@ pub fn upgrades(cat: &Catalogue) -> Vec<Choice> {
             label: format!("{} ({} pts)", names.join(" + "), signed(points)),
             types: allowed_types.join(" "),
             sizes: String::new(),
+            wars: String::new(),
         });
     }
     out

@@ -600,3 +600,29 @@ async fn the_odds_use_an_attached_commanders_morale_from_his_rating_r33() {
         "ticking the box without a rating is explained, not guessed"
     );
 }
+
+/// The fight report's casualty tables name unnamed groups as the rest of Muster does ("Group 1",
+/// issue 18), though the narration says "group 1" mid-sentence.
+#[tokio::test]
+async fn the_fight_report_capitalises_group_names() {
+    let app = spawn_app().await;
+    app.register("general@example.org", "General", crate::helpers::PASSWORD)
+        .await;
+    let token = app
+        .api_token("general@example.org", crate::helpers::PASSWORD)
+        .await;
+    let mut ids = Vec::new();
+    for name in ["Blue", "Buff"] {
+        let res = post(&app, "/api/v1/rosters", Some(&token), &force(name, 6)).await;
+        assert_eq!(res.status(), 201);
+        ids.push(res.json::<Value>().await.unwrap()["id"].as_i64().unwrap());
+    }
+    let report = app
+        .get_html(&format!(
+            "/lotf/fight/battle?attacker=r:{}&defender=r:{}&scenario=take_the_field&seed=7",
+            ids[0], ids[1]
+        ))
+        .await;
+    assert!(report.contains("<td>Group 1</td>"), "{report}");
+    assert!(!report.contains("<td>group "), "{report}");
+}

@@ -250,7 +250,15 @@ pub fn casualties_of(outcome: &BattleOutcome, side: Side) -> Vec<Casualty> {
         .filter(|e| e.side == side)
         .map(|e| Casualty {
             name: e.name.clone(),
-            group: e.group.clone(),
+            // The engine's narration says "group 2" mid-sentence; a table cell starts with a
+            // capital, as the rest of Muster writes it ("Group 2").
+            group: {
+                let mut letters = e.group.chars();
+                letters
+                    .next()
+                    .map(|first| first.to_uppercase().chain(letters).collect())
+                    .unwrap_or_default()
+            },
             points: e.points,
             state: if e.removed {
                 "removed".to_string()

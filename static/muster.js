@@ -53,20 +53,27 @@
     const size = form.querySelector("[data-role=size]");
     if (!type) return;
     for (const select of form.querySelectorAll("select[data-filter]")) {
-      let selectedHidden = false;
-      for (const option of select.options) {
+      offerOnly(select, (option) => {
         const types = option.dataset.types ? option.dataset.types.split(" ") : null;
         const sizes = option.dataset.sizes ? option.dataset.sizes.split(" ") : null;
-        const ok = (!types || types.includes(type.value)) &&
+        return (!types || types.includes(type.value)) &&
           (!sizes || !size || select === size || sizes.includes(size.value));
-        option.hidden = !ok;
-        option.disabled = !ok;
-        if (!ok && option.selected) selectedHidden = true;
-      }
-      if (selectedHidden) {
-        const first = Array.from(select.options).find((o) => !o.disabled);
-        if (first) select.value = first.value;
-      }
+      });
+    }
+  }
+
+  // Hides and disables the options `ok` refuses; a refused choice moves to the first offered.
+  function offerOnly(select, ok) {
+    let selectedHidden = false;
+    for (const option of select.options) {
+      const offered = ok(option);
+      option.hidden = !offered;
+      option.disabled = !offered;
+      if (!offered && option.selected) selectedHidden = true;
+    }
+    if (selectedHidden) {
+      const first = Array.from(select.options).find((o) => !o.disabled);
+      if (first) select.value = first.value;
     }
   }
 
@@ -80,21 +87,12 @@
       // What the roster holds now stays offered with its war, listed or not: nothing is changed
       // behind the player's back.
       const [keptNation, keptWar] = [select.value, by.value];
-      const narrow = () => {
-        let selectedHidden = false;
-        for (const option of select.options) {
+      const narrow = () =>
+        offerOnly(select, (option) => {
           const wars = option.dataset.wars ? option.dataset.wars.split(" ") : null;
-          const ok = !wars || wars.includes(by.value) ||
+          return !wars || wars.includes(by.value) ||
             (option.value === keptNation && by.value === keptWar);
-          option.hidden = !ok;
-          option.disabled = !ok;
-          if (!ok && option.selected) selectedHidden = true;
-        }
-        if (selectedHidden) {
-          const first = Array.from(select.options).find((o) => !o.disabled);
-          if (first) select.value = first.value;
-        }
-      };
+        });
       by.addEventListener("change", narrow);
       narrow();
     }

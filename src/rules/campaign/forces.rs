@@ -197,6 +197,16 @@ fn bought(
         .map_err(CampaignError::Field)
 }
 
+/// Force `force` and its shape, when both can be read.
+fn force_and_shape<'a>(
+    state: &'a CampaignState,
+    rules: &dyn ForceRules,
+    force: &str,
+) -> Option<(&'a Force, super::forces_api::ForceShape)> {
+    let f = state.forces.get(force)?;
+    Some((f, rules.shape(&f.roster).ok()?))
+}
+
 /// Every element of the force that can be restored one size, in roster order, with its price.
 /// Whether the force may buy it now (an open turn, the bank, the battle size) is for
 /// [`purchase`] to say.
@@ -205,10 +215,7 @@ pub fn restore_options(
     rules: &dyn ForceRules,
     force: &str,
 ) -> Vec<RestoreOption> {
-    let Some(f) = state.forces.get(force) else {
-        return Vec::new();
-    };
-    let Ok(before) = rules.shape(&f.roster) else {
+    let Some((f, before)) = force_and_shape(state, rules, force) else {
         return Vec::new();
     };
     let points_before = rules.points(&f.roster).unwrap_or(0);
@@ -265,10 +272,7 @@ pub fn upgrade_options(
     rules: &dyn ForceRules,
     force: &str,
 ) -> Vec<PurchaseOption> {
-    let Some(f) = state.forces.get(force) else {
-        return Vec::new();
-    };
-    let Ok(shape) = rules.shape(&f.roster) else {
+    let Some((_, shape)) = force_and_shape(state, rules, force) else {
         return Vec::new();
     };
     let upgrades = rules.purchase_menu().upgrades;
@@ -291,13 +295,8 @@ pub fn element_options(
     rules: &dyn ForceRules,
     force: &str,
 ) -> Vec<PurchaseOption> {
-    let Some(f) = state.forces.get(force) else {
-        return Vec::new();
-    };
-    let Some(group) = rules
-        .shape(&f.roster)
-        .ok()
-        .and_then(|s| s.groups.first().map(|g| g.id.clone()))
+    let Some(group) = force_and_shape(state, rules, force)
+        .and_then(|(_, s)| s.groups.first().map(|g| g.id.clone()))
     else {
         return Vec::new();
     };

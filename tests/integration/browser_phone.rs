@@ -1,7 +1,8 @@
 //! Issue 18: no page is wider than a phone. Every page a player or an organiser reaches is loaded
 //! in headless Chromium with a phone's 390 px viewport (chromedriver's mobile emulation) and measured:
 //! the page must not scroll sideways, and nothing may stand off its left edge where it cannot be
-//! scrolled to. Screenshots of every page at that width go to `target/browser-shots/phone/`. Runs on SQLite only (the pages do not depend on the backend), to keep CI short.
+//! scrolled to. Screenshots of every page at that width go to `target/browser-shots/phone/`, and
+//! at 1280 px to `target/browser-shots/desktop/` (`bash scripts/screenshots.sh` makes both). Runs on SQLite only (the pages do not depend on the backend), to keep CI short.
 
 use serde_json::{json, Value};
 
@@ -152,11 +153,7 @@ async fn no_page_is_wider_than_a_phone() {
     )
     .await;
 
-    b.open(&app.url("/login")).await;
-    b.fill("#email", "howe@example.com").await;
-    b.fill("#password", PASSWORD).await;
-    b.click("form.stacked-form button[type=submit]").await;
-    b.wait_for_path("/").await;
+    log_in(&b, &app).await;
 
     let pages = [
         "/".to_string(),
@@ -198,13 +195,40 @@ async fn no_page_is_wider_than_a_phone() {
         if let Some(problem) = too_wide(&b, &app, path).await {
             wide.push(problem);
         }
-        let name: String = path
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-            .take(60)
-            .collect();
-        b.screenshot(&shots.join(format!("{n:02}{name}.png"))).await;
+        b.screenshot(&shots.join(shot_name(n, path))).await;
     }
     b.close().await;
     assert!(wide.is_empty(), "pages wider than {WIDTH} px: {wide:#?}");
+
+    // The same pages at 1280 px, for people to look at beside the phone's.
+    let Some(desk) = Browser::start("no_page_is_wider_than_a_phone (1280 px)").await else {
+        return;
+    };
+    let shots = shots.with_file_name("desktop");
+    std::fs::create_dir_all(&shots).expect("screenshot directory");
+    log_in(&desk, &app).await;
+    for (n, path) in pages.iter().enumerate() {
+        desk.open(&app.url(path)).await;
+        desk.find("main").await;
+        desk.screenshot(&shots.join(shot_name(n, path))).await;
+    }
+    desk.close().await;
+}
+
+async fn log_in(b: &Browser, app: &TestApp) {
+    b.open(&app.url("/login")).await;
+    b.fill("#email", "howe@example.com").await;
+    b.fill("#password", PASSWORD).await;
+    b.click("form.stacked-form button[type=submit]").await;
+    b.wait_for_path("/").await;
+}
+
+/// A screenshot's file name: its place in the list and the path in plain characters.
+fn shot_name(n: usize, path: &str) -> String {
+    let name: String = path
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .take(60)
+        .collect();
+    format!("{n:02}{name}.png")
 }

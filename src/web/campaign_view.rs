@@ -40,11 +40,11 @@ pub fn battle_words(c: &Loaded, b: &crate::rules::campaign::state::CampaignBattl
     if let (BattleStatus::Resolved, Some(r)) = (&b.status, &b.result) {
         return match r.winner.as_deref() {
             Some("attacker") => format!(
-                "Attacker won, {} ({}:{})",
+                "Attacker won: {} victory ({}:{})",
                 r.level, r.attacker_vp, r.defender_vp
             ),
             Some("defender") => format!(
-                "Defender won, {} ({}:{})",
+                "Defender won: {} victory ({}:{})",
                 r.level, r.defender_vp, r.attacker_vp
             ),
             _ => format!("Tie ({}:{})", r.attacker_vp, r.defender_vp),

@@ -113,6 +113,11 @@ async fn record_a_tabletop_result_have_it_confirmed_and_read_the_report() {
 
     // An impossible entry: nine turns. The form comes back with what was typed.
     let form = app.get_html(&format!("/battles/{id}/record")).await;
+    // The form says beforehand that a broken force concedes (M-26, issue 18).
+    assert!(
+        form.contains("more broken groups than unbroken ones concedes"),
+        "{form}"
+    );
     assert!(
         form.contains(r#"<span class="muted">(Medium)</span>"#),
         "each element shows its size, so elements of one name can be told apart: {form}"

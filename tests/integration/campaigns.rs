@@ -936,7 +936,9 @@ async fn the_campaign_pages_work_as_plain_forms() {
     let wash_roster = roster_of(&api, &washington, "Main army", "american").await;
 
     let organiser = app.other_visitor();
-    organiser.login("howe@example.com", PASSWORD).await;
+    organiser
+        .login("howe@example.com", crate::helpers::PASSWORD)
+        .await;
     // A nameless campaign is refused, and the form keeps the other fields.
     let res = organiser
         .post_form(
@@ -1203,6 +1205,18 @@ async fn a_battle_is_rearranged_voided_and_fought_again() {
         .ok(&howe, "GET", &format!("/campaigns/{id}"), None)
         .await;
     assert_eq!(state["turn"], 3);
+    // The organiser's void list reads the result as the rest of the pages do (issue 18).
+    let organiser = app.other_visitor();
+    organiser
+        .login("howe@example.com", crate::helpers::PASSWORD)
+        .await;
+    let tools = organiser
+        .get_html(&format!("/campaigns/{id}/organiser"))
+        .await;
+    assert!(
+        tools.contains("Battle 1 at ") && tools.contains(" won: ") && !tools.contains(" won, "),
+        "{tools}"
+    );
     let (status, _) = api
         .call(
             &washington,
@@ -1516,7 +1530,6 @@ async fn reinforcement_points_end_with_the_last_turn() {
 /// with the same words the API gives for the whole log.
 #[tokio::test]
 async fn the_log_is_read_a_page_at_a_time_with_its_stored_words() {
-    use crate::helpers::PASSWORD;
     let app = spawn_app().await;
     let api = Api {
         app: &app,
@@ -1557,7 +1570,9 @@ async fn the_log_is_read_a_page_at_a_time_with_its_stored_words() {
     assert!(newest.contains("Reason: tally 104"), "{newest}");
 
     let organiser = app.other_visitor();
-    organiser.login("howe@example.com", PASSWORD).await;
+    organiser
+        .login("howe@example.com", crate::helpers::PASSWORD)
+        .await;
     let first = organiser
         .get_html(&format!("/campaigns/{}/log", c.id))
         .await;

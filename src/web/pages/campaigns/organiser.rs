@@ -90,11 +90,11 @@ async fn organiser_page(
                     choice(
                         b.no.to_string(),
                         format!(
-                            "Battle {} at {} (turn {}, {})",
+                            "Battle {} at {}, turn {}: {}",
                             b.no,
                             b.name,
                             b.turn,
-                            crate::web::campaign_view::battle_words(&c, b).to_lowercase()
+                            crate::web::campaign_view::battle_words(&c, b)
                         ),
                     )
                 })

@@ -226,29 +226,31 @@ async fn force_page(
             })
             .collect(),
         problems: force_problems(st, system, force),
-        upgrade_choices: upgrade_options(st, system, force)
-            .into_iter()
-            .filter_map(|o| match o.purchase {
-                Offered::Upgrade { element, upgrade } => {
-                    Some(choice(format!("{element}|{upgrade}"), o.what))
-                }
-                _ => None,
-            })
-            .collect(),
-        raise_choices: element_options(st, system, force)
-            .into_iter()
-            .filter_map(|o| match o.purchase {
-                Offered::Element {
-                    element_type, size, ..
-                } => Some(choice(format!("{element_type}|{size}"), o.what)),
-                _ => None,
-            })
-            .collect(),
+        upgrade_choices: picks(upgrade_options(st, system, force)),
+        raise_choices: picks(element_options(st, system, force)),
         groups,
         errors,
         ctx,
     };
     render_with_status(&page, status)
+}
+
+/// Offered purchases as one select's options: `element|upgrade` or `type|size` (what `buy`
+/// reads back from `pick`), labelled with what they are and their price.
+fn picks(offered: Vec<crate::rules::campaign::forces::PurchaseOption>) -> Vec<SelectOption> {
+    offered
+        .into_iter()
+        .filter_map(|o| {
+            let value = match o.purchase {
+                Offered::Upgrade { element, upgrade } => format!("{element}|{upgrade}"),
+                Offered::Element {
+                    element_type, size, ..
+                } => format!("{element_type}|{size}"),
+                Offered::Restore { .. } => return None,
+            };
+            Some(choice(value, o.what))
+        })
+        .collect()
 }
 
 pub async fn force(

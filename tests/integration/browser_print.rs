@@ -190,11 +190,11 @@ async fn printouts_have_the_expected_pages_on_a4_and_letter() {
         )
         .await;
         let path = out.join(format!("cards-large-{paper}.pdf"));
-        let per_page = if letter { 2 } else { 4 };
+        // Issue 18: A6 on Letter uses the sheet: four (105 x 138 mm) a page, as on A4.
         assert_eq!(
             page_count(&large, &path),
-            12 / per_page,
-            "large cards, {per_page} a page on {paper}"
+            12 / 4,
+            "large cards, four a page on {paper}"
         );
         render_png(&path);
 
@@ -227,8 +227,16 @@ async fn cards_merge_identical_profiles_and_show_counts_and_names() {
         "one card per distinct profile"
     );
     assert!(
-        html.contains("×2") && html.contains("Unit 13, Twin of 1.3"),
-        "the twin shares a card"
+        html.contains("<p class=\"card-title\">Unit 13, Twin of 1.3</p>") && html.contains("×2"),
+        "the twin shares a card, their names its headline"
+    );
+    assert!(
+        html.contains("<article class=\"card side-"),
+        "cards carry their side's colour"
+    );
+    assert!(
+        html.matches("class=\"type-icon\"").count() >= 12,
+        "every card has its type symbol"
     );
     assert!(
         html.contains("Skills on these cards"),

@@ -51,6 +51,61 @@ pub async fn shared_print(
     )
 }
 
+/// The colour a force's printouts carry: a band across each card and the sheet's head, so a
+/// player tells the two sides' cards apart on the table. Each system picks it from its nation or
+/// army list (issue 18); the classes are in `static/print.css`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SideColour {
+    /// Red coats: the British and the Crown's lists.
+    Red,
+    /// Continental and American blue.
+    Blue,
+    /// A lighter blue for France, told apart from the Americans she fought beside.
+    RoyalBlue,
+    /// Dark green for the German regiments.
+    Green,
+    /// Ochre for the Native Confederation.
+    Ochre,
+}
+
+impl SideColour {
+    pub fn class(self) -> &'static str {
+        match self {
+            SideColour::Red => "side-red",
+            SideColour::Blue => "side-blue",
+            SideColour::RoyalBlue => "side-royal",
+            SideColour::Green => "side-green",
+            SideColour::Ochre => "side-ochre",
+        }
+    }
+}
+
+/// The troop-type symbol a card's headline carries: the map symbols wargamers know (a framed
+/// cross for foot, a diagonal for horse, a disc for guns). `templates/print/_icons.html` draws
+/// them; each system maps its own types onto these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TypeIcon {
+    Infantry,
+    /// Light troops in open order: the foot symbol in a broken frame.
+    Skirmishers,
+    Cavalry,
+    /// Horse fighting on foot: the horse diagonal with the foot's base line.
+    DismountedCavalry,
+    Artillery,
+}
+
+impl TypeIcon {
+    pub fn id(self) -> &'static str {
+        match self {
+            TypeIcon::Infantry => "infantry",
+            TypeIcon::Skirmishers => "skirmishers",
+            TypeIcon::Cavalry => "cavalry",
+            TypeIcon::DismountedCavalry => "dismounted",
+            TypeIcon::Artillery => "artillery",
+        }
+    }
+}
+
 /// Names for a card's line of names: as many as fit in `budget` characters, then "and N more"
 /// (the roster sheet lists them all). A single name longer than the budget is cut with an
 /// ellipsis. Cards have fixed boxes, so what a roster may hold must never push the stat line off

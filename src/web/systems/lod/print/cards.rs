@@ -59,6 +59,10 @@ pub struct RuleLine {
 #[derive(Debug, Clone)]
 pub struct Card {
     pub names: Vec<String>,
+    /// The type symbol's id ([`crate::web::pages::print::TypeIcon::id`]).
+    pub icon: &'static str,
+    /// The kind's name, beside the symbol for those who cannot see it.
+    pub kind_name: String,
     pub count: usize,
     pub entry: String,
     /// "Elite Infantry" (quality and kind, 1.2).
@@ -132,6 +136,8 @@ const BRIGADES_BUDGET: usize = 90;
 const HISTORY_LINES: usize = 3;
 
 pub struct CardSet {
+    /// The side's colour class ([`crate::web::pages::print::SideColour::class`]).
+    pub side: &'static str,
     pub pages: Vec<Vec<Card>>,
     pub total_cards: usize,
 }
@@ -329,6 +335,8 @@ pub fn card(cat: &Catalogue, p: &Profile) -> Card {
     let supporting = kind.dice.supporting_melee;
     Card {
         names: Vec::new(),
+        icon: super::type_icon(p.kind()).id(),
+        kind_name: kind.name.clone(),
         count: 0,
         entry: p.entry.name.clone(),
         kind_quality: format!("{} {}", quality.name, kind.name),
@@ -464,6 +472,7 @@ pub fn build(
     let ordered: Vec<Card> = order.iter().filter_map(|k| cards.remove(k)).collect();
     let total_cards = ordered.len();
     CardSet {
+        side: super::side_colour(&doc.army_list).class(),
         pages: ordered.chunks(CARDS_PER_PAGE).map(|c| c.to_vec()).collect(),
         total_cards,
     }

@@ -14,6 +14,30 @@ use serde::Deserialize;
 
 pub use pages::print_roster;
 
+use crate::rules::systems::lod::{ArmyList, Kind};
+use crate::web::pages::print::{SideColour, TypeIcon};
+
+/// The colour an army's cards and sheet carry (issue 18): red for the British list, green for
+/// the Hessians, blue for the Continentals (and for a list the catalogue does not know).
+pub fn side_colour(army_list: &str) -> SideColour {
+    match ArmyList::from_id(army_list) {
+        Some(ArmyList::British) => SideColour::Red,
+        Some(ArmyList::Hessian) => SideColour::Green,
+        Some(ArmyList::Continental) | None => SideColour::Blue,
+    }
+}
+
+/// The symbol a card's headline carries for each kind of unit.
+pub fn type_icon(kind: Kind) -> TypeIcon {
+    match kind {
+        Kind::Infantry => TypeIcon::Infantry,
+        Kind::Skirmishers => TypeIcon::Skirmishers,
+        Kind::MountedCavalry => TypeIcon::Cavalry,
+        Kind::DismountedCavalry => TypeIcon::DismountedCavalry,
+        Kind::Artillery => TypeIcon::Artillery,
+    }
+}
+
 /// The public quick reference, on screen and in print.
 pub fn configure(cfg: &mut ServiceConfig) {
     cfg.service(web::resource("/lod/reference").get(pages::reference_page));

@@ -25,6 +25,8 @@ pub struct CardsPage {
     pub action: String,
     pub paper: &'static str,
     pub each: bool,
+    /// The side's colour class.
+    pub side: &'static str,
     pub pages: Vec<Vec<Card>>,
     pub total_cards: usize,
     pub per_page: usize,
@@ -80,6 +82,7 @@ pub fn print_force(
                 action,
                 paper: paper.id(),
                 each: query.one_per_unit(),
+                side: set.side,
                 pages: set.pages,
                 total_cards: set.total_cards,
                 per_page: CARDS_PER_PAGE,

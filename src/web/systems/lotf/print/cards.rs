@@ -4,9 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use super::{CardSize, ForceState, Paper};
+use super::{side_colour, type_icon, CardSize, ForceState, Paper};
 use crate::rules::systems::lotf::{profile, Catalogue, DisciplineLevel, RosterDoc};
 use crate::web::pages::print::{lines_within, names_within};
+#[cfg(doc)]
+use crate::web::pages::print::{SideColour, TypeIcon};
 
 #[derive(Debug, Clone)]
 pub struct SkillLine {
@@ -17,6 +19,8 @@ pub struct SkillLine {
 #[derive(Debug, Clone)]
 pub struct Card {
     pub names: Vec<String>,
+    /// The type symbol's id ([`TypeIcon::id`]).
+    pub icon: &'static str,
     pub count: usize,
     pub type_label: String,
     pub size_label: String,
@@ -33,6 +37,8 @@ pub struct Card {
     pub starting: String,
     pub points: u32,
     pub skills: Vec<SkillLine>,
+    /// Reminders in our own words (charge sizes, single stands, a Shaken start).
+    pub notes: Vec<String>,
     /// One box per point of Discipline.
     pub hit_boxes: Vec<u8>,
     pub disorder_boxes: Vec<u8>,
@@ -57,6 +63,8 @@ impl Card {
 pub const DISORDER_BOXES: u8 = 4;
 
 pub struct CardSet {
+    /// The side's colour class ([`SideColour::class`]).
+    pub side: &'static str,
     pub pages: Vec<Vec<Card>>,
     pub glossary: Vec<SkillLine>,
     pub total_cards: usize,
@@ -167,6 +175,7 @@ pub fn build(
                 key,
                 Card {
                     names: vec![name],
+                    icon: type_icon(p.element_type, &p.upgrades).id(),
                     count: 1,
                     type_label: p.element_type.label().to_string(),
                     size_label: p.size.label().to_string(),
@@ -190,6 +199,7 @@ pub fn build(
                             summary: s.summary.clone(),
                         })
                         .collect(),
+                    notes: p.notes.clone(),
                     hit_boxes: (1..=p.discipline).collect(),
                     disorder_boxes: (1..=DISORDER_BOXES).collect(),
                     track,
@@ -215,6 +225,7 @@ pub fn build(
         .map(|c| c.to_vec())
         .collect();
     CardSet {
+        side: side_colour(doc.nation).class(),
         pages,
         glossary: glossary.into_values().collect(),
         total_cards,
@@ -296,11 +307,24 @@ mod tests {
     }
 
     #[test]
-    fn large_cards_fit_four_to_an_a4_page_and_two_to_letter() {
+    fn large_cards_fit_four_to_a_page_on_a4_and_on_letter() {
         let cat = Catalogue::builtin().unwrap();
-        let set = build(&cat, &doc(), None, CardSize::Large, Paper::A4, true);
-        assert_eq!(set.pages.len(), 1);
-        let set = build(&cat, &doc(), None, CardSize::Large, Paper::Letter, true);
-        assert_eq!(set.pages.len(), 2);
+        for paper in [Paper::A4, Paper::Letter] {
+            let set = build(&cat, &doc(), None, CardSize::Large, paper, true);
+            assert_eq!(set.pages.len(), 1, "four elements, one page of {paper:?}");
+        }
+    }
+
+    #[test]
+    fn cards_carry_the_side_colour_and_each_type_its_symbol() {
+        let cat = Catalogue::builtin().unwrap();
+        let mut d = doc();
+        d.groups[0]
+            .elements
+            .push(ElementDoc::new("Horse", ElementType::Cavalry, Size::Small));
+        let set = build(&cat, &d, None, CardSize::Standard, Paper::A4, false);
+        assert_eq!(set.side, "side-red", "a British force prints in red");
+        let icons: Vec<&str> = set.pages[0].iter().map(|c| c.icon).collect();
+        assert_eq!(icons, ["infantry", "infantry", "cavalry"]);
     }
 }

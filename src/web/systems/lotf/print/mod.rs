@@ -11,7 +11,40 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
-use crate::rules::systems::lotf::{RosterDoc, Size};
+use crate::rules::systems::lotf::{ElementType, Nation, RosterDoc, Size, Upgrade};
+use crate::web::pages::print::{SideColour, TypeIcon};
+
+/// The colour a nation's cards and sheet carry (issue 18).
+pub fn side_colour(nation: Nation) -> SideColour {
+    match nation {
+        Nation::British => SideColour::Red,
+        Nation::American => SideColour::Blue,
+        Nation::French => SideColour::RoyalBlue,
+        Nation::Hessian => SideColour::Green,
+        Nation::NativeConfederation => SideColour::Ochre,
+    }
+}
+
+/// The symbol a card's headline carries: light troops in open order get the broken frame.
+pub fn type_icon(element_type: ElementType, upgrades: &[Upgrade]) -> TypeIcon {
+    let light = upgrades.iter().any(|u| {
+        matches!(
+            u,
+            Upgrade::LightInfantry
+                | Upgrade::Rangers
+                | Upgrade::Riflemen
+                | Upgrade::MilitiaRiflemen
+                | Upgrade::Indians
+        )
+    });
+    match element_type {
+        ElementType::Infantry if light => TypeIcon::Skirmishers,
+        ElementType::Infantry => TypeIcon::Infantry,
+        // Dragoons here shoot from the saddle: they stay horse.
+        ElementType::Cavalry => TypeIcon::Cavalry,
+        ElementType::Artillery => TypeIcon::Artillery,
+    }
+}
 
 /// Paper the printout is laid out for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,21 +83,21 @@ impl CardSize {
             CardSize::Large => "large",
         }
     }
-    /// Cards per page: 3 × 3 standard cards on either paper; A6 cards 2 × 2 on A4 but only
-    /// side by side on Letter, which is 17 mm too short for two rows of 148 mm.
-    pub fn per_page(self, paper: Paper) -> usize {
-        match (self, paper) {
-            (CardSize::Standard, _) => 9,
-            (CardSize::Large, Paper::A4) => 4,
-            (CardSize::Large, Paper::Letter) => 2,
+    /// Cards per page: 3 × 3 standard cards, 2 × 2 large ones, on either paper. Letter is 17 mm
+    /// too short for two rows of A6, so there large cards are 105 × 138 mm: four still fill the
+    /// sheet instead of two leaving half of it blank (issue 18; `print.css`).
+    pub fn per_page(self, _paper: Paper) -> usize {
+        match self {
+            CardSize::Standard => 9,
+            CardSize::Large => 4,
         }
     }
-    /// Characters of element names a card prints before "and N more": three lines of a
-    /// standard card, five of a large one (the roster sheet lists every name).
+    /// Characters of element names a card's headline prints before "and N more": two lines of
+    /// a standard card's band, three of a large one's (the roster sheet lists every name).
     pub fn names_budget(self) -> usize {
         match self {
-            CardSize::Standard => 150,
-            CardSize::Large => 400,
+            CardSize::Standard => 70,
+            CardSize::Large => 120,
         }
     }
     /// Lines of campaign history a card prints.

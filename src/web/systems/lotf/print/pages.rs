@@ -24,6 +24,8 @@ pub struct CardsPage {
     pub size: &'static str,
     pub each: bool,
     pub large: bool,
+    /// The side's colour class.
+    pub side: &'static str,
     pub pages: Vec<Vec<Card>>,
     pub glossary: Vec<SkillLine>,
     pub total_cards: usize,
@@ -57,6 +59,7 @@ impl CardsPage {
             size: size.id(),
             each: query.one_per_element(),
             large: size == CardSize::Large,
+            side: set.side,
             pages: set.pages,
             glossary: set.glossary,
             total_cards: set.total_cards,

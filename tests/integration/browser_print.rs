@@ -198,6 +198,22 @@ async fn printouts_have_the_expected_pages_on_a4_and_letter() {
         );
         render_png(&path);
 
+        // Issue 18: the sheet is played from (stat lines, hit and disorder boxes, the
+        // discipline track on every element's line), and an ordinary force still fits one page:
+        // three groups and thirteen elements here. The largest legal organisation takes two.
+        let sheet = pdf(
+            &b,
+            &app.url(&format!("/rosters/{twelve}/print/sheet?paper={paper}")),
+            letter,
+        )
+        .await;
+        let path = out.join(format!("sheet-3x4-{paper}.pdf"));
+        assert_eq!(
+            page_count(&sheet, &path),
+            1,
+            "a sheet of 3 groups and 13 elements fits one {paper} page"
+        );
+        render_png(&path);
         let sheet = pdf(
             &b,
             &app.url(&format!("/rosters/{big}/print/sheet?paper={paper}")),
@@ -207,8 +223,8 @@ async fn printouts_have_the_expected_pages_on_a4_and_letter() {
         let path = out.join(format!("sheet-6x6-{paper}.pdf"));
         assert_eq!(
             page_count(&sheet, &path),
-            1,
-            "a 6 × 6 roster sheet fits one {paper} page"
+            2,
+            "a 6 × 6 roster sheet takes two {paper} pages"
         );
         render_png(&path);
     }
@@ -356,6 +372,17 @@ async fn every_printed_number_comes_from_the_catalogue() {
     assert!(
         sheet.contains("1188 / 1000 pts"),
         "36 × 33 points on the sheet"
+    );
+    // Issue 18: the sheet is played from: every element's line has the stat line from the
+    // catalogue, a hit box per point of Discipline, disorder boxes and the discipline track.
+    assert!(
+        sheet.contains("<td class=\"stat\">7</td>") && sheet.contains("<td class=\"stat\">9+</td>"),
+        "the sheet's stat lines show the changed Maneuver and Morale"
+    );
+    assert_eq!(
+        sheet.matches("<span class=\"start\">").count(),
+        36,
+        "each element's discipline track marks where it starts"
     );
 }
 

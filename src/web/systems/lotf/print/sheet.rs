@@ -1,8 +1,11 @@
-//! The roster sheet: commanders with spaces for their ratings and command points for turns 1–6,
-//! each group's elements with points, the totals and the legality stamp.
+//! The roster sheet, made to play from (issue 18): commanders with their rolled ratings (or
+//! spaces to write them) and command-point boxes for each turn; each group's elements with their
+//! stat line, range, hit and disorder boxes and the discipline track; points, totals and the
+//! legality stamp. An ordinary force fits one page.
 
-use super::ForceState;
-use crate::rules::systems::lotf::{self, Catalogue, RosterDoc};
+use super::cards::DISORDER_BOXES;
+use super::{side_colour, ForceState};
+use crate::rules::systems::lotf::{self, profile, Catalogue, DisciplineLevel, RosterDoc};
 use crate::web::systems::lotf::view::{self, FindingView};
 
 #[derive(Debug, Clone)]
@@ -23,6 +26,19 @@ pub struct SheetElement {
     pub upgrades: String,
     pub points: u32,
     pub history: String,
+    pub maneuver: u8,
+    pub combat: u8,
+    pub discipline: u8,
+    /// As the book prints it: "7+".
+    pub morale: String,
+    pub action: u8,
+    /// "12\"" or "6–24\""; the threat zone beside it.
+    pub range: String,
+    pub threat_zone: u8,
+    /// One box per point of Discipline (hits), as on the card.
+    pub hit_boxes: Vec<u8>,
+    /// The discipline track: (level, is the starting level), as on the card.
+    pub track: Vec<(String, bool)>,
 }
 
 #[derive(Debug, Clone)]
@@ -48,6 +64,10 @@ pub struct Sheet {
     pub printed_on: String,
     /// Turn numbers for the command-point boxes.
     pub turns: Vec<u8>,
+    /// Boxes for Disorder Markers on each element's line.
+    pub disorder_boxes: Vec<u8>,
+    /// The side's colour class for the sheet's head.
+    pub side: &'static str,
 }
 
 fn commander_line(
@@ -112,20 +132,35 @@ pub fn build(
                     .elements
                     .iter()
                     .zip(&gv.elements)
-                    .map(|(e, ev)| SheetElement {
-                        name: ev.name.clone(),
-                        troops: format!(
-                            "{} {}, {}",
-                            ev.size_label,
-                            ev.type_label.to_lowercase(),
-                            ev.weapon_label
-                        ),
-                        upgrades: ev.upgrades_label.clone(),
-                        points: ev.points,
-                        history: state
-                            .and_then(|s| s.element(e.id.as_ref()))
-                            .map(|s| s.history.join("; "))
-                            .unwrap_or_default(),
+                    .map(|(e, ev)| {
+                        let p = profile(cat, e);
+                        SheetElement {
+                            name: ev.name.clone(),
+                            troops: format!(
+                                "{} {}, {}",
+                                ev.size_label,
+                                ev.type_label.to_lowercase(),
+                                ev.weapon_label
+                            ),
+                            upgrades: ev.upgrades_label.clone(),
+                            points: ev.points,
+                            history: state
+                                .and_then(|s| s.element(e.id.as_ref()))
+                                .map(|s| s.history.join("; "))
+                                .unwrap_or_default(),
+                            maneuver: p.maneuver,
+                            combat: p.combat,
+                            discipline: p.discipline,
+                            morale: format!("{}+", p.morale),
+                            action: p.action,
+                            range: match p.range.min {
+                                Some(min) => format!("{min}–{}\"", p.range.max),
+                                None => format!("{}\"", p.range.max),
+                            },
+                            threat_zone: p.threat_zone,
+                            hit_boxes: (1..=p.discipline).collect(),
+                            track: track(cat, p.starting_discipline),
+                        }
                     })
                     .collect(),
                 points: gv.points,
@@ -153,7 +188,31 @@ pub fn build(
         catalogue_version: cat.version().to_string(),
         printed_on: today.to_string(),
         turns: (1..=cat.tables().game_length_turns).collect(),
+        disorder_boxes: (1..=DISORDER_BOXES).collect(),
+        side: side_colour(doc.nation).class(),
     }
+}
+
+/// The four discipline levels as the sheet prints them, the element's starting one marked.
+fn track(cat: &Catalogue, start: DisciplineLevel) -> Vec<(String, bool)> {
+    [
+        DisciplineLevel::Fit,
+        DisciplineLevel::Shaken,
+        DisciplineLevel::Exhausted,
+        DisciplineLevel::Shattered,
+    ]
+    .iter()
+    .map(|level| {
+        let name = cat
+            .tables()
+            .discipline_levels
+            .iter()
+            .find(|d| d.id == *level)
+            .map(|d| d.name.clone())
+            .unwrap_or_else(|| level.label().to_string());
+        (name, *level == start)
+    })
+    .collect()
 }
 
 #[cfg(test)]

@@ -31,6 +31,8 @@ pub struct SheetBrigade {
 
 pub struct Sheet {
     pub name: String,
+    /// The side's colour class for the sheet's head.
+    pub side: &'static str,
     pub army: String,
     pub c_in_c: String,
     pub state_label: String,
@@ -106,6 +108,7 @@ pub fn build(
     let vp = &cat.tables.victory.vp;
     Sheet {
         name: doc.name.clone(),
+        side: super::side_colour(&doc.army_list).class(),
         army: ArmyList::from_id(&doc.army_list).map_or_else(
             || doc.army_list.clone(),
             |l| format!("{} army", cat.list(l).name),

@@ -224,6 +224,10 @@ impl Application {
                 .service(web::resource("/campaigns/{id}/forces/{force}").get(campaigns::force))
                 .service(web::resource("/campaigns/{id}/forces/{force}/buy").post(campaigns::buy))
                 .service(
+                    web::resource("/campaigns/{id}/forces/{force}/reorganise")
+                        .post(campaigns::reorganise),
+                )
+                .service(
                     web::resource("/campaigns/{id}/forces/{force}/print/{kind}")
                         .get(campaigns::force_print),
                 )

@@ -1895,3 +1895,145 @@ async fn unnamed_groups_are_numbered_on_the_force_page() {
         "the table says whose elements"
     );
 }
+
+/// Issue 18 and M-102: a player reorganises their force's groups from its page while orders are
+/// open; a refused move keeps the form as sent and says why; nobody else may move their
+/// elements; the API does the same.
+#[tokio::test]
+async fn a_player_moves_an_element_between_groups_of_their_force() {
+    use crate::helpers::PASSWORD;
+    let app = spawn_app().await;
+    let api = Api {
+        app: &app,
+        http: reqwest::Client::new(),
+    };
+    let howe = player(&app, "howe@example.com").await;
+    let washington = player(&app, "washington@example.com").await;
+    let (id, code) = create_campaign(&api, &howe, "Reorganised", 2).await;
+    for (side, (p, nation)) in [(&howe, "british"), (&washington, "american")]
+        .into_iter()
+        .enumerate()
+    {
+        let r = roster_of(&api, p, nation, nation).await;
+        api.ok(
+            p,
+            "POST",
+            &format!("/campaigns/{id}/join"),
+            Some(json!({"code": code, "side": side, "roster_id": r})),
+        )
+        .await;
+    }
+    let page = app.other_visitor();
+    page.login("howe@example.com", PASSWORD).await;
+    let force_page = format!("/campaigns/{id}/forces/f1");
+    assert!(
+        !page
+            .get_html(&force_page)
+            .await
+            .contains("id=\"reorganise\""),
+        "before the start there are no orders open, so no form"
+    );
+    api.ok(&howe, "POST", &format!("/campaigns/{id}/start"), None)
+        .await;
+    let f1 = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/forces/f1"), None)
+        .await;
+    let groups = f1["roster"]["groups"].as_array().expect("groups").clone();
+    let left = groups[0]["id"].as_str().expect("group id").to_string();
+    let right = groups[1]["id"].as_str().expect("group id").to_string();
+    let first = groups[0]["elements"][0]["id"]
+        .as_str()
+        .expect("element id")
+        .to_string();
+    let html = page.get_html(&force_page).await;
+    assert!(html.contains("id=\"reorganise\""), "the form is offered");
+    assert!(
+        html.contains("british 1st (in Left)"),
+        "elements are listed with their group"
+    );
+
+    let moved = page
+        .post_form(
+            &force_page,
+            &format!("{force_page}/reorganise"),
+            &[("element", &first), ("group", &right)],
+        )
+        .await;
+    assert_eq!(moved.status(), 303);
+    let html = page.get_html(&format!("{force_page}?done=moved")).await;
+    assert!(html.contains("Moved: the force is reorganised"), "{html}");
+    let right_table = html
+        .split("<h2>Right</h2>")
+        .nth(1)
+        .and_then(|t| t.split("</table>").next())
+        .expect("the Right group's table");
+    assert!(
+        right_table.contains("british 1st"),
+        "the element is listed under its new group"
+    );
+    assert!(
+        html.contains("Moved british 1st from Left to Right, turn 1"),
+        "its history says so"
+    );
+    let log = page.get_html(&format!("/campaigns/{id}/log")).await;
+    assert!(
+        log.contains("reorganised: british 1st from Left to Right."),
+        "the log says so"
+    );
+
+    // Into the group it is in already: refused, with the form as it was sent.
+    let again = page
+        .post_form(
+            &force_page,
+            &format!("{force_page}/reorganise"),
+            &[("element", &first), ("group", &right)],
+        )
+        .await;
+    assert_eq!(again.status(), 422);
+    let again = again.text().await.expect("body");
+    assert!(again.contains("already"), "{again}");
+    assert!(
+        again.contains(&format!("<option value=\"{right}\" selected>")),
+        "the chosen group stays chosen"
+    );
+
+    // Washington may not touch Howe's force, by the page or the API.
+    let other = app.other_visitor();
+    other.login("washington@example.com", PASSWORD).await;
+    let theirs = other
+        .post_form(
+            &format!("/campaigns/{id}/forces/f2"),
+            &format!("{force_page}/reorganise"),
+            &[("element", &first), ("group", &left)],
+        )
+        .await;
+    assert_eq!(theirs.status(), 403);
+    let (status, _) = api
+        .call(
+            &washington,
+            "POST",
+            &format!("/campaigns/{id}/forces/f1/moves"),
+            Some(json!({"element": first, "group": left})),
+        )
+        .await;
+    assert_eq!(status, 403);
+    // Howe moves it back through the API.
+    let back = api
+        .ok(
+            &howe,
+            "POST",
+            &format!("/campaigns/{id}/forces/f1/moves"),
+            Some(json!({"element": first, "group": left})),
+        )
+        .await;
+    assert!(back.is_object());
+    let f1 = api
+        .ok(&howe, "GET", &format!("/campaigns/{id}/forces/f1"), None)
+        .await;
+    assert_eq!(
+        f1["roster"]["groups"][0]["elements"]
+            .as_array()
+            .map(Vec::len),
+        Some(3)
+    );
+}

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::app::{Actor, Context, Error, ErrorDetail};
 use crate::rules::campaign::aftermath::bank_after_adjustment;
-use crate::rules::campaign::forces::{enlist, purchase as buy};
+use crate::rules::campaign::forces::{enlist, purchase as buy, reorganise as move_element};
 use crate::rules::campaign::forces_api::{self, RosterJson};
 use crate::rules::campaign::movement::{Map, Order};
 use crate::rules::campaign::settings::SettingsInput;
@@ -373,6 +373,30 @@ pub async fn purchase(
             )));
         }
         let event = buy(st, system_of(&cat, row)?, &force, &what)?;
+        Ok(vec![Pending { event, seed: None }])
+    })
+    .await
+}
+
+/// Moves an element of the player's own force into another of its groups while a turn's
+/// orders are open (M-102).
+pub async fn reorganise(
+    ctx: &Context,
+    c: &Loaded,
+    actor: &Actor,
+    force: &str,
+    element: String,
+    group: String,
+) -> Result<Loaded, Error> {
+    require_own_force(c, force)?;
+    let (force, cat, uid) = (force.to_string(), ctx.rules.clone(), actor.id);
+    change(ctx, c.id(), actor, move |_, row, st| {
+        if st.forces.get(&force).map(|f| f.user) != Some(uid) {
+            return Err(Error::Forbidden(
+                "Only the player of a force may reorganise it.".into(),
+            ));
+        }
+        let event = move_element(st, system_of(&cat, row)?, &force, &element, &group)?;
         Ok(vec![Pending { event, seed: None }])
     })
     .await

@@ -360,3 +360,88 @@ pub fn purchase(
     let b = bought(rules, f, what)?;
     priced(state, rules, f, b)
 }
+
+/// A group as pages and the log name it: its own name, or the system's word and its number
+/// ("Group 2", "Brigade 3") when it has none, as the roster editor numbers them.
+pub fn group_label(
+    rules: &dyn ForceRules,
+    group: &super::forces_api::GroupRef,
+    n: usize,
+) -> String {
+    if group.name.is_empty() {
+        format!("{} {}", rules.words().group, n + 1)
+    } else {
+        group.name.clone()
+    }
+}
+
+/// Moves element `element` of force `force` into group `group` between battles (M-102): while a
+/// turn's orders are open, like a purchase, and only when the force is no less legal after it
+/// than before (a move may mend a group that losses left short, never break a full one).
+pub fn reorganise(
+    state: &CampaignState,
+    rules: &dyn ForceRules,
+    force: &str,
+    element: &str,
+    group: &str,
+) -> Result<Event, CampaignError> {
+    if state.phase != Phase::Orders {
+        return Err(refuse(
+            "A force is reorganised while a turn's orders are open.",
+        ));
+    }
+    let f = state
+        .forces
+        .get(force)
+        .ok_or_else(|| refuse("There is no such force."))?;
+    if !f.active() {
+        return Err(refuse("This force is out of the campaign."));
+    }
+    let shape = rules.shape(&f.roster).map_err(refuse)?;
+    let element_name = shape
+        .element(element)
+        .map(|e| e.name.clone())
+        .ok_or_else(|| {
+            CampaignError::Field(super::error::FieldProblem::new(
+                "element",
+                format!(
+                    "There is no such {} in the force.",
+                    rules.words().element.to_lowercase()
+                ),
+            ))
+        })?;
+    let label_of = |id: &str| {
+        shape
+            .groups
+            .iter()
+            .enumerate()
+            .find(|(_, g)| g.id == id)
+            .map(|(n, g)| group_label(rules, g, n))
+    };
+    let from = shape
+        .groups
+        .iter()
+        .find(|g| g.elements.iter().any(|e| e.id == element))
+        .and_then(|g| label_of(&g.id))
+        .unwrap_or_default();
+    let to = label_of(group).unwrap_or_default();
+    let roster = rules
+        .move_element(&f.roster, element, group)
+        .map_err(CampaignError::Field)?;
+    let before = rules.problems_in_campaign(&f.roster, state.points(), raised(rules, f, &f.roster));
+    let after = rules.problems_in_campaign(&roster, state.points(), raised(rules, f, &roster));
+    let new: Vec<&String> = after.iter().filter(|p| !before.contains(p)).collect();
+    if !new.is_empty() {
+        let words: Vec<&str> = new.iter().map(|p| p.as_str()).collect();
+        return Err(invalid(format!(
+            "The force would not be legal after that move: {}",
+            words.join(" ")
+        )));
+    }
+    Ok(Event::Reorganised {
+        force: f.id.clone(),
+        element: element.to_string(),
+        what: format!("{element_name} from {from} to {to}"),
+        roster,
+    })
+}

@@ -487,6 +487,23 @@ pub trait ForceRules: Sync {
         Err(format!("this rule system promotes no element ({element})"))
     }
 
+    /// The roster with element `element` moved to the end of group `group` (M-102): the
+    /// game's own reorganisation between battles. A group it leaves empty stays, with its
+    /// commander, for later moves. Whether the force is legal after it is for the caller.
+    /// A system that does not say how gets none.
+    fn move_element(
+        &self,
+        roster: &RosterJson,
+        element: &str,
+        group: &str,
+    ) -> Result<RosterJson, FieldProblem> {
+        let _ = (roster, element, group);
+        Err(FieldProblem::new(
+            "group",
+            "Forces of this rule system are not reorganised in a campaign.",
+        ))
+    }
+
     // Purchases.
     /// What the force could buy, for the forms.
     fn purchase_menu(&self) -> PurchaseMenu;

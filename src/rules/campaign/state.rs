@@ -456,6 +456,14 @@ pub enum Event {
         user: i64,
         player: String,
     },
+    /// An element moved from one group to another of its force between battles (M-102).
+    Reorganised {
+        force: String,
+        element: String,
+        /// What moved where, in words ("1st Foot from Group 3 to Group 1").
+        what: String,
+        roster: RosterJson,
+    },
 }
 
 impl Event {
@@ -488,6 +496,7 @@ impl Event {
             Event::BattleVoided { .. } => "battle_voided",
             Event::Adjusted { .. } => "adjusted",
             Event::PlayerReplaced { .. } => "player_replaced",
+            Event::Reorganised { .. } => "reorganised",
         }
     }
 
@@ -508,7 +517,8 @@ impl Event {
             | Event::Experience { force, .. }
             | Event::Reinforced { force, .. }
             | Event::Purchased { force, .. }
-            | Event::PlayerReplaced { force, .. } => Some(force),
+            | Event::PlayerReplaced { force, .. }
+            | Event::Reorganised { force, .. } => Some(force),
             Event::PlaceTaken { force, .. } | Event::Adjusted { force, .. } => force.as_deref(),
             Event::Created { .. }
             | Event::MapChanged { .. }
@@ -974,6 +984,17 @@ impl CampaignState {
                 f.user = *user;
                 f.player = player.clone();
             }
+            Event::Reorganised {
+                force,
+                element,
+                what,
+                roster,
+            } => {
+                let turn = self.turn;
+                let f = self.force_mut(seq, force)?;
+                f.roster = roster.clone();
+                f.note(element, format!("Moved {what}, turn {turn}"));
+            }
         }
         Ok(())
     }
@@ -1211,6 +1232,12 @@ mod tests {
                 user: 2,
                 player: "Clinton".into(),
             },
+            Event::Reorganised {
+                force: f(),
+                element: "e1".into(),
+                what: "from Group 2 to Group 1".into(),
+                roster: roster(),
+            },
         ]
     }
 
@@ -1243,6 +1270,7 @@ mod tests {
             Event::BattleVoided { .. } => 23,
             Event::Adjusted { .. } => 24,
             Event::PlayerReplaced { .. } => 25,
+            Event::Reorganised { .. } => 26,
         }
     }
 
@@ -1252,7 +1280,7 @@ mod tests {
         let covered: Vec<usize> = events.iter().map(variant_no).collect();
         assert_eq!(
             covered,
-            (0..26).collect::<Vec<_>>(),
+            (0..27).collect::<Vec<_>>(),
             "one sample per variant"
         );
         for e in &events {
@@ -1290,6 +1318,7 @@ mod tests {
                 "purchased",
                 "adjusted",
                 "player_replaced",
+                "reorganised",
             ]
         );
         // Campaign-wide entries and battles name no single force.

@@ -252,6 +252,9 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
         Event::Purchased { force, what, .. } => {
             format!("{} bought: {what}.", force_label(st, force))
         }
+        Event::Reorganised { force, what, .. } => {
+            format!("{} reorganised: {what}.", force_label(st, force))
+        }
         Event::TurnBegan { turn } => format!("Turn {turn} began: orders are open."),
         Event::Ended { reason } => format!("The campaign ended. {reason}"),
         Event::BattleVoided { battle, reason, .. } => format!(

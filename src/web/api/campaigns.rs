@@ -493,6 +493,38 @@ pub struct PurchaseJson {
 }
 
 #[derive(Deserialize, utoipa::ToSchema)]
+pub struct MoveJson {
+    /// The element's id (as `GET …/forces/{force}` shows it).
+    element: String,
+    /// The id of the group it joins.
+    group: String,
+}
+
+/// Reorganise a force
+///
+/// Your force only, while a turn's orders are open: moves one element into another of its groups
+/// (ruling M-102). Refused when the force would be illegal in a way it was not before.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("force" = String, Path, description = "Force id")), request_body = MoveJson, responses(
+    (status = 200, description = "The campaign", body = CampaignJson),
+    (status = 403, description = "Not your force", body = ErrorBody),
+    (status = 409, description = "Orders are not open", body = ErrorBody),
+    (status = 422, description = "No such element or group, or the force would not be legal", body = ErrorBody)
+))]
+#[post("/campaigns/{id}/forces/{force}/moves")]
+pub async fn reorganise(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    path: web::Path<(i64, String)>,
+    body: web::Json<MoveJson>,
+) -> Result<HttpResponse, AppError> {
+    let (id, force) = path.into_inner();
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    let MoveJson { element, group } = body.into_inner();
+    let c = actions::reorganise(&state.app, &c, &user.actor(), &force, element, group).await?;
+    shown(&state, &c)
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
 pub struct ReplaceJson {
     /// The email of the Muster account that takes the force over.
     email: String,

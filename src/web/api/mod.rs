@@ -117,6 +117,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(campaigns::simulate_battle)
             .service(campaigns::force_detail)
             .service(campaigns::purchase)
+            .service(campaigns::reorganise)
             .service(campaigns::replace_player)
             .service(campaigns::adjust)
             .service(campaigns::get_standings)

@@ -405,6 +405,42 @@ impl ForceRules for Catalogue {
         Ok(())
     }
 
+    fn move_element(
+        &self,
+        roster: &RosterJson,
+        element: &str,
+        group: &str,
+    ) -> Result<RosterJson, FieldProblem> {
+        let mut doc = read(roster)
+            .map_err(|e| FieldProblem::new("roster", e))?
+            .into_owned();
+        let to = doc
+            .brigades
+            .iter()
+            .position(|b| b.id.as_deref() == Some(group))
+            .ok_or_else(|| FieldProblem::new("group", "There is no such brigade in the army."))?;
+        let (from, at) = doc
+            .brigades
+            .iter()
+            .enumerate()
+            .find_map(|(bi, b)| {
+                b.units
+                    .iter()
+                    .position(|u| u.id.as_deref() == Some(element))
+                    .map(|ui| (bi, ui))
+            })
+            .ok_or_else(|| FieldProblem::new("element", "There is no such unit in the army."))?;
+        if from == to {
+            return Err(FieldProblem::new(
+                "group",
+                "That unit is in that brigade already.",
+            ));
+        }
+        let moved = doc.brigades[from].units.remove(at);
+        doc.brigades[to].units.push(moved);
+        Ok(RosterJson::read(doc))
+    }
+
     fn purchase_menu(&self) -> PurchaseMenu {
         PurchaseMenu::default()
     }

@@ -516,6 +516,42 @@ impl ForceRules for Catalogue {
         Ok(())
     }
 
+    fn move_element(
+        &self,
+        roster: &RosterJson,
+        element: &str,
+        group: &str,
+    ) -> Result<RosterJson, FieldProblem> {
+        let mut doc = read(roster)
+            .map_err(|e| FieldProblem::new("roster", e))?
+            .into_owned();
+        let to = doc
+            .groups
+            .iter()
+            .position(|g| g.id.as_deref() == Some(group))
+            .ok_or_else(|| FieldProblem::new("group", "There is no such group in the force."))?;
+        let (from, at) = doc
+            .groups
+            .iter()
+            .enumerate()
+            .find_map(|(gi, g)| {
+                g.elements
+                    .iter()
+                    .position(|e| e.id.as_deref() == Some(element))
+                    .map(|ei| (gi, ei))
+            })
+            .ok_or_else(no_element)?;
+        if from == to {
+            return Err(FieldProblem::new(
+                "group",
+                "That element is in that group already.",
+            ));
+        }
+        let moved = doc.groups[from].elements.remove(at);
+        doc.groups[to].elements.push(moved);
+        write(&doc).map_err(|e| FieldProblem::new("roster", e))
+    }
+
     fn purchase_menu(&self) -> PurchaseMenu {
         PurchaseMenu {
             upgrades: Upgrade::ALL

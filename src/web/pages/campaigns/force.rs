@@ -9,7 +9,7 @@ use serde::Deserialize;
 use crate::app::campaigns::actions::{self as actions, Purchase};
 use crate::app::campaigns::{load_for, Loaded};
 use crate::rules::campaign::forces::{
-    element_options, force_problems, restore_options, upgrade_options,
+    element_options, force_problems, group_label, restore_options, upgrade_options,
 };
 use crate::rules::campaign::forces_api::Purchase as Offered;
 use crate::rules::campaign::state::Phase;
@@ -89,6 +89,10 @@ struct ForcePage {
     upgrade_choices: Vec<SelectOption>,
     /// New elements the force can raise now, as `type|size` with the price in words.
     raise_choices: Vec<SelectOption>,
+    /// Every element, for the reorganisation form (M-102), labelled with its group.
+    move_choices: Vec<SelectOption>,
+    /// What the reorganisation form had chosen, kept when a move is refused.
+    moving: MoveForm,
     errors: FormErrors,
 }
 
@@ -101,6 +105,7 @@ fn rating_words(system: &dyn ForceRules, roll: Option<&u8>) -> String {
     .unwrap_or_else(|| "not rolled".into())
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn force_page(
     state: &web::Data<AppState>,
     ctx: PageCtx,
@@ -109,6 +114,7 @@ async fn force_page(
     errors: FormErrors,
     status: StatusCode,
     notice: &'static str,
+    moving: MoveForm,
 ) -> Result<HttpResponse, AppError> {
     let system = crate::web::campaign_view::system_of(state, &c)?;
     let st = &c.state;
@@ -123,11 +129,7 @@ async fn force_page(
         .map(|(n, g)| GroupView {
             id: g.id.clone(),
             // Numbered when unnamed, as the roster editor does, so groups can be told apart.
-            name: if g.name.is_empty() {
-                format!("{} {}", system.words().group, n + 1)
-            } else {
-                g.name.clone()
-            },
+            name: group_label(system, g, n),
             commander: g
                 .commander
                 .as_ref()
@@ -228,6 +230,17 @@ async fn force_page(
         problems: force_problems(st, system, force),
         upgrade_choices: picks(upgrade_options(st, system, force)),
         raise_choices: picks(element_options(st, system, force)),
+        move_choices: shape
+            .groups
+            .iter()
+            .zip(&groups)
+            .flat_map(|(g, view)| {
+                g.elements
+                    .iter()
+                    .map(|e| choice(e.id.clone(), format!("{} (in {})", e.name, view.name)))
+            })
+            .collect(),
+        moving,
         groups,
         errors,
         ctx,
@@ -271,6 +284,7 @@ pub async fn force(
         FormErrors::default(),
         StatusCode::OK,
         notice,
+        MoveForm::default(),
     )
     .await
 }
@@ -335,7 +349,57 @@ pub async fn buy(
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
             let c = load_for(&state.app, &user.actor(), id).await?;
-            force_page(&state, ctx, c, &force, errors, status, "").await
+            force_page(
+                &state,
+                ctx,
+                c,
+                &force,
+                errors,
+                status,
+                "",
+                MoveForm::default(),
+            )
+            .await
+        }
+    }
+}
+
+/// The reorganisation form: an element and the group it is to join (M-102).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(default)]
+pub struct MoveForm {
+    pub element: String,
+    pub group: String,
+}
+
+/// Moves an element of the player's force into another group; a refusal shows the page again
+/// with the form as it was sent.
+pub async fn reorganise(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+    path: web::Path<(i64, String)>,
+    CsrfForm(form): CsrfForm<MoveForm>,
+) -> Result<HttpResponse, AppError> {
+    let (id, force) = path.into_inner();
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    let moved = actions::reorganise(
+        &state.app,
+        &c,
+        &user.actor(),
+        &force,
+        form.element.clone(),
+        form.group.clone(),
+    )
+    .await;
+    match moved {
+        Ok(_) => Ok(redirect(&format!(
+            "/campaigns/{id}/forces/{force}?done=moved#reorganise"
+        ))),
+        Err(e) => {
+            let (errors, status) = into_form_errors(e)?;
+            let c = load_for(&state.app, &user.actor(), id).await?;
+            force_page(&state, ctx, c, &force, errors, status, "", form).await
         }
     }
 }

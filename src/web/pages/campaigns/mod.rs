@@ -9,7 +9,7 @@ mod organiser;
 mod show;
 mod standings;
 
-pub use force::{buy, force, force_print};
+pub use force::{buy, force, force_print, reorganise};
 pub use list::{create, join, join_code, join_show, list};
 pub use map::{map_change, map_edit};
 pub use organiser::{organiser, organiser_action};
@@ -62,6 +62,7 @@ pub(super) fn notice_for(done: &str) -> &'static str {
         "started" => "The campaign has begun: orders for turn 1 are open.",
         "closed" => "The turn is closed: the orders are revealed and the moves made.",
         "bought" => "Bought: the force and its bank are updated, and the purchase is in the log.",
+        "moved" => "Moved: the force is reorganised, and the move is in the log.",
         "map" => "The map is saved.",
         _ => "",
     }

@@ -430,3 +430,39 @@ fn a_recorded_battle_reads_as_the_campaign_needs_it() {
         .unwrap();
     assert!(doc.setup.contains("muster.lod.battle/1") && doc.setup.contains("open_field"));
 }
+
+#[test]
+fn m102_a_unit_moves_to_another_brigade_and_never_into_its_own() {
+    let cat = cat();
+    let mut doc = army(
+        "continental",
+        r#"{"name": "1st Virginia", "entry": "continental_infantry_regiment", "bases": 4},
+           {"name": "2nd Virginia", "entry": "continental_infantry_regiment", "bases": 4}"#,
+    );
+    doc.brigades.push(doc.brigades[0].clone());
+    doc.brigades[1].units.clear();
+    doc.brigades[1].id = None;
+    doc.brigades[1].general = None;
+    doc.assign_ids();
+    let (first, second) = (
+        doc.brigades[0].id.clone().expect("id"),
+        doc.brigades[1].id.clone().expect("id"),
+    );
+    let unit = doc.brigades[0].units[0].id.clone().expect("id");
+    let moved = cat
+        .move_element(&json(&doc), &unit, &second)
+        .expect("a move to the other brigade");
+    let after = crate::rules::systems::lod::campaign::read(&moved)
+        .expect("reads")
+        .into_owned();
+    assert_eq!(after.brigades[0].units.len(), 1);
+    assert_eq!(
+        after.brigades[1].units[0].id.as_deref(),
+        Some(unit.as_str())
+    );
+    let refused = cat
+        .move_element(&json(&doc), &unit, &first)
+        .expect_err("already there");
+    assert!(refused.message.contains("already"), "{}", refused.message);
+    assert!(cat.move_element(&json(&doc), "nobody", &second).is_err());
+}

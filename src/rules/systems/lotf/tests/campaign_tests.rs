@@ -4,7 +4,9 @@
 
 use crate::rules::campaign::after_battle::{resolve_battle, BattleReport, ElementEnd};
 use crate::rules::campaign::aftermath::EndState;
-use crate::rules::campaign::forces::{enlist, purchase, restore_options, RestoreOption};
+use crate::rules::campaign::forces::{
+    enlist, purchase, reorganise, restore_options, RestoreOption,
+};
 use crate::rules::campaign::forces_api::{ForceRules, Purchase, RosterJson};
 use crate::rules::campaign::movement::Order;
 use crate::rules::campaign::presets::preset;
@@ -1510,4 +1512,98 @@ fn a_colonel_who_steps_up_to_lead_the_force_is_not_reported_fallen() {
         !left.contains("fell") && left.contains(&format!("{} left", colonel.name)),
         "{left}"
     );
+}
+
+/// The ids of the elements of each group of force `force`, in order.
+fn groups_of(log: &Log, force: &str) -> Vec<(String, Vec<String>)> {
+    doc(&log.state.forces[force].roster)
+        .groups
+        .iter()
+        .map(|g| {
+            (
+                g.id.clone().unwrap_or_default(),
+                g.elements
+                    .iter()
+                    .map(|e| e.id.clone().unwrap_or_default())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn m102_an_element_moves_to_another_group_between_battles_and_the_log_says_so() {
+    let mut log = philadelphia(HouseRules::default());
+    let cat = cat();
+    let before = groups_of(&log, "f1");
+    let (from, to) = (before[0].0.clone(), before[1].0.clone());
+    let element = before[0].1[0].clone();
+    let event = reorganise(&log.state, &cat, "f1", &element, &to).expect("a legal move");
+    log.push(event);
+    let after = groups_of(&log, "f1");
+    assert_eq!(after[0].1.len(), 2, "the first group gave one up");
+    assert_eq!(
+        after[1].1.last(),
+        Some(&element),
+        "it joins the end of the other"
+    );
+    let words = crate::rules::campaign::words::describe(
+        &cat,
+        &log.state,
+        &log.entries[log.entries.len() - 1].event,
+    );
+    assert_eq!(
+        words,
+        "Force 1 (Player 1) reorganised: Regiment 1-1 from Brigade 1 to Brigade 2."
+    );
+    assert!(
+        log.state.forces["f1"].history[&element]
+            .iter()
+            .any(|h| h == "Moved Regiment 1-1 from Brigade 1 to Brigade 2, turn 1"),
+        "{:?}",
+        log.state.forces["f1"].history.get(&element)
+    );
+    // Moving it back is a move like any other; into its own group is not.
+    let same = reorganise(&log.state, &cat, "f1", &element, &to).expect_err("already there");
+    assert!(same.to_string().contains("already"), "{same}");
+    assert!(reorganise(&log.state, &cat, "f1", &element, &from).is_ok());
+    let rebuilt = CampaignState::rebuild(&log.cat, &log.entries).expect("rebuilds");
+    assert_eq!(rebuilt, log.state);
+}
+
+#[test]
+fn m102_a_move_that_would_overfill_a_group_is_refused_and_one_outside_orders_too() {
+    let mut log = philadelphia(HouseRules::default());
+    let cat = cat();
+    // Force 1 as six elements in its first group and two in its second (200 points).
+    let mut r = force("Force 1", Nation::British);
+    for e in 4..=6 {
+        r.groups[0].elements.push(ElementDoc::new(
+            &format!("Regiment 1-{e}"),
+            ElementType::Infantry,
+            Size::Medium,
+        ));
+    }
+    r.groups[1].elements.pop();
+    r.assign_missing_ids();
+    log.state.forces.get_mut("f1").expect("f1").roster = json(&r);
+    let groups = groups_of(&log, "f1");
+    let refused = reorganise(&log.state, &cat, "f1", &groups[1].1[0], &groups[0].0)
+        .expect_err("a seventh element in a group");
+    assert!(
+        refused.to_string().contains("at most 6"),
+        "the refusal says why: {refused}"
+    );
+    assert!(
+        reorganise(&log.state, &cat, "f1", &groups[0].1[0], &groups[1].0).is_ok(),
+        "the other way is fine"
+    );
+    assert!(
+        reorganise(&log.state, &cat, "f1", "nobody", &groups[1].0).is_err(),
+        "an element the force does not have"
+    );
+    log.state.phase = Phase::Battles;
+    let closed = reorganise(&log.state, &cat, "f1", &groups[0].1[0], &groups[1].0)
+        .expect_err("orders are not open");
+    assert!(closed.to_string().contains("orders are open"), "{closed}");
 }

@@ -625,3 +625,48 @@ async fn measure(b: &Browser, script: &str, calc: &str) -> Vec<f64> {
         .map(|n| n.as_f64().unwrap_or(f64::NAN))
         .collect()
 }
+
+/// With the script, choosing an element of one's roster fills the form and works it out at once;
+/// the Copy button appears beside the link.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_the_script_a_pick_fills_the_form_at_once() {
+    let app = spawn_app().await;
+    if app.db.is_postgres() {
+        return;
+    }
+    let token = app.api_user("rawdon@example.org").await;
+    roster(
+        &app,
+        &token,
+        lod_roster(
+            "Rawdon's Column",
+            json!({"name": "Volunteers of Ireland", "entry": "regular_infantry_regiment", "bases": 3}),
+        ),
+    )
+    .await;
+    let Some(b) = Browser::start("a pick fills the form at once").await else {
+        return;
+    };
+    b.open(&app.url("/login")).await;
+    b.fill("#email", "rawdon@example.org").await;
+    b.fill("#password", PASSWORD).await;
+    b.click("form.stacked-form button[type=submit]").await;
+    b.wait_for_path("/").await;
+    b.open(&app.url("/lod/odds")).await;
+    let page = b.client.source().await.expect("page source");
+    let pick = option_for(&page, "from_x", "Volunteers of Ireland").expect("the unit is offered");
+    b.select("#from_x", &pick).await;
+    b.find("#test .situation-link").await;
+    let page = b.client.source().await.expect("page source");
+    assert_eq!(
+        selected(&page, "x_unit").as_deref(),
+        Some("british.regular_infantry_regiment")
+    );
+    assert_eq!(input_value(&page, "x_bases").as_deref(), Some("3"));
+    let copy = b.find("button[data-copy='test-link']").await;
+    assert!(
+        copy.is_displayed().await.unwrap_or(false),
+        "the Copy button shows"
+    );
+    b.close().await;
+}

@@ -228,3 +228,28 @@
   });
   window.addEventListener("resize", fitSheets);
 })();
+
+// Odds pages (issue 18): picking a roster element fills the form at once (without the script,
+// the pick is filled in when the form is sent), and a situation's link gets a Copy button.
+(function () {
+  function wireOdds(root) {
+    for (const select of root.querySelectorAll("select[data-autofill]")) {
+      select.addEventListener("change", () => {
+        if (select.value && select.form) select.form.requestSubmit();
+      });
+    }
+    for (const button of root.querySelectorAll("button[data-copy]")) {
+      const field = document.getElementById(button.dataset.copy);
+      if (!field) continue;
+      button.hidden = false;
+      const copied = () => { button.textContent = "Copied"; };
+      // The clipboard API needs a secure page; elsewhere the older command still copies.
+      const fallback = () => { field.select(); if (document.execCommand("copy")) copied(); };
+      button.addEventListener("click", () => {
+        if (navigator.clipboard) navigator.clipboard.writeText(field.value).then(copied, fallback);
+        else fallback();
+      });
+    }
+  }
+  document.addEventListener("DOMContentLoaded", () => wireOdds(document));
+})();

@@ -175,6 +175,10 @@ async fn no_page_is_wider_than_a_phone() {
         "/lotf/odds".into(),
         "/lotf/odds?calc=shooting&s_type=infantry&s_size=large&t_type=infantry&t_size=medium&range=6".into(),
         "/lod/odds".into(),
+        // Odds answers with their tables, charts and links, and the roster pickers (issue 18).
+        "/lotf/odds?calc=melee&a_type=cavalry&a_size=large&d_type=infantry&d_size=small".into(),
+        "/lod/odds?calc=shooting&s_unit=british.regular_infantry_regiment&t_unit=continental.continental_regiment&range=6".into(),
+        "/lod/odds?calc=melee&a_unit=british.guard_infantry&b_unit=continental.militia_regiment&a_charging=1".into(),
         "/lotf/fight".into(),
         format!("/lotf/fight/battle?attacker=r:{british}&defender=h:cowpens:1:0&scenario=take_the_field&seed=5"),
         "/lod/fight".into(),

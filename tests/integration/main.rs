@@ -34,6 +34,7 @@ mod lod_print;
 mod lod_rosters;
 mod lotf;
 mod migrations;
+mod odds_pages;
 mod openapi;
 mod purity;
 mod rosters;

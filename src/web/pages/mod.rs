@@ -5,5 +5,6 @@ pub mod admin;
 pub mod battles;
 pub mod campaigns;
 pub mod home;
+pub mod odds;
 pub mod print;
 pub mod rosters;

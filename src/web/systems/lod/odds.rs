@@ -3,19 +3,24 @@
 //! requests, names the field at fault when one does not fit, and shows the answers.
 
 use actix_web::web::ServiceConfig;
-use actix_web::{post, web, HttpResponse};
+use actix_web::{post, web, HttpRequest, HttpResponse};
 use askama::Template;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::rules::systems::lod::mechanics::Pool;
 use crate::rules::systems::lod::odds::{
-    at_least, melee_odds, read_request, shooting_odds, test_odds, MeleeRequest, OddsError,
-    ShootingRequest, TestRequest,
+    melee_odds, read_request, shooting_odds, test_odds, MeleeRequest, OddsError, ShootingRequest,
+    TestRequest,
 };
-use crate::rules::systems::lod::Catalogue;
+use crate::rules::systems::lod::{ArmyList, Catalogue, RosterDoc};
+use crate::rules::SystemId;
 use crate::web::error::{ErrorBody, ErrorDetail};
-use crate::web::page::{number_field, render, PageCtx};
+use crate::web::page::{number_field, render, PageCtx, SelectOption};
+use crate::web::pages::odds::{
+    distribution, outcomes, own_rosters, percent as pct, pick_value, picker, situation_link,
+    situation_query, Distribution, Outcomes, Pick, Picker, Picks, SituationLink,
+};
 use crate::web::state::AppState;
 use crate::web::AppError;
 
@@ -101,82 +106,6 @@ pub fn configure_api(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) 
 
 // The page
 
-/// One bar of a chart.
-pub struct Bar {
-    pub label: String,
-    pub percent: String,
-    pub x: u32,
-    pub y: u32,
-    pub height: u32,
-}
-
-pub struct Chart {
-    pub bars: Vec<Bar>,
-    pub width: u32,
-    pub title: String,
-}
-
-fn chart(title: &str, points: &[(String, f64)]) -> Chart {
-    let max = points.iter().map(|(_, p)| *p).fold(1e-12_f64, f64::max);
-    let bars = points
-        .iter()
-        .enumerate()
-        .map(|(i, (label, p))| {
-            let height = ((p / max) * 100.0).round() as u32;
-            Bar {
-                label: label.clone(),
-                percent: format!("{:.1}%", p * 100.0),
-                x: 4 + i as u32 * 40,
-                y: 120 - height,
-                height,
-            }
-        })
-        .collect();
-    Chart {
-        bars,
-        width: 8 + points.len() as u32 * 40,
-        title: title.to_string(),
-    }
-}
-
-fn pct(p: f64) -> String {
-    format!("{:.1} %", p * 100.0)
-}
-
-/// A distribution shown as "exactly" and "at least" rows.
-pub struct Table {
-    pub caption: String,
-    pub heads: Vec<String>,
-    pub exactly: Vec<String>,
-    pub at_least: Vec<String>,
-}
-
-fn table(caption: &str, d: &[f64]) -> Table {
-    let cut = d
-        .iter()
-        .rposition(|p| *p >= 0.0005)
-        .map_or(d.len(), |i| i + 1);
-    Table {
-        caption: caption.to_string(),
-        heads: (0..cut).map(|k| k.to_string()).collect(),
-        exactly: d[..cut].iter().map(|p| pct(*p)).collect(),
-        at_least: at_least(d)[..cut].iter().map(|p| pct(*p)).collect(),
-    }
-}
-
-fn dist_chart(title: &str, d: &[f64]) -> Chart {
-    let cut = d
-        .iter()
-        .rposition(|p| *p >= 0.0005)
-        .map_or(d.len(), |i| i + 1);
-    let points: Vec<(String, f64)> = d[..cut]
-        .iter()
-        .enumerate()
-        .map(|(k, p)| (k.to_string(), *p))
-        .collect();
-    chart(title, &points)
-}
-
 /// "1½ per base − ½ long range − 1 target in cover, raised to at least ½ dice per base = ½ × 3
 /// firing bases = 1½ → 2 dice".
 fn explain(pool: &Pool, what: &str) -> String {
@@ -215,16 +144,32 @@ fn explain(pool: &Pool, what: &str) -> String {
     }
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// The calculator's fields; all optional so that any query string renders a page. Serialized,
+/// the filled ones make the link that reproduces the situation.
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(default)]
 pub struct OddsForm {
     pub calc: String,
+    // Roster picks: fill a unit from one of the user's own rosters (`roster:unit`). Never part
+    // of a link, which must work for anyone.
+    #[serde(skip_serializing)]
+    pub from_s: String,
+    #[serde(skip_serializing)]
+    pub from_t: String,
+    #[serde(skip_serializing)]
+    pub from_a: String,
+    #[serde(skip_serializing)]
+    pub from_b: String,
+    #[serde(skip_serializing)]
+    pub from_x: String,
     // shooting
     pub s_unit: String,
+    pub s_gren: String,
     pub s_bases: String,
     pub s_hits: String,
     pub s_firing: String,
     pub t_unit: String,
+    pub t_gren: String,
     pub t_bases: String,
     pub t_hits: String,
     pub t_limbered: String,
@@ -241,6 +186,7 @@ pub struct OddsForm {
     pub defensive: String,
     // melee
     pub a_unit: String,
+    pub a_gren: String,
     pub a_bases: String,
     pub a_hits: String,
     pub a_disorder: String,
@@ -254,6 +200,7 @@ pub struct OddsForm {
     pub a_supported: String,
     pub a_hold: String,
     pub b_unit: String,
+    pub b_gren: String,
     pub b_bases: String,
     pub b_hits: String,
     pub b_disorder: String,
@@ -273,6 +220,7 @@ pub struct OddsForm {
     pub x_order: String,
     pub x_trigger: String,
     pub x_unit: String,
+    pub x_gren: String,
     pub x_bases: String,
     pub x_hits: String,
     pub x_routing: String,
@@ -289,11 +237,12 @@ fn on(v: &str) -> bool {
     matches!(v, "1" | "on" | "true" | "yes")
 }
 
-/// A whole-number field: empty means `default`; anything else must be a number 0–99.
-/// A unit choice `list.entry` and its bases (the entry's middle size when left empty).
+/// A unit choice `list.entry`, its bases (the entry's middle size when left empty) and whether
+/// its grenadiers are detached (L-50).
 fn unit_json(
     cat: &Catalogue,
     choice: &str,
+    grenadiers: &str,
     bases: &str,
     hits: &str,
     who: &str,
@@ -310,7 +259,7 @@ fn unit_json(
         .and_then(|l| cat.find_entry(l, entry))
         .map_or(4, |(_, e)| e.bases[e.bases.len() / 2]);
     Ok(json!({
-        "list": list, "entry": entry,
+        "list": list, "entry": entry, "grenadiers_detached": on(grenadiers),
         "bases": number_field(bases, default_bases, 1..=6, &format!("The bases of {who}"))?,
         "hits": number_field(hits, 0, 0..=40, &format!("The hits on {who}"))?,
     }))
@@ -368,14 +317,23 @@ pub struct Answer {
     pub headline: String,
     pub pools: Vec<String>,
     pub facts: Vec<Fact>,
-    pub charts: Vec<Chart>,
-    pub tables: Vec<Table>,
+    /// Who wins, and the like: a chart and a table of a few outcomes.
+    pub outcomes: Option<Outcomes>,
+    /// Counts (hits, successes): "exactly" and "at least", each with its chart.
+    pub distributions: Vec<Distribution>,
     pub notes: Vec<String>,
     pub rulings: String,
 }
 
 fn shooting_answer(cat: &Catalogue, f: &OddsForm) -> Result<Answer, String> {
-    let mut shooter = unit_json(cat, &f.s_unit, &f.s_bases, &f.s_hits, "the shooter")?;
+    let mut shooter = unit_json(
+        cat,
+        &f.s_unit,
+        &f.s_gren,
+        &f.s_bases,
+        &f.s_hits,
+        "the shooter",
+    )?;
     if !f.s_firing.trim().is_empty() {
         shooter = merge(
             shooter,
@@ -383,7 +341,14 @@ fn shooting_answer(cat: &Catalogue, f: &OddsForm) -> Result<Answer, String> {
         );
     }
     let target = merge(
-        unit_json(cat, &f.t_unit, &f.t_bases, &f.t_hits, "the target")?,
+        unit_json(
+            cat,
+            &f.t_unit,
+            &f.t_gren,
+            &f.t_bases,
+            &f.t_hits,
+            "the target",
+        )?,
         json!({"in_cover": on(&f.t_cover), "obscured": on(&f.t_obscured), "enfiladed": on(&f.t_enfiladed),
                "fortified": on(&f.t_fortified), "in_command": on(&f.t_command), "supported": on(&f.t_supported),
                "hold_the_line": on(&f.t_hold), "determined_charge": on(&f.t_determined) && on(&f.defensive),
@@ -446,10 +411,15 @@ fn shooting_answer(cat: &Catalogue, f: &OddsForm) -> Result<Answer, String> {
         headline: format!("{} shooting at {}", o.shooter, o.target),
         pools: vec![explain(&o.pool, "firing bases")],
         facts,
-        charts: vec![dist_chart("Unsaved hits", &o.unsaved_hits)],
-        tables: vec![
-            table("Hits before saves", &o.hits_before_saves),
-            table("Unsaved hits", &o.unsaved_hits),
+        outcomes: None,
+        distributions: vec![
+            distribution("shooting-unsaved", "Unsaved hits", "Hits", &o.unsaved_hits),
+            distribution(
+                "shooting-before-saves",
+                "Hits before saves",
+                "Hits",
+                &o.hits_before_saves,
+            ),
         ],
         notes: o.notes.clone(),
         rulings: o.rulings.join(", "),
@@ -465,12 +435,12 @@ fn side_json(cat: &Catalogue, f: &OddsForm, a: bool) -> Result<Value, String> {
         }
     };
     let who = if a { "side A" } else { "side B" };
-    let (unit, bases, hits) = if a {
-        (&f.a_unit, &f.a_bases, &f.a_hits)
+    let (unit, grenadiers, bases, hits) = if a {
+        (&f.a_unit, &f.a_gren, &f.a_bases, &f.a_hits)
     } else {
-        (&f.b_unit, &f.b_bases, &f.b_hits)
+        (&f.b_unit, &f.b_gren, &f.b_bases, &f.b_hits)
     };
-    let base = unit_json(cat, unit, bases, hits, who)?;
+    let base = unit_json(cat, unit, grenadiers, bases, hits, who)?;
     let pick = |x: &String, y: &String| if a { x.clone() } else { y.clone() };
     let mut more = json!({
         "disorder_markers": number_field(&pick(&f.a_disorder, &f.b_disorder), 0, 0..=9, "Disorder markers")?,
@@ -539,11 +509,6 @@ fn melee_answer(cat: &Catalogue, f: &OddsForm) -> Result<Answer, String> {
             ));
         }
     }
-    let points = [
-        ("A".to_string(), o.a.wins),
-        ("Draw".to_string(), o.p_draw),
-        ("B".to_string(), o.b.wins),
-    ];
     Ok(Answer {
         headline: format!("{} against {}", o.a.unit, o.b.unit),
         pools: vec![
@@ -561,10 +526,23 @@ fn melee_answer(cat: &Catalogue, f: &OddsForm) -> Result<Answer, String> {
             ),
         ],
         facts,
-        charts: vec![chart("Who wins the round", &points)],
-        tables: vec![
-            table("Unsaved hits A inflicts", &o.a.hits_inflicted),
-            table("Unsaved hits B inflicts", &o.b.hits_inflicted),
+        outcomes: Some(outcomes(
+            "Who wins the round",
+            &[("A", o.a.wins), ("Draw", o.p_draw), ("B", o.b.wins)],
+        )),
+        distributions: vec![
+            distribution(
+                "melee-a-hits",
+                "Unsaved hits A inflicts",
+                "Hits",
+                &o.a.hits_inflicted,
+            ),
+            distribution(
+                "melee-b-hits",
+                "Unsaved hits B inflicts",
+                "Hits",
+                &o.b.hits_inflicted,
+            ),
         ],
         notes: o.notes.clone(),
         rulings: o.rulings.join(", "),
@@ -574,7 +552,7 @@ fn melee_answer(cat: &Catalogue, f: &OddsForm) -> Result<Answer, String> {
 fn test_answer(cat: &Catalogue, f: &OddsForm) -> Result<Answer, String> {
     let order = f.x_kind != "morale";
     let mut req = merge(
-        unit_json(cat, &f.x_unit, &f.x_bases, &f.x_hits, "the unit")?,
+        unit_json(cat, &f.x_unit, &f.x_gren, &f.x_bases, &f.x_hits, "the unit")?,
         json!({"kind": if order { "order" } else { "morale" }, "routing": on(&f.x_routing),
                "in_command": on(&f.x_command), "supported": on(&f.x_supported), "fortified": on(&f.x_fortified)}),
     );
@@ -605,8 +583,7 @@ fn test_answer(cat: &Catalogue, f: &OddsForm) -> Result<Answer, String> {
         facts.push(fact(&capitalise(&r.label), pct(r.probability)));
     }
     let mut pools = Vec::new();
-    let mut charts = Vec::new();
-    let mut tables = Vec::new();
+    let mut distributions = Vec::new();
     if let Some(roll) = &o.roll {
         let mut how = roll.dice_how.join(", ");
         how.push_str(&format!(
@@ -635,11 +612,20 @@ fn test_answer(cat: &Catalogue, f: &OddsForm) -> Result<Answer, String> {
                 fact("Pass at the first attempt", pct(roll.p_pass_one_take)),
             );
         }
-        charts.push(dist_chart("Successes", &roll.successes));
-        tables.push(table("Successes", &roll.successes));
+        distributions.push(distribution(
+            "test-successes",
+            "Successes",
+            "Successes",
+            &roll.successes,
+        ));
     }
     if let Some(h) = &o.hits_after {
-        tables.push(table("Hits afterwards", h));
+        distributions.push(distribution(
+            "test-hits-after",
+            "Hits afterwards",
+            "Hits",
+            h,
+        ));
     }
     let mut notes = o.notes.clone();
     if !o.automatic {
@@ -654,8 +640,8 @@ fn test_answer(cat: &Catalogue, f: &OddsForm) -> Result<Answer, String> {
         ),
         pools,
         facts,
-        charts,
-        tables,
+        outcomes: None,
+        distributions,
         notes,
         rulings: o.rulings.join(", "),
     })
@@ -673,6 +659,9 @@ pub struct SideFields {
     pub label: &'static str,
     pub unit_field: String,
     pub unit: String,
+    pub gren: String,
+    /// Fills this side from a unit of the user's own rosters.
+    pub picker: Picker,
     pub bases: String,
     pub hits: String,
     pub disorder: String,
@@ -694,6 +683,8 @@ fn sides(f: &OddsForm) -> Vec<SideFields> {
             label: "A",
             unit_field: "a_unit".into(),
             unit: f.a_unit.clone(),
+            gren: f.a_gren.clone(),
+            picker: picker("from_a", "Side A from your rosters"),
             bases: f.a_bases.clone(),
             hits: f.a_hits.clone(),
             disorder: f.a_disorder.clone(),
@@ -712,6 +703,8 @@ fn sides(f: &OddsForm) -> Vec<SideFields> {
             label: "B",
             unit_field: "b_unit".into(),
             unit: f.b_unit.clone(),
+            gren: f.b_gren.clone(),
+            picker: picker("from_b", "Side B from your rosters"),
             bases: f.b_bases.clone(),
             hits: f.b_hits.clone(),
             disorder: f.b_disorder.clone(),
@@ -737,10 +730,96 @@ struct OddsPage {
     sides: Vec<SideFields>,
     orders: Vec<(&'static str, &'static str)>,
     triggers: Vec<(&'static str, &'static str)>,
+    /// Units of the user's own rosters a side can be filled from (none for visitors).
+    picks: Vec<SelectOption>,
+    shooter_picker: Picker,
+    target_picker: Picker,
+    test_picker: Picker,
     shooting: Option<Answer>,
     melee: Option<Answer>,
     test: Option<Answer>,
+    /// Why the calculator `f.calc` gave no answer; shown where the answer would be.
     error: Option<String>,
+    /// Reproduces the situation with its answer.
+    link: Option<SituationLink>,
+}
+
+impl OddsPage {
+    /// The message for the calculator `calc` when it gave no answer; with `""`, a message that
+    /// belongs to no calculator on the page (shown at the top).
+    fn error_for(&self, calc: &str) -> Option<&str> {
+        let known = matches!(self.f.calc.as_str(), "shooting" | "melee" | "test");
+        let here = if calc.is_empty() {
+            !known
+        } else {
+            self.f.calc == calc
+        };
+        self.error.as_deref().filter(|_| here)
+    }
+}
+
+/// A roster's unit as the form takes it: `list.entry`, bases, grenadiers detached.
+pub struct UnitValues {
+    pub unit: String,
+    pub bases: String,
+    pub grenadiers: String,
+}
+
+/// Every unit of the user's own Liberty or Death! rosters, as "Roster — Unit (Entry, 4 bases)".
+/// Units whose entry the lists do not have are left out: the form could not show them.
+fn unit_picks(cat: &Catalogue, rosters: Vec<(i64, String, RosterDoc)>) -> Picks<UnitValues> {
+    let mut picks = Vec::new();
+    for (roster_id, roster_name, doc) in rosters {
+        let Some(army) = ArmyList::from_id(&doc.army_list) else {
+            continue;
+        };
+        for u in doc.brigades.iter().flat_map(|b| &b.units) {
+            let (Some(id), Some((list, entry))) = (&u.id, cat.find_entry(army, &u.entry)) else {
+                continue;
+            };
+            let name = if u.name.trim().is_empty() {
+                format!("{} ({} bases)", entry.name, u.bases)
+            } else {
+                format!("{} ({}, {} bases)", u.name, entry.name, u.bases)
+            };
+            picks.push(Pick {
+                value: pick_value(roster_id, id),
+                label: format!("{roster_name} — {name}"),
+                element: UnitValues {
+                    unit: format!("{}.{}", list.id(), entry.id),
+                    bases: u.bases.to_string(),
+                    grenadiers: if u.grenadiers_detached { "1" } else { "" }.to_string(),
+                },
+            });
+        }
+    }
+    Picks(picks)
+}
+
+/// Fills the units the user picked from their rosters: entry, bases and detached grenadiers.
+/// A pick that is not one of the user's units fills nothing and says so.
+fn fill_from_rosters(picks: &Picks<UnitValues>, f: &mut OddsForm) -> Result<(), String> {
+    let fill = |v: &UnitValues, unit: &mut String, bases: &mut String, gren: &mut String| {
+        unit.clone_from(&v.unit);
+        bases.clone_from(&v.bases);
+        gren.clone_from(&v.grenadiers);
+    };
+    if let Some(v) = picks.find(&f.from_s)? {
+        fill(v, &mut f.s_unit, &mut f.s_bases, &mut f.s_gren);
+    }
+    if let Some(v) = picks.find(&f.from_t)? {
+        fill(v, &mut f.t_unit, &mut f.t_bases, &mut f.t_gren);
+    }
+    if let Some(v) = picks.find(&f.from_a)? {
+        fill(v, &mut f.a_unit, &mut f.a_bases, &mut f.a_gren);
+    }
+    if let Some(v) = picks.find(&f.from_b)? {
+        fill(v, &mut f.b_unit, &mut f.b_bases, &mut f.b_gren);
+    }
+    if let Some(v) = picks.find(&f.from_x)? {
+        fill(v, &mut f.x_unit, &mut f.x_bases, &mut f.x_gren);
+    }
+    Ok(())
 }
 
 fn units(cat: &Catalogue) -> Vec<UnitChoice> {
@@ -758,29 +837,42 @@ fn units(cat: &Catalogue) -> Vec<UnitChoice> {
 pub async fn calculator(
     state: web::Data<AppState>,
     ctx: PageCtx,
+    req: HttpRequest,
     form: web::Query<OddsForm>,
 ) -> Result<HttpResponse, AppError> {
     use crate::rules::systems::lod::types::{MoraleTrigger, Order};
     let cat = &state.app.rules.lod;
-    let f = form.into_inner();
+    let mut f = form.into_inner();
+    let picks = unit_picks(cat, own_rosters(&state, &ctx, SystemId::Lod).await?);
     let (mut shooting, mut melee, mut test, mut error) = (None, None, None, None);
-    match f.calc.as_str() {
-        "shooting" => match shooting_answer(cat, &f) {
-            Ok(a) => shooting = Some(a),
-            Err(e) => error = Some(e),
+    match fill_from_rosters(&picks, &mut f) {
+        Err(e) => error = Some(e),
+        Ok(()) => match f.calc.as_str() {
+            "shooting" => match shooting_answer(cat, &f) {
+                Ok(a) => shooting = Some(a),
+                Err(e) => error = Some(e),
+            },
+            "melee" => match melee_answer(cat, &f) {
+                Ok(a) => melee = Some(a),
+                Err(e) => error = Some(e),
+            },
+            "test" => match test_answer(cat, &f) {
+                Ok(a) => test = Some(a),
+                Err(e) => error = Some(e),
+            },
+            _ => {}
         },
-        "melee" => match melee_answer(cat, &f) {
-            Ok(a) => melee = Some(a),
-            Err(e) => error = Some(e),
-        },
-        "test" => match test_answer(cat, &f) {
-            Ok(a) => test = Some(a),
-            Err(e) => error = Some(e),
-        },
-        _ => {}
     }
+    let answered = shooting.is_some() || melee.is_some() || test.is_some();
+    let link =
+        answered.then(|| situation_link(&state, &req, &f.calc, "/lod/odds", &situation_query(&f)));
     render(&OddsPage {
         ctx,
+        picks: picks.options(),
+        shooter_picker: picker("from_s", "Shooter from your rosters"),
+        target_picker: picker("from_t", "Target from your rosters"),
+        test_picker: picker("from_x", "Unit from your rosters"),
+        link,
         units: units(cat),
         sides: sides(&f),
         orders: [

@@ -14,10 +14,10 @@ use crate::rules::SystemId;
 use crate::store::battles::BattleRow;
 use crate::web::auth::SignedInUser;
 use crate::web::page::{PageCtx, SelectOption};
+use crate::web::pages::odds::Chart;
 use crate::web::state::AppState;
 use crate::web::systems::battles::{BattleChoices, BattleRequest, BattleView, Players};
 use crate::web::systems::lotf::fight::{casualties_of, Casualty};
-use crate::web::systems::lotf::odds::Chart;
 use crate::web::systems::lotf::print::{CommanderState, ForceState, PrintQuery};
 use crate::web::AppError;
 

@@ -17,10 +17,10 @@ use crate::rules::systems::lotf::{
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::{SignedIn, SignedInUser};
 use crate::web::page::{redirect, render, render_with_status, PageCtx};
+use crate::web::pages::odds::{chart, Chart};
 use crate::web::state::AppState;
 use crate::web::systems::lotf::battle_request::{self as battles, DIRECT_RUNS_MAX, RUNS_MAX};
 use crate::web::systems::lotf::historical;
-use crate::web::systems::lotf::odds::{chart, Chart};
 use crate::web::systems::{fight_form_problem, running_job, RunningJob};
 use crate::web::AppError;
 

@@ -1,72 +1,40 @@
 //! The public odds calculator: shooting, melee and morale tests, worked out exactly by the
 //! rules core, shown as a table and a bar chart with how each dice pool was built.
 
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::rules::systems::lotf::{self, Catalogue};
-use crate::web::page::{number_field, render, PageCtx};
+use crate::rules::systems::lotf::{self, Catalogue, ElementDoc, RosterDoc};
+use crate::rules::SystemId;
+use crate::web::page::{number_field, render, PageCtx, SelectOption};
+use crate::web::pages::odds::{
+    distribution, outcomes, own_rosters, percent as pct, pick_value, picker, situation_link,
+    situation_query, Distribution, Outcomes, Pick, Picker, Picks, SituationLink,
+};
 use crate::web::state::AppState;
 use crate::web::systems::lotf::options::{self, Choice};
 use crate::web::AppError;
 
-/// One bar of a chart: label, probability, and its height and position in the SVG.
-pub struct Bar {
-    pub label: String,
-    pub percent: String,
-    pub x: u32,
-    pub y: u32,
-    pub height: u32,
-}
-
-pub struct Chart {
-    pub bars: Vec<Bar>,
-    pub width: u32,
-    pub title: String,
-}
-
-pub const CHART_HEIGHT: u32 = 120;
-const BAR: u32 = 34;
-
-/// Bars scaled so the most likely outcome fills the chart.
-pub fn chart(title: &str, points: &[(String, f64)]) -> Chart {
-    let max = points
-        .iter()
-        .map(|(_, p)| *p)
-        .fold(0.0_f64, f64::max)
-        .max(1e-12);
-    let bars = points
-        .iter()
-        .enumerate()
-        .map(|(i, (label, p))| {
-            let height = ((p / max) * f64::from(CHART_HEIGHT - 20)).round() as u32;
-            Bar {
-                label: label.clone(),
-                percent: format!("{:.1}%", p * 100.0),
-                x: 4 + i as u32 * (BAR + 6),
-                y: CHART_HEIGHT - height,
-                height,
-            }
-        })
-        .collect();
-    Chart {
-        bars,
-        width: 8 + points.len() as u32 * (BAR + 6),
-        title: title.to_string(),
-    }
-}
-
-fn pct(p: f64) -> String {
-    format!("{:.1} %", p * 100.0)
-}
-
-/// The calculator's fields; all optional so that any query string renders a page.
-#[derive(Debug, Default, Deserialize)]
+/// The calculator's fields; all optional so that any query string renders a page. Serialized,
+/// the filled ones make the link that reproduces the situation.
+#[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(default)]
 pub struct OddsForm {
     pub calc: String,
+    // Roster picks: fill a side from an element of the user's own roster (`roster:element`).
+    // Never part of a link, which must work for anyone.
+    #[serde(skip_serializing)]
+    pub from_s: String,
+    #[serde(skip_serializing)]
+    pub from_t: String,
+    #[serde(skip_serializing)]
+    pub from_a: String,
+    #[serde(skip_serializing)]
+    pub from_d: String,
+    #[serde(skip_serializing)]
+    pub from_m: String,
     // shooting
     pub s_type: String,
     pub s_size: String,
@@ -76,6 +44,7 @@ pub struct OddsForm {
     pub s_level: String,
     pub t_type: String,
     pub t_size: String,
+    pub t_upgrade: String,
     pub t_formation: String,
     pub t_cover: String,
     pub t_hits: String,
@@ -87,12 +56,14 @@ pub struct OddsForm {
     // melee
     pub a_type: String,
     pub a_size: String,
+    pub a_upgrade: String,
     pub a_formation: String,
     pub a_level: String,
     pub a_flank: String,
     pub a_support: String,
     pub d_type: String,
     pub d_size: String,
+    pub d_upgrade: String,
     pub d_formation: String,
     pub d_level: String,
     pub d_support: String,
@@ -133,6 +104,11 @@ fn formation(v: &str) -> Value {
     }
 }
 
+/// An upgrade select's value: one upgrade or an allowed combination joined by `+`.
+fn upgrades(v: &str) -> Vec<&str> {
+    v.split('+').filter(|u| !u.is_empty()).collect()
+}
+
 fn supporters(count: &str, close: bool) -> Value {
     let n = num(count, 0).min(3);
     json!((0..n)
@@ -146,8 +122,7 @@ pub struct ShootingResult {
     pub punishing: String,
     pub disordered: String,
     pub test_failed: String,
-    pub rows: Vec<(String, String)>,
-    pub chart: Chart,
+    pub hits: Distribution,
     pub rulings: String,
     pub notes: Vec<String>,
 }
@@ -163,14 +138,16 @@ pub struct MeleeResult {
     pub defender_win: String,
     pub attacker_pool: String,
     pub defender_pool: String,
-    pub chart: Chart,
+    pub winner: Outcomes,
+    pub attacker_hits: Distribution,
+    pub defender_hits: Distribution,
     pub rulings: String,
 }
 
 pub struct MoraleResult {
     pub pass: String,
     pub explanation: String,
-    pub chart: Chart,
+    pub outcome: Outcomes,
     pub rulings: String,
     /// Where the Morale value came from (an attached commander's rating, R-33).
     pub notes: Vec<String>,
@@ -187,10 +164,49 @@ struct OddsPage {
     upgrades: Vec<Choice>,
     /// Commander ratings from the catalogue, with their Morale.
     ratings: Vec<Choice>,
+    /// Elements of the user's own rosters a side can be filled from (none for visitors).
+    picks: Vec<SelectOption>,
+    pickers: LotfPickers,
     shooting: Option<ShootingResult>,
     melee: Option<MeleeResult>,
     morale: Option<MoraleResult>,
+    /// Why the calculator `f.calc` gave no answer; shown where the answer would be.
     error: Option<String>,
+    /// Reproduces the situation with its answer.
+    link: Option<SituationLink>,
+}
+
+impl OddsPage {
+    /// The message for the calculator `calc` when it gave no answer; with `""`, a message that
+    /// belongs to no calculator on the page (shown at the top).
+    fn error_for(&self, calc: &str) -> Option<&str> {
+        let known = matches!(self.f.calc.as_str(), "shooting" | "melee" | "morale");
+        let here = if calc.is_empty() {
+            !known
+        } else {
+            self.f.calc == calc
+        };
+        self.error.as_deref().filter(|_| here)
+    }
+}
+
+/// The sides of the situations a roster element can fill.
+struct LotfPickers {
+    shooter: Picker,
+    target: Picker,
+    attacker: Picker,
+    defender: Picker,
+    morale: Picker,
+}
+
+fn pickers() -> LotfPickers {
+    LotfPickers {
+        shooter: picker("from_s", "Shooter from your rosters"),
+        target: picker("from_t", "Target from your rosters"),
+        attacker: picker("from_a", "Attacker from your rosters"),
+        defender: picker("from_d", "Defender from your rosters"),
+        morale: picker("from_m", "Element from your rosters"),
+    }
 }
 
 /// The commander ratings as choices, "Incompetent (Morale 8)", from the catalogue.
@@ -227,7 +243,6 @@ fn shooting(cat: &Catalogue, f: &OddsForm) -> Result<ShootingResult, String> {
     number_field(&f.range, 10, 0..=200, "The range")?;
     number_field(&f.s_disorder, 0, 0..=20, "Disorder Markers")?;
     number_field(&f.t_hits, 0, 0..=20, "Hits already on the target")?;
-    let upgrades: Vec<&str> = f.s_upgrade.split('+').filter(|u| !u.is_empty()).collect();
     let weapon = if f.s_weapon.is_empty() {
         Value::Null
     } else {
@@ -240,28 +255,26 @@ fn shooting(cat: &Catalogue, f: &OddsForm) -> Result<ShootingResult, String> {
     };
     let t_rating = rating_for(on(&f.t_commander), &f.t_rating)?;
     let req: lotf::ShootingRequest = parse(json!({
-        "shooter": {"type": or(&f.s_type, "infantry"), "size": or(&f.s_size, "medium"), "weapon": weapon, "upgrades": upgrades,
+        "shooter": {"type": or(&f.s_type, "infantry"), "size": or(&f.s_size, "medium"), "weapon": weapon, "upgrades": upgrades(&f.s_upgrade),
                     "disorder_markers": num(&f.s_disorder, 0).min(20), "discipline_level": or(&f.s_level, "fit")},
-        "target": {"type": or(&f.t_type, "infantry"), "size": or(&f.t_size, "medium"), "formation": formation(&f.t_formation),
+        "target": {"type": or(&f.t_type, "infantry"), "size": or(&f.t_size, "medium"), "upgrades": upgrades(&f.t_upgrade), "formation": formation(&f.t_formation),
                    "in_cover": on(&f.t_cover), "hits": num(&f.t_hits, 0).min(20),
                    "commander_attached": on(&f.t_commander), "commander_rating": t_rating},
         "range_inches": num(&f.range, 10).min(200), "flank": on(&f.flank), "ammunition": ammo
     }))?;
     let o = lotf::shooting_odds(cat, &req).map_err(|e| e.to_string())?;
-    let points: Vec<(String, f64)> = o
-        .hits_distribution
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (i.to_string(), *p))
-        .collect();
     Ok(ShootingResult {
         explanation: o.pool_explanation.clone(),
         expected: format!("{:.2}", o.expected_hits),
         punishing: pct(o.p_punishing_volley),
         disordered: pct(o.p_target_disordered),
         test_failed: pct(o.p_discipline_test_failed),
-        rows: points.iter().map(|(k, p)| (k.clone(), pct(*p))).collect(),
-        chart: chart("Chance of each number of hits", &points),
+        hits: distribution(
+            "shooting-hits",
+            "Chance of each number of hits",
+            "Hits",
+            &o.hits_distribution,
+        ),
         rulings: o.rulings.join(", "),
         notes: o.notes.clone(),
     })
@@ -294,17 +307,12 @@ fn melee(cat: &Catalogue, f: &OddsForm) -> Result<MeleeResult, String> {
     number_field(&f.a_support, 0, 0..=3, "The attacker's supporters")?;
     number_field(&f.d_support, 0, 0..=3, "The defender's supporters")?;
     let req: lotf::MeleeRequest = parse(json!({
-        "attacker": {"type": or(&f.a_type, "infantry"), "size": or(&f.a_size, "medium"), "formation": formation(&f.a_formation),
+        "attacker": {"type": or(&f.a_type, "infantry"), "size": or(&f.a_size, "medium"), "upgrades": upgrades(&f.a_upgrade), "formation": formation(&f.a_formation),
                      "discipline_level": or(&f.a_level, "fit"), "flank": on(&f.a_flank), "supporters": supporters(&f.a_support, false)},
-        "defender": {"type": or(&f.d_type, "infantry"), "size": or(&f.d_size, "medium"), "formation": formation(&f.d_formation),
+        "defender": {"type": or(&f.d_type, "infantry"), "size": or(&f.d_size, "medium"), "upgrades": upgrades(&f.d_upgrade), "formation": formation(&f.d_formation),
                      "discipline_level": or(&f.d_level, "fit"), "counter_charged": on(&f.d_counter), "supporters": supporters(&f.d_support, false)}
     }))?;
     let o = lotf::melee_odds(cat, &req).map_err(|e| e.to_string())?;
-    let points = [
-        ("Attacker".to_string(), o.attacker_win),
-        ("Tie".to_string(), o.tie),
-        ("Defender".to_string(), o.defender_win),
-    ];
     Ok(MeleeResult {
         attacker_modifiers: terms(&o.attacker.resolution_terms),
         defender_modifiers: terms(&o.defender.resolution_terms),
@@ -315,7 +323,26 @@ fn melee(cat: &Catalogue, f: &OddsForm) -> Result<MeleeResult, String> {
         defender_win: pct(o.defender_win),
         attacker_pool: o.attacker.pool_explanation.clone(),
         defender_pool: o.defender.pool_explanation.clone(),
-        chart: chart("Who wins the melee", &points),
+        winner: outcomes(
+            "Who wins the melee",
+            &[
+                ("Attacker", o.attacker_win),
+                ("Tie", o.tie),
+                ("Defender", o.defender_win),
+            ],
+        ),
+        attacker_hits: distribution(
+            "melee-attacker-hits",
+            "Hits the attacker scores",
+            "Hits",
+            &o.attacker.hits_distribution,
+        ),
+        defender_hits: distribution(
+            "melee-defender-hits",
+            "Hits the defender scores",
+            "Hits",
+            &o.defender.hits_distribution,
+        ),
         rulings: o.rulings.join(", "),
     })
 }
@@ -336,53 +363,124 @@ fn morale(cat: &Catalogue, f: &OddsForm) -> Result<MoraleResult, String> {
                       "shaken_or_exhausted": on(&f.m_shaken), "in_cover": on(&f.m_cover), "excess_hits": num(&f.m_excess, 0).min(20)}
     }))?;
     let o = lotf::morale_odds(cat, &req).map_err(|e| e.to_string())?;
-    let points = [
-        ("Pass".to_string(), o.p_pass),
-        ("Fail".to_string(), o.p_fail),
-    ];
     Ok(MoraleResult {
         pass: pct(o.p_pass),
         explanation: o.explanation.clone(),
-        chart: chart("Pass or fail", &points),
+        outcome: outcomes("Pass or fail", &[("Pass", o.p_pass), ("Fail", o.p_fail)]),
         rulings: o.rulings.join(", "),
         notes: o.notes.clone(),
     })
 }
 
+/// Every element of the user's own Land of the Free rosters, as "Roster — Element (size type)".
+fn element_picks(cat: &Catalogue, rosters: Vec<(i64, String, RosterDoc)>) -> Picks<ElementDoc> {
+    let mut picks = Vec::new();
+    for (roster_id, roster_name, doc) in rosters {
+        for e in doc.groups.into_iter().flat_map(|g| g.elements) {
+            let Some(id) = e.id.clone() else { continue };
+            let kind = format!(
+                "{} {}",
+                e.size.label(),
+                cat.element_type(e.element_type)
+                    .map_or_else(|| e.element_type.id().to_string(), |t| t.name.clone())
+            )
+            .to_lowercase();
+            let name = if e.name.trim().is_empty() {
+                kind.clone()
+            } else {
+                format!("{} ({kind})", e.name)
+            };
+            picks.push(Pick {
+                value: pick_value(roster_id, &id),
+                label: format!("{roster_name} — {name}"),
+                element: e,
+            });
+        }
+    }
+    Picks(picks)
+}
+
+/// Fills the sides the user picked from their rosters: type, size, weapon and upgrades as the
+/// roster has them, or the element's Morale for a test. A pick that is not one of the user's
+/// elements fills nothing and says so.
+fn fill_from_rosters(
+    cat: &Catalogue,
+    picks: &Picks<ElementDoc>,
+    f: &mut OddsForm,
+) -> Result<(), String> {
+    let upgrades = |e: &ElementDoc| options::upgrade_value(&e.upgrades);
+    if let Some(e) = picks.find(&f.from_s)? {
+        f.s_type = e.element_type.id().to_string();
+        f.s_size = e.size.id().to_string();
+        f.s_weapon = e.weapon.map(|w| w.id().to_string()).unwrap_or_default();
+        f.s_upgrade = upgrades(e);
+    }
+    if let Some(e) = picks.find(&f.from_t)? {
+        f.t_type = e.element_type.id().to_string();
+        f.t_size = e.size.id().to_string();
+        f.t_upgrade = upgrades(e);
+    }
+    if let Some(e) = picks.find(&f.from_a)? {
+        f.a_type = e.element_type.id().to_string();
+        f.a_size = e.size.id().to_string();
+        f.a_upgrade = upgrades(e);
+    }
+    if let Some(e) = picks.find(&f.from_d)? {
+        f.d_type = e.element_type.id().to_string();
+        f.d_size = e.size.id().to_string();
+        f.d_upgrade = upgrades(e);
+    }
+    if let Some(e) = picks.find(&f.from_m)? {
+        f.m_morale = lotf::profile(cat, e).morale.to_string();
+    }
+    Ok(())
+}
+
 pub async fn calculator(
     state: web::Data<AppState>,
     ctx: PageCtx,
+    req: HttpRequest,
     form: web::Query<OddsForm>,
 ) -> Result<HttpResponse, AppError> {
     let cat = &state.app.rules.lotf;
-    let f = form.into_inner();
+    let mut f = form.into_inner();
+    let picks = element_picks(cat, own_rosters(&state, &ctx, SystemId::Lotf).await?);
     let (mut s, mut m, mut mo, mut error) = (None, None, None, None);
-    match f.calc.as_str() {
-        "shooting" => match shooting(cat, &f) {
-            Ok(r) => s = Some(r),
-            Err(e) => error = Some(e),
+    match fill_from_rosters(cat, &picks, &mut f) {
+        Err(e) => error = Some(e),
+        Ok(()) => match f.calc.as_str() {
+            "shooting" => match shooting(cat, &f) {
+                Ok(r) => s = Some(r),
+                Err(e) => error = Some(e),
+            },
+            "melee" => match melee(cat, &f) {
+                Ok(r) => m = Some(r),
+                Err(e) => error = Some(e),
+            },
+            "morale" => match morale(cat, &f) {
+                Ok(r) => mo = Some(r),
+                Err(e) => error = Some(e),
+            },
+            _ => {}
         },
-        "melee" => match melee(cat, &f) {
-            Ok(r) => m = Some(r),
-            Err(e) => error = Some(e),
-        },
-        "morale" => match morale(cat, &f) {
-            Ok(r) => mo = Some(r),
-            Err(e) => error = Some(e),
-        },
-        _ => {}
     }
+    let answered = s.is_some() || m.is_some() || mo.is_some();
+    let link =
+        answered.then(|| situation_link(&state, &req, &f.calc, "/lotf/odds", &situation_query(&f)));
     render(&OddsPage {
         ctx,
         types: options::types(cat),
         sizes: options::sizes(cat),
-        weapons: options::weapons(cat, lotf::War::WarOf1812),
+        weapons: options::all_weapons(cat),
         upgrades: options::upgrades(cat),
         ratings: ratings(cat),
+        picks: picks.options(),
+        pickers: pickers(),
         f,
         shooting: s,
         melee: m,
         morale: mo,
         error,
+        link,
     })
 }

@@ -146,6 +146,20 @@ pub fn weapons(cat: &Catalogue, war: War) -> Vec<Choice> {
     out
 }
 
+/// Weapons of every war, for tools not tied to one (the odds calculator): a roster's element
+/// keeps its weapon whatever its war.
+pub fn all_weapons(cat: &Catalogue) -> Vec<Choice> {
+    let mut out: Vec<Choice> = Vec::new();
+    for war in cat.wars().iter().map(|w| w.id) {
+        for c in weapons(cat, war) {
+            if !out.iter().any(|o| o.value == c.value) {
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
 /// Upgrade choices: none, each single upgrade, and the allowed combinations.
 pub fn upgrades(cat: &Catalogue) -> Vec<Choice> {
     let mut out = vec![choice("", "No upgrade".into())];

@@ -32,6 +32,26 @@ pub fn side_of_key(key: &str) -> Option<&'static str> {
     }
 }
 
+/// The side a line of narration is about, from its words: the first unit it names as
+/// "Name (attacker)", or a sentence that starts "The defender …". Both simulators name sides
+/// this way; `None` when the line names neither.
+pub fn side_named_in(text: &str) -> Option<&'static str> {
+    let first = |a: usize, d: usize| if a < d { ATTACKER } else { DEFENDER };
+    match (text.find("(attacker)"), text.find("(defender)")) {
+        (Some(a), Some(d)) => return Some(first(a, d)),
+        (Some(_), None) => return Some(ATTACKER),
+        (None, Some(_)) => return Some(DEFENDER),
+        (None, None) => {}
+    }
+    if text.starts_with("The attacker ") {
+        Some(ATTACKER)
+    } else if text.starts_with("The defender ") {
+        Some(DEFENDER)
+    } else {
+        None
+    }
+}
+
 /// The two forces' names, for the legend.
 pub struct Legend {
     pub attacker: String,
@@ -366,6 +386,23 @@ mod tests {
                 .collect::<Vec<_>>(),
             [(1, 1), (2, 0), (3, 2)]
         );
+    }
+
+    #[test]
+    fn a_line_is_about_the_side_of_the_first_unit_it_names() {
+        assert_eq!(
+            side_named_in("Legion Horse (defender) charges home into Minutemen (attacker)."),
+            Some(DEFENDER)
+        );
+        assert_eq!(
+            side_named_in("Minutemen (attacker) routes 16\"."),
+            Some(ATTACKER)
+        );
+        assert_eq!(
+            side_named_in("The attacker force is broken and gives up the field."),
+            Some(ATTACKER)
+        );
+        assert_eq!(side_named_in("Initiative: attacker 8, defender 7."), None);
     }
 
     #[test]

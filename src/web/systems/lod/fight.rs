@@ -28,8 +28,8 @@ use crate::web::error::ErrorBody;
 use crate::web::page::{redirect, render, render_with_status, PageCtx, SelectOption};
 use crate::web::state::AppState;
 use crate::web::systems::fight_report::{
-    across_sector, change_words, side_chart, side_id, Diagram, Legend, Line, SideChart,
-    SummaryPart, TurnLog, ATTACKER, DEFENDER,
+    across_sector, change_words, side_chart, side_id, side_named_in, Diagram, Legend, Line,
+    SideChart, SummaryPart, TurnLog, ATTACKER, DEFENDER,
 };
 use crate::web::systems::{fight_form_problem, running_job, RunningJob};
 use crate::web::AppError;
@@ -292,7 +292,9 @@ pub fn turn_log(o: &Outcome, setup: &BattleSetup) -> TurnLog {
         (
             l.turn,
             Line {
-                side: l.side.map(side_id),
+                // The unit a line is about, not whose turn it is: a defender's defensive fire
+                // in the attacker's turn is the defender's line.
+                side: side_named_in(&l.text).or(l.side.map(side_id)),
                 text: l.text.clone(),
             },
         )

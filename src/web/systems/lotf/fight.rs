@@ -22,8 +22,8 @@ use crate::web::auth::{SignedIn, SignedInUser};
 use crate::web::page::{redirect, render, render_with_status, PageCtx};
 use crate::web::state::AppState;
 use crate::web::systems::fight_report::{
-    change_words, side_chart, side_of_key, Diagram, Legend, Line, SideChart, SummaryPart, TurnLog,
-    ATTACKER, DEFENDER,
+    change_words, side_chart, side_named_in, side_of_key, Diagram, Legend, Line, SideChart,
+    SummaryPart, TurnLog, ATTACKER, DEFENDER,
 };
 use crate::web::systems::lotf::battle_request::{self as battles, DIRECT_RUNS_MAX, RUNS_MAX};
 use crate::web::systems::lotf::historical;
@@ -379,7 +379,11 @@ pub fn turn_log(outcome: &BattleOutcome, setup: &BattleSetup) -> TurnLog {
         (
             l.turn,
             Line {
-                side: l.element.as_deref().and_then(side_of_key),
+                side: l
+                    .element
+                    .as_deref()
+                    .and_then(side_of_key)
+                    .or_else(|| side_named_in(&l.text)),
                 text: with_group_capitals(&l.text, &groups),
             },
         )

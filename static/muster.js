@@ -252,4 +252,45 @@
     }
   }
   document.addEventListener("DOMContentLoaded", () => wireOdds(document));
+// ---------- Fight reports: expand all turns (issue 18) ----------
+// The narration is one <details> per turn, which works without the script; this adds one
+// button to open or close them all, and opens them all while printing.
+(function () {
+  "use strict";
+  function wireTurnLogs() {
+    document.querySelectorAll("[data-turn-log]").forEach((log) => {
+      const turns = () => Array.from(log.querySelectorAll("details.turn"));
+      if (log.dataset.wired || turns().length === 0) return;
+      log.dataset.wired = "1";
+      const tools = document.createElement("p");
+      tools.className = "turn-tools no-print";
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "button button-secondary button-small";
+      const label = () => {
+        const allOpen = turns().every((d) => d.open);
+        button.textContent = allOpen ? "Collapse all turns" : "Expand all turns";
+        button.setAttribute("aria-expanded", allOpen ? "true" : "false");
+      };
+      button.addEventListener("click", () => {
+        const open = !turns().every((d) => d.open);
+        turns().forEach((d) => { d.open = open; });
+        label();
+      });
+      log.addEventListener("toggle", label, true);
+      label();
+      tools.appendChild(button);
+      log.parentNode.insertBefore(tools, log);
+    });
+  }
+  let closedBeforePrint = [];
+  window.addEventListener("beforeprint", () => {
+    closedBeforePrint = Array.from(document.querySelectorAll("[data-turn-log] details.turn:not([open])"));
+    closedBeforePrint.forEach((d) => { d.open = true; });
+  });
+  window.addEventListener("afterprint", () => {
+    closedBeforePrint.forEach((d) => { d.open = false; });
+    closedBeforePrint = [];
+  });
+  document.addEventListener("DOMContentLoaded", wireTurnLogs);
 })();

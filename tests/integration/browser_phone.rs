@@ -190,6 +190,8 @@ async fn no_page_is_wider_than_a_phone() {
         format!("/campaigns/{campaign}/standings"),
         format!("/campaigns/{campaign}/organiser"),
         format!("/campaigns/{campaign}/forces/f1"),
+        // Fight reports (issue 18): the Liberty or Death! report beside Land of the Free's above.
+        "/lod/fight/battle?attacker=x:0&defender=x:1&seed=5".into(),
     ];
     let shots =
         std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/browser-shots/phone");

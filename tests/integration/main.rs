@@ -19,6 +19,7 @@ mod campaigns;
 mod cli;
 mod conformance;
 mod conformance_forces;
+mod fight_reports;
 mod forms_kept;
 mod fuzz_props;
 mod helpers;

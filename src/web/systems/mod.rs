@@ -3,6 +3,7 @@
 //! and one line in [`REGISTRY`].
 
 pub mod battles;
+pub mod fight_report;
 pub mod lod;
 pub mod lotf;
 pub mod rosters;

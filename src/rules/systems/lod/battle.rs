@@ -171,8 +171,34 @@ pub struct LogLine {
     pub text: String,
 }
 
+/// Where one unit stood at the end of a turn, and how it stood.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitPosition {
+    pub side: BattleSide,
+    /// The unit's id in its roster.
+    pub unit: String,
+    /// 0 the left, 1 the centre, 2 the right sector, as the attacker sees the table.
+    pub sector: u8,
+    /// Depth, 0" (the attacker's edge) to 48", to a tenth of an inch.
+    pub depth: f64,
+    /// `steady`, `worn` or `shaken` (a unit BROKEN is off the table and not listed).
+    pub state: EndState,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub routing: bool,
+    pub hits: u32,
+}
+
+/// The units still on the table at the end of a turn, for a diagram.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnPositions {
+    pub turn: u32,
+    pub units: Vec<UnitPosition>,
+}
+
 /// A decided battle.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Outcome {
     /// `muster.lod.result/1`.
@@ -192,6 +218,11 @@ pub struct Outcome {
     pub difference: u32,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub log: Vec<LogLine>,
+    /// Where the units stood at the end of each turn played, kept only when asked for
+    /// (`sim::fight_with_positions`); absent from other outcomes and from those stored before
+    /// it existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<TurnPositions>,
 }
 
 /// What one side's units ended as and which of its Generals fell, as the record or the
@@ -273,6 +304,7 @@ pub fn score(cat: &Catalogue, ending: Ending, attacker: SideEnd, defender: SideE
         band: if winner.is_none() { Band::Draw } else { band },
         difference,
         log,
+        positions: Vec::new(),
     }
 }
 

@@ -152,7 +152,9 @@ impl RuleSystem for Lod {
     }
 
     fn fight(cat: &Catalogue, setup: &BattleSetup) -> Option<Result<Outcome, String>> {
-        Some(super::sim::fight(cat, setup, true))
+        // Narrated, with the positions at each turn's end: a stored battle is read back as a
+        // story with a diagram per turn.
+        Some(super::sim::fight_with_positions(cat, setup))
     }
 
     fn assess_record(

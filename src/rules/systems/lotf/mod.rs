@@ -43,8 +43,8 @@ pub use roster::{
     RosterParseError, RosterParseErrorKind, MAX_POINTS_LIMIT, ROSTER_FORMAT,
 };
 pub use sim::{
-    fight_prepared, simulate, simulate_with, BattleCount, BattleOutcome, LogKind, LogLine, Policy,
-    Prepared, SimError, StandardPolicy,
+    fight_prepared, simulate, simulate_with, simulate_with_positions, BattleCount, BattleOutcome,
+    ElementPosition, LogKind, LogLine, Policy, Prepared, SimError, StandardPolicy, TurnPositions,
 };
 pub use system::{Lotf, Outcome};
 pub use types::{

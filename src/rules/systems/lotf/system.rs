@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use super::battle::ScenarioId;
 use super::record::{assess, prepare_battle, TabletopOutcome, TabletopReport};
 use super::{
-    check_roster_size, parse_battle, parse_roster, serialize_battle, simulate, validate,
-    BattleOutcome, BattleSetup, Catalogue, RosterDoc, Side,
+    check_roster_size, parse_battle, parse_roster, serialize_battle, simulate_with_positions,
+    validate, BattleOutcome, BattleSetup, Catalogue, RosterDoc, Side,
 };
 use crate::rules::system::{
     BattleSide, BattleSummary, Capabilities, DocumentError, Finding, Method, Prepared,
@@ -178,9 +178,10 @@ impl RuleSystem for Lotf {
     }
 
     fn fight(cat: &Catalogue, setup: &BattleSetup) -> Option<Result<Outcome, String>> {
-        // Narrated: a stored battle is read back as a story.
+        // Narrated, with the positions at each turn's end: a stored battle is read back as a
+        // story with a diagram per turn.
         Some(
-            simulate(cat, setup, true)
+            simulate_with_positions(cat, setup)
                 .map(|o| Outcome::Simulated {
                     outcome: Box::new(o),
                 })

@@ -25,6 +25,8 @@ use crate::web::state::AppState;
 use crate::web::systems::battles::{
     BattleChoices, BattleRequest, BattleView, Players, RecordAnswer, RecordEntry,
 };
+use crate::web::systems::fight_report::{Legend, SideChart, TurnLog};
+use crate::web::systems::lod::fight::{legend, losses_chart, turn_log};
 use crate::web::AppError;
 
 /// Path prefixes whose next segment is a job's id (a capability), logged without it.
@@ -158,16 +160,13 @@ pub struct SideView {
     pub standing: String,
 }
 
-pub struct TurnLines {
-    pub turn: u32,
-    pub lines: Vec<String>,
-}
-
 #[derive(Template)]
 #[template(path = "systems/lod/battles/outcome.html")]
 struct OutcomePart {
     headline: String,
     arithmetic: Vec<String>,
+    legend: Legend,
+    chart: Option<SideChart>,
 }
 
 #[derive(Template)]
@@ -176,7 +175,7 @@ struct DetailsPart {
     battle_id: i64,
     sides: Vec<SideView>,
     rolls: Vec<String>,
-    log: Vec<TurnLines>,
+    log: Option<TurnLog>,
     printable: bool,
 }
 
@@ -388,21 +387,18 @@ pub fn view(
             standing,
         });
     }
-    let mut log: Vec<TurnLines> = Vec::new();
+    let mut log = None;
     let outcome = match &result {
         Some(o) => {
-            for line in &o.log {
-                match log.last_mut() {
-                    Some(t) if t.turn == line.turn => t.lines.push(line.text.clone()),
-                    _ => log.push(TurnLines {
-                        turn: line.turn,
-                        lines: vec![line.text.clone()],
-                    }),
-                }
-            }
+            let told = turn_log(o, &setup);
+            let chart = losses_chart(o, &told.legend);
+            let legend = legend(&setup);
+            log = Some(told).filter(|l| !l.is_empty());
             OutcomePart {
                 headline: headline(&setup, o),
                 arithmetic: arithmetic(&setup, o),
+                legend,
+                chart,
             }
             .render()?
         }

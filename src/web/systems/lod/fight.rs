@@ -17,7 +17,8 @@ use crate::app::rosters as roster_store;
 use crate::app::work::{self, Caller};
 use crate::rules::system::{BattleSide, RuleSystem};
 use crate::rules::systems::lod::{
-    self, battle::Outcome, montecarlo, record::prepare, sim, BattleSetup, Catalogue, Lod, RosterDoc,
+    self, battle::Outcome, montecarlo, record::prepare, sim, BattleSetup, Catalogue, EndState, Lod,
+    RosterDoc,
 };
 use crate::rules::systems::RangeRunner;
 use crate::rules::SystemId;
@@ -26,6 +27,10 @@ use crate::web::auth::{ApiUser, SignedIn, SignedInUser};
 use crate::web::error::ErrorBody;
 use crate::web::page::{redirect, render, render_with_status, PageCtx, SelectOption};
 use crate::web::state::AppState;
+use crate::web::systems::fight_report::{
+    across_sector, change_words, side_chart, side_id, side_named_in, Diagram, Legend, Line,
+    SideChart, SummaryPart, TurnLog, ATTACKER, DEFENDER,
+};
 use crate::web::systems::{fight_form_problem, running_job, RunningJob};
 use crate::web::AppError;
 
@@ -227,9 +232,162 @@ pub struct UnitLine {
     pub hits: String,
 }
 
-pub struct TurnLog {
-    pub turn: u32,
-    pub lines: Vec<String>,
+/// The two armies' names for the legend and the summaries.
+pub fn legend(setup: &BattleSetup) -> Legend {
+    let name = |n: &str, fallback: &str| {
+        if n.trim().is_empty() {
+            fallback.to_string()
+        } else {
+            n.to_string()
+        }
+    };
+    Legend {
+        attacker: name(&setup.attacker.roster.name, "The attacker"),
+        defender: name(&setup.defender.roster.name, "The defender"),
+    }
+}
+
+/// Units each side had lost (BROKEN or routed off) at the end of each turn, from the positions
+/// the outcome kept; `None` for an outcome without them.
+fn lost_by_turn(o: &Outcome) -> Option<Vec<(u32, u32, u32)>> {
+    if o.positions.is_empty() {
+        return None;
+    }
+    let total = |side: &lod::battle::SideResult| side.units.len() as u32;
+    Some(
+        o.positions
+            .iter()
+            .map(|p| {
+                let on_table =
+                    |side: BattleSide| p.units.iter().filter(|u| u.side == side).count() as u32;
+                (
+                    p.turn,
+                    total(&o.attacker).saturating_sub(on_table(BattleSide::Attacker)),
+                    total(&o.defender).saturating_sub(on_table(BattleSide::Defender)),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// Units lost by the end of each turn, as a chart in the sides' colours (when the outcome kept
+/// each turn's positions).
+pub fn losses_chart(o: &Outcome, legend: &Legend) -> Option<SideChart> {
+    lost_by_turn(o).map(|totals| {
+        side_chart(
+            "Units lost (BROKEN or routed off) by the end of each turn",
+            "units lost",
+            legend,
+            &totals,
+        )
+    })
+}
+
+/// The narration by turn: each turn with the units each side lost in it and where the units
+/// stood at its end (both from the positions the outcome kept; without them, how much the
+/// turn's narration tells). The abstract battlefield knows a unit's sector and depth, not where
+/// in its sector it stands, so a sector's units are drawn side by side across it.
+pub fn turn_log(o: &Outcome, setup: &BattleSetup) -> TurnLog {
+    let lines = o.log.iter().map(|l| {
+        (
+            l.turn,
+            Line {
+                // The unit a line is about, not whose turn it is: a defender's defensive fire
+                // in the attacker's turn is the defender's line.
+                side: side_named_in(&l.text).or(l.side.map(side_id)),
+                text: l.text.clone(),
+            },
+        )
+    });
+    let mut log = TurnLog::group(legend(setup), o.turns_played, lines);
+    let lost = lost_by_turn(o);
+    let lost_at = |turn: u32| -> Option<(u32, u32)> {
+        if turn == 0 {
+            return Some((0, 0));
+        }
+        lost.as_ref()?
+            .iter()
+            .find(|t| t.0 == turn)
+            .map(|&(_, a, d)| (a, d))
+    };
+    let name_of = |side: BattleSide, id: &str| {
+        let units = match side {
+            BattleSide::Attacker => &o.attacker.units,
+            BattleSide::Defender => &o.defender.units,
+        };
+        units
+            .iter()
+            .find(|u| u.unit == id)
+            .map_or(id.to_string(), |u| u.name.clone())
+    };
+    let legend = &log.legend;
+    for t in log.turns.iter_mut() {
+        t.summary = match (lost_at(t.turn - 1), lost_at(t.turn)) {
+            (Some(before), Some(after)) => vec![
+                SummaryPart {
+                    side: Some(ATTACKER),
+                    text: format!(
+                        "{} {}",
+                        legend.attacker,
+                        change_words(
+                            before.0,
+                            after.0,
+                            ("unit", "units"),
+                            &format!("of {} so far", o.attacker.units.len())
+                        )
+                    ),
+                },
+                SummaryPart {
+                    side: Some(DEFENDER),
+                    text: format!(
+                        "{} {}",
+                        legend.defender,
+                        change_words(
+                            before.1,
+                            after.1,
+                            ("unit", "units"),
+                            &format!("of {} so far", o.defender.units.len())
+                        )
+                    ),
+                },
+            ],
+            _ => vec![SummaryPart {
+                side: None,
+                text: format!(
+                    "{} event{} told",
+                    t.lines.len(),
+                    if t.lines.len() == 1 { "" } else { "s" }
+                ),
+            }],
+        };
+        t.diagram = o.positions.iter().find(|p| p.turn == t.turn).map(|p| {
+            let mut markers = Vec::new();
+            for sector in 0..3u8 {
+                // Both armies' units in a sector share its width, so no two stand on one spot.
+                let here: Vec<_> = p.units.iter().filter(|u| u.sector == sector).collect();
+                for (i, u) in here.iter().enumerate() {
+                    let side = u.side;
+                    markers.push(Diagram::marker(
+                        side_id(side),
+                        across_sector(sector, i, here.len()),
+                        u.depth,
+                        side == BattleSide::Attacker,
+                        u.routing || u.state == EndState::Shaken,
+                        format!(
+                            "{}: {}{}, {} hit{}",
+                            name_of(side, &u.unit),
+                            u.state.label(),
+                            if u.routing { ", routing" } else { "" },
+                            u.hits,
+                            if u.hits == 1 { "" } else { "s" }
+                        ),
+                    ));
+                }
+            }
+            Diagram::new(markers, true, legend, "SHAKEN or routing")
+        });
+    }
+    log
 }
 
 #[derive(Template)]
@@ -243,7 +401,8 @@ struct ReportPage {
     seed: u64,
     attacker_units: Vec<UnitLine>,
     defender_units: Vec<UnitLine>,
-    turns: Vec<TurnLog>,
+    log: TurnLog,
+    chart: Option<SideChart>,
     replay_query: String,
 }
 
@@ -293,7 +452,7 @@ pub async fn battle(
         .app
         .work
         .run(&Caller::User(user.id), move |_| {
-            sim::fight(&rules.lod, &fought, true)
+            sim::fight_with_positions(&rules.lod, &fought)
         })
         .await?
         .map_err(bad)?;
@@ -301,16 +460,8 @@ pub async fn battle(
         setup.attacker.roster.name.clone(),
         setup.defender.roster.name.clone(),
     );
-    let mut turns: Vec<TurnLog> = Vec::new();
-    for line in &outcome.log {
-        match turns.last_mut() {
-            Some(t) if t.turn == line.turn => t.lines.push(line.text.clone()),
-            _ => turns.push(TurnLog {
-                turn: line.turn,
-                lines: vec![line.text.clone()],
-            }),
-        }
-    }
+    let log = turn_log(&outcome, &setup);
+    let chart = losses_chart(&outcome, &log.legend);
     render(&ReportPage {
         ctx,
         headline: headline(&outcome, &a, &d),
@@ -320,7 +471,8 @@ pub async fn battle(
         seed: setup.seed,
         attacker: a,
         defender: d,
-        turns,
+        log,
+        chart,
         outcome,
     })
 }

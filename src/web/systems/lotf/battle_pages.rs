@@ -14,10 +14,10 @@ use crate::rules::SystemId;
 use crate::store::battles::BattleRow;
 use crate::web::auth::SignedInUser;
 use crate::web::page::{PageCtx, SelectOption};
-use crate::web::pages::odds::Chart;
 use crate::web::state::AppState;
 use crate::web::systems::battles::{BattleChoices, BattleRequest, BattleView, Players};
-use crate::web::systems::lotf::fight::{casualties_of, Casualty};
+use crate::web::systems::fight_report::{Legend, SideChart, TurnLog};
+use crate::web::systems::lotf::fight::{casualties_of, legend, points_chart, turn_log, Casualty};
 use crate::web::systems::lotf::print::{CommanderState, ForceState, PrintQuery};
 use crate::web::AppError;
 
@@ -122,17 +122,13 @@ pub struct SideView {
     pub side_id: &'static str,
 }
 
-pub struct TurnLines {
-    pub turn: u32,
-    pub lines: Vec<String>,
-}
-
 #[derive(Template)]
 #[template(path = "systems/lotf/battles/outcome.html")]
 struct OutcomePart {
     headline: String,
     arithmetic: String,
-    chart: Option<Chart>,
+    chart: Option<SideChart>,
+    legend: Option<Legend>,
 }
 
 #[derive(Template)]
@@ -141,7 +137,7 @@ struct DetailsPart {
     battle_id: i64,
     sides: Vec<SideView>,
     rolls: Vec<String>,
-    log: Vec<TurnLines>,
+    log: Option<TurnLog>,
     printable: bool,
 }
 
@@ -227,8 +223,8 @@ pub fn view(
             points_lost: 0,
         });
     }
-    let (mut headline, mut arithmetic, mut log, mut chart_out) =
-        (String::new(), String::new(), Vec::new(), None);
+    let (mut headline, mut arithmetic, mut log, mut chart_out, mut legend_out) =
+        (String::new(), String::new(), None, None, None);
     match &result {
         Some(lotf::Outcome::Simulated { outcome }) => {
             headline = crate::web::systems::lotf::fight::headline(
@@ -256,18 +252,10 @@ pub fn view(
                     };
                 }
             }
-            for line in &outcome.log {
-                match log.last_mut() {
-                    Some(TurnLines { turn, lines }) if *turn == line.turn => {
-                        lines.push(line.text.clone())
-                    }
-                    _ => log.push(TurnLines {
-                        turn: line.turn,
-                        lines: vec![line.text.clone()],
-                    }),
-                }
-            }
-            chart_out = Some(crate::web::systems::lotf::fight::points_chart(outcome));
+            let told = turn_log(outcome, &setup);
+            chart_out = Some(points_chart(outcome, &told.legend));
+            legend_out = Some(legend(&setup));
+            log = Some(told).filter(|l| !l.is_empty());
         }
         Some(lotf::Outcome::Tabletop { report, outcome }) => {
             let o = outcome;
@@ -320,6 +308,7 @@ pub fn view(
             headline,
             arithmetic,
             chart: chart_out,
+            legend: legend_out,
         }
         .render()?
     };

@@ -11,14 +11,21 @@ use crate::app::jobs::{self, JobStatus};
 use crate::app::odds;
 use crate::app::rosters as roster_store;
 use crate::app::work::{self, Caller};
+use std::collections::HashMap;
+
+use crate::rules::systems::lotf::sim::{CommanderFinal, ElementFinal};
 use crate::rules::systems::lotf::{
-    self, BattleOutcome, BattleSetup, OddsSummary, RosterDoc, ScenarioId, Side,
+    self, BattleOutcome, BattleSetup, DisciplineLevel, OddsSummary, RosterDoc, ScenarioId, Side,
 };
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::{SignedIn, SignedInUser};
 use crate::web::page::{redirect, render, render_with_status, PageCtx};
 use crate::web::pages::odds::{chart, Chart};
 use crate::web::state::AppState;
+use crate::web::systems::fight_report::{
+    change_words, side_chart, side_named_in, side_of_key, Diagram, Legend, Line, SideChart,
+    SummaryPart, TurnLog, ATTACKER, DEFENDER,
+};
 use crate::web::systems::lotf::battle_request::{self as battles, DIRECT_RUNS_MAX, RUNS_MAX};
 use crate::web::systems::lotf::historical;
 use crate::web::systems::{fight_form_problem, running_job, RunningJob};
@@ -219,11 +226,6 @@ pub struct Casualty {
     pub state: String,
 }
 
-pub struct TurnLog {
-    pub turn: u32,
-    pub lines: Vec<String>,
-}
-
 #[derive(Template)]
 #[template(path = "systems/lotf/fight/report.html")]
 struct ReportPage {
@@ -238,8 +240,8 @@ struct ReportPage {
     attacker_losses: Vec<Casualty>,
     defender_losses: Vec<Casualty>,
     fallen: Vec<String>,
-    turns: Vec<TurnLog>,
-    chart: Chart,
+    log: TurnLog,
+    chart: SideChart,
     replay_query: String,
 }
 
@@ -250,15 +252,7 @@ pub fn casualties_of(outcome: &BattleOutcome, side: Side) -> Vec<Casualty> {
         .filter(|e| e.side == side)
         .map(|e| Casualty {
             name: e.name.clone(),
-            // The engine's narration says "group 2" mid-sentence; a table cell starts with a
-            // capital, as the rest of Muster writes it ("Group 2").
-            group: {
-                let mut letters = e.group.chars();
-                letters
-                    .next()
-                    .map(|first| first.to_uppercase().chain(letters).collect())
-                    .unwrap_or_default()
-            },
+            group: group_name(&e.group),
             points: e.points,
             state: if e.removed {
                 "removed".to_string()
@@ -294,30 +288,193 @@ pub fn headline(outcome: &BattleOutcome, a: &str, d: &str) -> String {
     }
 }
 
-/// Points each side lost in each turn, as a bar chart.
-pub fn points_chart(outcome: &BattleOutcome) -> Chart {
-    let points: Vec<(String, f64)> = outcome
+/// A group's name as Muster writes it: the engine calls a group left unnamed "group 2" (its
+/// narration says it mid-sentence), the rest of Muster "Group 2"; a name the player gave is
+/// kept as written.
+pub fn group_name(name: &str) -> String {
+    match name.strip_prefix("group ") {
+        Some(n) if !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) => format!("Group {n}"),
+        _ => name.to_string(),
+    }
+}
+
+/// The names the engine gives the groups left unnamed in `setup`, with Muster's spelling.
+fn unnamed_groups(setup: &BattleSetup) -> Vec<(String, String)> {
+    let mut names: Vec<(String, String)> = [&setup.attacker, &setup.defender]
+        .into_iter()
+        .flat_map(|force| force.roster.groups.iter().enumerate())
+        .filter(|(_, g)| g.name.is_empty())
+        .map(|(i, _)| (format!("group {}", i + 1), format!("Group {}", i + 1)))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// A line of the engine's narration with its unnamed groups spelt as Muster spells them. Only
+/// the engine's own names of unnamed groups change, whole words only ("group 1" never touches
+/// "group 12"); the narration stored in the outcome stays as the engine wrote it.
+fn with_group_capitals(text: &str, groups: &[(String, String)]) -> String {
+    let mut text = text.to_string();
+    for (engine, ours) in groups {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find(engine.as_str()) {
+            let after = &rest[i + engine.len()..];
+            let word_starts = rest[..i]
+                .chars()
+                .last()
+                .is_none_or(|c| !c.is_alphanumeric());
+            let word_ends = after.chars().next().is_none_or(|c| !c.is_ascii_digit());
+            out.push_str(&rest[..i]);
+            out.push_str(if word_starts && word_ends {
+                ours
+            } else {
+                engine
+            });
+            rest = after;
+        }
+        out.push_str(rest);
+        text = out;
+    }
+    text
+}
+
+fn name_or(name: &str, fallback: &str) -> String {
+    if name.trim().is_empty() {
+        fallback.to_string()
+    } else {
+        name.to_string()
+    }
+}
+
+/// The two forces' names for the legend and the summaries.
+pub fn legend(setup: &BattleSetup) -> Legend {
+    Legend {
+        attacker: name_or(&setup.attacker.roster.name, "The attacker"),
+        defender: name_or(&setup.defender.roster.name, "The defender"),
+    }
+}
+
+/// Points each side had lost by the end of each turn, as a chart in the sides' colours.
+pub fn points_chart(outcome: &BattleOutcome, legend: &Legend) -> SideChart {
+    let totals: Vec<(u32, u32, u32)> = outcome
         .turns
         .iter()
-        .flat_map(|t| {
-            [
-                (format!("T{} A", t.turn), f64::from(t.attacker_lost)),
-                (format!("T{} D", t.turn), f64::from(t.defender_lost)),
-            ]
-        })
+        .map(|t| (t.turn, t.attacker_lost, t.defender_lost))
         .collect();
-    let max = points.iter().map(|(_, p)| *p).fold(0.0, f64::max).max(1.0);
-    let mut c = chart(
-        "Points counted as lost at the end of each turn (A attacker, D defender; a Shaken or Exhausted element counts until it rallies)",
-        &points
+    side_chart(
+        "Points counted as lost at the end of each turn (a Shaken or Exhausted element counts until it rallies)",
+        "points lost",
+        legend,
+        &totals,
+    )
+}
+
+/// The narration by turn: each turn with the points each side lost in it and, when the
+/// outcome kept them, where the elements stood at its end.
+pub fn turn_log(outcome: &BattleOutcome, setup: &BattleSetup) -> TurnLog {
+    let groups = unnamed_groups(setup);
+    let lines = outcome.log.iter().map(|l| {
+        (
+            l.turn,
+            Line {
+                side: l
+                    .element
+                    .as_deref()
+                    .and_then(side_of_key)
+                    .or_else(|| side_named_in(&l.text)),
+                text: with_group_capitals(&l.text, &groups),
+            },
+        )
+    });
+    let mut log = TurnLog::group(legend(setup), outcome.turns_played, lines);
+    let lost_by = |turn: u32| {
+        if turn == 0 {
+            return Some((0, 0));
+        }
+        outcome
+            .turns
             .iter()
-            .map(|(l, p)| (l.clone(), p / max))
-            .collect::<Vec<_>>(),
-    );
-    for (bar, (_, p)) in c.bars.iter_mut().zip(&points) {
-        bar.percent = format!("{p:.0}");
+            .find(|t| t.turn == turn)
+            .map(|t| (t.attacker_lost, t.defender_lost))
+    };
+    let elements: HashMap<String, &ElementFinal> = outcome
+        .elements
+        .iter()
+        .map(|e| (format!("{}:{}", e.side.id(), e.id), e))
+        .collect();
+    let legend = &log.legend;
+    for t in log.turns.iter_mut() {
+        t.summary = match (lost_by(t.turn - 1), lost_by(t.turn)) {
+            (Some(before), Some(after)) => vec![
+                SummaryPart {
+                    side: Some(ATTACKER),
+                    text: format!(
+                        "{} {}",
+                        legend.attacker,
+                        change_words(before.0, after.0, ("point", "points"), "so far")
+                    ),
+                },
+                SummaryPart {
+                    side: Some(DEFENDER),
+                    text: format!(
+                        "{} {}",
+                        legend.defender,
+                        change_words(before.1, after.1, ("point", "points"), "so far")
+                    ),
+                },
+            ],
+            // A force that concedes at the start of a turn ends the battle before it is fought.
+            _ => vec![SummaryPart {
+                side: None,
+                text: "The battle ends before this turn is fought.".into(),
+            }],
+        };
+        t.diagram = outcome
+            .positions
+            .iter()
+            .find(|p| p.turn == t.turn)
+            .map(|p| {
+                let markers = p
+                    .elements
+                    .iter()
+                    .filter_map(|e| {
+                        let side = side_of_key(&e.element)?;
+                        let name = elements
+                            .get(&e.element)
+                            .map_or(e.element.as_str(), |f| f.name.as_str());
+                        Some(Diagram::marker(
+                            side,
+                            e.x,
+                            e.y,
+                            e.facing > 0,
+                            e.discipline_level != DisciplineLevel::Fit,
+                            format!("{name}: {}", e.discipline_level.label()),
+                        ))
+                    })
+                    .collect();
+                Diagram::new(markers, false, legend, "Shaken or Exhausted")
+            });
     }
-    c
+    log
+}
+
+/// A fallen commander's line: "Colonel Tarleton (Group 2, Poor) fell in turn 3".
+fn fallen_line(c: &CommanderFinal) -> String {
+    let post = if c.role == "force" {
+        "Force Commander".to_string()
+    } else {
+        group_name(&c.role)
+    };
+    format!(
+        "{} ({post}, {}){}",
+        c.name,
+        c.rating,
+        c.killed_turn
+            .map(|t| format!(" fell in turn {t}"))
+            .unwrap_or_default()
+    )
 }
 
 pub async fn battle(
@@ -336,7 +493,7 @@ pub async fn battle(
         .app
         .work
         .run(&Caller::User(user.id), move |_| {
-            lotf::simulate(&rules.lotf, &fought, true)
+            lotf::simulate_with_positions(&rules.lotf, &fought)
         })
         .await?
         .map_err(|e| AppError::bad_request(e.to_string()))?;
@@ -345,32 +502,13 @@ pub async fn battle(
         setup.defender.roster.name.clone(),
     );
     let headline = headline(&outcome, &a, &d);
-    let mut turns: Vec<TurnLog> = Vec::new();
-    for line in &outcome.log {
-        match turns.last_mut() {
-            Some(t) if t.turn == line.turn => t.lines.push(line.text.clone()),
-            _ => turns.push(TurnLog {
-                turn: line.turn,
-                lines: vec![line.text.clone()],
-            }),
-        }
-    }
-    let chart = points_chart(&outcome);
+    let log = turn_log(&outcome, &setup);
+    let chart = points_chart(&outcome, &log.legend);
     let fallen = outcome
         .commanders
         .iter()
         .filter(|c| c.killed)
-        .map(|c| {
-            format!(
-                "{} ({}, {}){}",
-                c.name,
-                c.role,
-                c.rating,
-                c.killed_turn
-                    .map(|t| format!(" fell in turn {t}"))
-                    .unwrap_or_default()
-            )
-        })
+        .map(fallen_line)
         .collect();
     render(&ReportPage {
         ctx,
@@ -383,7 +521,7 @@ pub async fn battle(
         defender: d,
         headline,
         fallen,
-        turns,
+        log,
         chart,
         outcome,
     })

@@ -11,7 +11,8 @@ use crate::rules::dice::Dice;
 use crate::rules::system::{BattleSide, Method};
 
 use super::battle::{
-    score, BattleSetup, EndReason, EndState, Ending, LogLine, Outcome, SideEnd, UnitEnd,
+    score, BattleSetup, EndReason, EndState, Ending, LogLine, Outcome, SideEnd, TurnPositions,
+    UnitEnd, UnitPosition,
 };
 use super::catalogue::{Catalogue, DiceRoll, Profile};
 use super::mechanics::{self, Against, Fight, RerollSources, Shot, TestKind};
@@ -107,6 +108,9 @@ pub struct Battle<'a> {
     over: bool,
     /// (unit, action) used this turn (L-42: once per unit per turn).
     used: Vec<(usize, CommandAction)>,
+    /// Where the units stood at the end of each turn, when the caller asks for it (`Some`);
+    /// never in odds runs.
+    positions: Option<Vec<TurnPositions>>,
 }
 
 fn side_of(i: usize) -> BattleSide {
@@ -165,6 +169,13 @@ pub fn fight(cat: &Catalogue, setup: &BattleSetup, narrate: bool) -> Result<Outc
     fight_with(cat, setup, &StandardPolicy::default(), narrate)
 }
 
+/// Fights the battle narrated with the standard policy, keeping where the units stood at the
+/// end of each turn (for the report's diagrams). The battle is the one [`fight`] fights: the
+/// positions are only read, and only here, so odds runs stay as fast as they were.
+pub fn fight_with_positions(cat: &Catalogue, setup: &BattleSetup) -> Result<Outcome, String> {
+    fight_keeping(cat, setup, &StandardPolicy::default(), true, true)
+}
+
 /// Fights the battle with `policy` deciding for both armies.
 pub fn fight_with(
     cat: &Catalogue,
@@ -172,8 +183,21 @@ pub fn fight_with(
     policy: &dyn Policy,
     narrate: bool,
 ) -> Result<Outcome, String> {
+    fight_keeping(cat, setup, policy, narrate, false)
+}
+
+fn fight_keeping(
+    cat: &Catalogue,
+    setup: &BattleSetup,
+    policy: &dyn Policy,
+    narrate: bool,
+    keep_positions: bool,
+) -> Result<Outcome, String> {
     check(cat, setup)?;
     let mut b = Battle::new(cat, setup, narrate)?;
+    if keep_positions {
+        b.positions = Some(Vec::new());
+    }
     let first = match setup.initiative {
         BattleSide::Attacker => 0,
         BattleSide::Defender => 1,
@@ -188,9 +212,11 @@ pub fn fight_with(
             b.play_turn(policy);
             if b.over {
                 ended_by = EndReason::BreakPoint;
+                b.note_positions();
                 break 'turns;
             }
         }
+        b.note_positions();
     }
     Ok(b.finish(setup, played, ended_by))
 }
@@ -275,6 +301,7 @@ impl<'a> Battle<'a> {
             phase: "setup",
             over: false,
             used: Vec::new(),
+            positions: None,
         };
         if narrate {
             for (side, f) in [&setup.attacker, &setup.defender].into_iter().enumerate() {
@@ -1860,6 +1887,36 @@ impl<'a> Battle<'a> {
         }
     }
 
+    /// Where the units on the table stand now, kept when positions are asked for.
+    fn note_positions(&mut self) {
+        let Some(turns) = self.positions.as_mut() else {
+            return;
+        };
+        let units = self
+            .units
+            .iter()
+            .filter(|u| !u.gone())
+            .map(|u| UnitPosition {
+                side: side_of(u.side),
+                unit: u.id.clone(),
+                sector: u8::try_from(battlefield::clamp_sector(u.sector)).unwrap_or(1),
+                depth: (u.depth * 10.0).round() / 10.0,
+                state: match u.profile.state(u.hits) {
+                    HitState::Steady => EndState::Steady,
+                    HitState::Worn => EndState::Worn,
+                    HitState::Shaken => EndState::Shaken,
+                    HitState::Broken => EndState::Broken,
+                },
+                routing: u.routing,
+                hits: u.hits,
+            })
+            .collect();
+        turns.push(TurnPositions {
+            turn: self.turn,
+            units,
+        });
+    }
+
     fn finish(mut self, setup: &BattleSetup, turns_played: u32, ended_by: EndReason) -> Outcome {
         self.phase = "end";
         let sides: Vec<SideEnd> = (0..2)
@@ -1917,12 +1974,14 @@ impl<'a> Battle<'a> {
             units: Vec::new(),
             generals_killed: Vec::new(),
         };
-        score(
+        let mut outcome = score(
             self.cat,
             ending,
             a.unwrap_or_else(|| empty(self.lists[0])),
             d.unwrap_or_else(|| empty(self.lists[1])),
-        )
+        );
+        outcome.positions = self.positions.take().unwrap_or_default();
+        outcome
     }
 }
 

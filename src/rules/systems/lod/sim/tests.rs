@@ -143,3 +143,71 @@ fn a_set_up_naming_an_unknown_entry_is_refused_not_fought() {
     let e = fight(&cat, &setup, false).unwrap_err();
     assert!(e.contains("no_such_entry"), "{e}");
 }
+
+#[test]
+fn positions_are_kept_for_every_turn_played_and_leave_the_battle_as_it_was() {
+    let cat = cat();
+    let mut by_break = 0;
+    for seed in 0..30 {
+        let setup = example_setup(&cat, seed);
+        let mut pictured = fight_with_positions(&cat, &setup).unwrap();
+        let told = fight(&cat, &setup, true).unwrap();
+        let quiet = fight(&cat, &setup, false).unwrap();
+        assert!(told.positions.is_empty() && quiet.positions.is_empty());
+        // One picture a turn, in order, the break-point turn included.
+        let turns: Vec<u32> = pictured.positions.iter().map(|p| p.turn).collect();
+        assert_eq!(
+            turns,
+            (1..=pictured.turns_played).collect::<Vec<_>>(),
+            "seed {seed}"
+        );
+        if pictured.ended_by == EndReason::BreakPoint {
+            by_break += 1;
+        }
+        // The last picture holds exactly the units that ended the battle on the table.
+        let last = pictured.positions.last().unwrap();
+        for (side, result) in [
+            (BattleSide::Attacker, &pictured.attacker),
+            (BattleSide::Defender, &pictured.defender),
+        ] {
+            let mut standing: Vec<&str> = result
+                .units
+                .iter()
+                .filter(|u| !u.end.lost())
+                .map(|u| u.unit.as_str())
+                .collect();
+            let mut drawn: Vec<&str> = last
+                .units
+                .iter()
+                .filter(|u| u.side == side)
+                .map(|u| u.unit.as_str())
+                .collect();
+            standing.sort_unstable();
+            drawn.sort_unstable();
+            assert_eq!(drawn, standing, "seed {seed}, {side:?}");
+        }
+        for p in &pictured.positions {
+            for u in &p.units {
+                assert!(u.sector < 3 && (0.0..=48.0).contains(&u.depth), "{u:?}");
+                assert!(u.state != EndState::Broken && u.state != EndState::RoutedOff);
+            }
+        }
+        // Keeping the positions changes nothing else: not the result, not the story.
+        pictured.positions.clear();
+        assert_eq!(pictured, told, "seed {seed}");
+        pictured.log.clear();
+        assert_eq!(pictured, quiet, "seed {seed}");
+    }
+    assert!(by_break > 0, "a break-point battle among the 30");
+}
+
+#[test]
+fn an_outcome_stored_before_positions_existed_still_reads() {
+    let cat = cat();
+    let o = fight(&cat, &example_setup(&cat, 3), true).unwrap();
+    let json = serde_json::to_string(&o).unwrap();
+    assert!(!json.contains("positions"), "left out when there are none");
+    let back: Outcome = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, o);
+    assert!(back.positions.is_empty());
+}

@@ -8,7 +8,7 @@ use super::board::{
 use super::log::{LogKind, LogLine};
 use super::near::{Near, NearIndex};
 use super::policy::{Action, Policy, Reaction};
-use super::BattleStats;
+use super::{BattleStats, ElementPosition, TurnPositions};
 use crate::rules::dice::{Dice, DiceExpr};
 use crate::rules::systems::lotf::battle::{BattleSetup, ScenarioId};
 use crate::rules::systems::lotf::catalogue::{skill_ids, Catalogue};
@@ -38,6 +38,9 @@ pub struct Engine<'c> {
     /// The count of broken groups that ended the battle, and the turn at whose start it was made.
     pub ended_by_break: Option<(BrokenForces, u32)>,
     pub stats: BattleStats,
+    /// Where the elements stood at the end of each turn, when the caller asks for it
+    /// (`Some`); never in odds runs.
+    pub positions: Option<Vec<TurnPositions>>,
     /// Forced Orders given to the active element so far (each after the first costs 1).
     forced: u32,
     /// The catalogue's dice expressions, read once (not on every roll).
@@ -473,6 +476,7 @@ impl<'c> Engine<'c> {
             turn_points: Vec::new(),
             ended_by_break: None,
             stats: BattleStats::default(),
+            positions: None,
             forced: 0,
             exprs: prepared.exprs,
         })
@@ -2000,6 +2004,8 @@ impl<'c> Engine<'c> {
             say!(self, LogKind::Turn, None, "Turn {turn} begins.");
             // a broken force concedes before initiative.
             if turn > 1 && self.concede(turn) {
+                // The conceding turn is one of the turns played: it gets its picture too.
+                self.note_positions();
                 return;
             }
             self.promote_force_commanders();
@@ -2008,6 +2014,7 @@ impl<'c> Engine<'c> {
             let a = self.v.points_lost(Side::Attacker);
             let d = self.v.points_lost(Side::Defender);
             self.turn_points.push((turn, a, d));
+            self.note_positions();
             for c in self.v.cmds.iter_mut() {
                 c.cp = 0;
             }
@@ -2015,6 +2022,30 @@ impl<'c> Engine<'c> {
         // A force broken when the last turn ends concedes as it would at the
         // start of the next (the recorder judges the same way).
         self.concede(last + 1);
+    }
+
+    /// Where the elements on the table stand now, kept when positions are asked for.
+    fn note_positions(&mut self) {
+        let Some(turns) = self.positions.as_mut() else {
+            return;
+        };
+        let tenth = |v: f64| (v * 10.0).round() / 10.0;
+        turns.push(TurnPositions {
+            turn: self.v.turn,
+            elements: self
+                .v
+                .units
+                .iter()
+                .filter(|u| u.active())
+                .map(|u| ElementPosition {
+                    element: u.key(),
+                    x: tenth(u.x),
+                    y: tenth(u.y),
+                    facing: if u.facing < 0.0 { -1 } else { 1 },
+                    discipline_level: u.level,
+                })
+                .collect(),
+        });
     }
 
     /// R-23 and M-26: a count of broken groups; a force that is broken

@@ -71,6 +71,27 @@ pub struct TurnPoints {
     pub defender_lost: u32,
 }
 
+/// Where one element stood at the end of a turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ElementPosition {
+    /// `side:id`, as in the log.
+    pub element: String,
+    /// Across the table, 0" (left) to 72" (right), to a tenth of an inch.
+    pub x: f64,
+    /// Depth, 0" (the attacker's edge) to 48", to a tenth of an inch.
+    pub y: f64,
+    /// +1 facing the defender's edge, −1 facing the attacker's.
+    pub facing: i8,
+    pub discipline_level: DisciplineLevel,
+}
+
+/// The elements on the table (arrived, not removed) at the end of a turn, for a diagram.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TurnPositions {
+    pub turn: u32,
+    pub elements: Vec<ElementPosition>,
+}
+
 /// Objectives at the end.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ObjectiveCount {
@@ -144,6 +165,11 @@ pub struct BattleOutcome {
     pub stats: BattleStats,
     /// Empty when narration is off.
     pub log: Vec<LogLine>,
+    /// Where the elements stood at the end of each turn played, kept only when asked for
+    /// ([`simulate_with_positions`]); empty, and left out of the document, otherwise and in
+    /// outcomes stored before it existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<TurnPositions>,
 }
 
 /// Fight the battle with the standard policy.
@@ -156,6 +182,17 @@ pub fn simulate(
     simulate_with(cat, setup, narrate, &mut p)
 }
 
+/// Fight the battle narrated with the standard policy, keeping where the elements stood at
+/// the end of each turn (for the report's diagrams). The battle is the one [`simulate`] fights:
+/// the positions are only read, and only here, so odds runs stay as fast as they were.
+pub fn simulate_with_positions(
+    cat: &Catalogue,
+    setup: &BattleSetup,
+) -> Result<BattleOutcome, SimError> {
+    let mut p = StandardPolicy::new();
+    fight(cat, setup, true, true, &mut p)
+}
+
 /// Fight the battle with a given policy.
 pub fn simulate_with(
     cat: &Catalogue,
@@ -163,8 +200,21 @@ pub fn simulate_with(
     narrate: bool,
     policy: &mut dyn Policy,
 ) -> Result<BattleOutcome, SimError> {
+    fight(cat, setup, narrate, false, policy)
+}
+
+fn fight(
+    cat: &Catalogue,
+    setup: &BattleSetup,
+    narrate: bool,
+    keep_positions: bool,
+    policy: &mut dyn Policy,
+) -> Result<BattleOutcome, SimError> {
     let prepared = Prepared::new(cat, setup)?;
     let mut eng = engine::Engine::start(cat, &prepared, setup.seed, narrate, policy)?;
+    if keep_positions {
+        eng.positions = Some(Vec::new());
+    }
     if narrate {
         eng.log.push(LogLine {
             turn: 0,
@@ -265,6 +315,7 @@ pub fn simulate_with(
             .collect(),
         stats: eng.stats,
         log,
+        positions: eng.positions.take().unwrap_or_default(),
     })
 }
 

@@ -471,3 +471,81 @@ fn fixed_seeds_fight_the_recorded_battles() {
     }
     assert_eq!(h, DIGEST, "digest {h:#018x}");
 }
+
+/// The elements a side still has on the table at the end, as the outcome tells it.
+fn standing_at_the_end(o: &BattleOutcome, side: Side) -> Vec<String> {
+    let mut keys: Vec<String> = o
+        .elements
+        .iter()
+        .filter(|e| e.side == side && !e.removed && !e.never_arrived)
+        .map(|e| format!("{}:{}", side.id(), e.id))
+        .collect();
+    keys.sort_unstable();
+    keys
+}
+
+#[test]
+fn positions_are_kept_for_every_turn_played_and_leave_the_battle_as_it_was() {
+    let c = cat();
+    let mut conceded = 0;
+    for (k, seed) in (0..40).enumerate() {
+        let s = setup(ScenarioId::ALL[k % 8], seed);
+        let mut pictured = simulate_with_positions(&c, &s).unwrap();
+        let told = simulate(&c, &s, true).unwrap();
+        let quiet = simulate(&c, &s, false).unwrap();
+        assert!(told.positions.is_empty() && quiet.positions.is_empty());
+        // One picture a turn, in order, a conceding turn included.
+        let turns: Vec<u32> = pictured.positions.iter().map(|p| p.turn).collect();
+        assert_eq!(
+            turns,
+            (1..=pictured.turns_played).collect::<Vec<_>>(),
+            "seed {seed}"
+        );
+        if usize::try_from(pictured.turns_played).unwrap() > pictured.turns.len() {
+            conceded += 1;
+        }
+        // The last picture holds exactly the elements that ended the battle on the table.
+        let last = pictured.positions.last().unwrap();
+        for side in [Side::Attacker, Side::Defender] {
+            let mut drawn: Vec<String> = last
+                .elements
+                .iter()
+                .filter(|e| e.element.starts_with(&format!("{}:", side.id())))
+                .map(|e| e.element.clone())
+                .collect();
+            drawn.sort_unstable();
+            assert_eq!(
+                drawn,
+                standing_at_the_end(&pictured, side),
+                "seed {seed}, {side:?}"
+            );
+        }
+        for p in &pictured.positions {
+            for e in &p.elements {
+                assert!(
+                    (0.0..=sim::TABLE_WIDTH).contains(&e.x)
+                        && (0.0..=sim::TABLE_DEPTH).contains(&e.y),
+                    "{e:?}"
+                );
+                assert!(e.facing == 1 || e.facing == -1);
+            }
+        }
+        // Keeping the positions changes nothing else: not the result, not the story.
+        pictured.positions.clear();
+        assert_eq!(pictured, told, "seed {seed}");
+        pictured.log.clear();
+        assert_eq!(pictured, quiet, "seed {seed}");
+    }
+    assert!(conceded > 0, "a battle ended by a concession among the 40");
+}
+
+#[test]
+fn an_outcome_stored_before_positions_existed_still_reads() {
+    let c = cat();
+    let o = simulate(&c, &setup(ScenarioId::TakeTheField, 7), true).unwrap();
+    let json = serde_json::to_string(&o).unwrap();
+    assert!(!json.contains("positions"), "left out when there are none");
+    let back: BattleOutcome = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, o);
+    assert!(back.positions.is_empty());
+}

@@ -252,6 +252,8 @@
     }
   }
   document.addEventListener("DOMContentLoaded", () => wireOdds(document));
+})();
+
 // ---------- Fight reports: expand all turns (issue 18) ----------
 // The narration is one <details> per turn, which works without the script; this adds one
 // button to open or close them all, and opens them all while printing.

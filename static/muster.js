@@ -339,8 +339,14 @@
         b.textContent = text;
         b.setAttribute("aria-label", label);
         b.addEventListener("click", () => {
+          // Keep the middle of what is in view in the middle.
+          const midX = (scroller.scrollLeft + scroller.clientWidth / 2) / scroller.scrollWidth;
+          const midY = (scroller.scrollTop + scroller.clientHeight / 2) / scroller.scrollHeight;
           level = Math.min(4, Math.max(1, level + step));
           svg.style.width = level * 100 + "%";
+          scroller.classList.toggle("map-zoomed", level > 1);
+          scroller.scrollLeft = midX * scroller.scrollWidth - scroller.clientWidth / 2;
+          scroller.scrollTop = midY * scroller.scrollHeight - scroller.clientHeight / 2;
           out.disabled = level === 1;
           into.disabled = level === 4;
         });

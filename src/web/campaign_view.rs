@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::app::campaigns::{parse_entry, phase_id, Loaded};
-use crate::rules::campaign::movement::PlaceKind;
+use crate::rules::campaign::movement::{PlaceKind, MAP_HEIGHT, MAP_WIDTH};
 use crate::rules::campaign::state::{
     BattleSite, BattleStatus, CampaignState, Entry, Event, Phase, SetAside,
 };
@@ -509,6 +509,9 @@ pub struct SvgMap {
     pub list: Vec<MapListPlace>,
     /// In the organiser's editor: places may be dragged to a new spot.
     pub draggable: bool,
+    /// The largest coordinates a place may have (where a dragged place stops).
+    pub width: u16,
+    pub height: u16,
 }
 
 /// A line of a stack of forces before it is laid out.
@@ -817,6 +820,8 @@ pub fn svg_map(c: &Loaded) -> SvgMap {
         battles,
         list: map_list(c, &at_place, &marches),
         draggable: false,
+        width: MAP_WIDTH,
+        height: MAP_HEIGHT,
     }
 }
 

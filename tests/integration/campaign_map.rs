@@ -148,6 +148,7 @@ async fn labels_on_a_crowded_map_never_overlap_nor_leave_it() {
         ("cornwallis@example.org", 0, "Cornwallis's Column"),
         ("knyphausen@example.org", 0, "Knyphausen's Division"),
         ("grant@example.org", 0, "Grant's Brigade"),
+        ("agnew@example.org", 0, "Agnew's Brigade"),
         ("washington@example.org", 1, "The Main Continental Army"),
         ("sullivan@example.org", 1, "Sullivan's Wing"),
     ];
@@ -201,10 +202,42 @@ async fn labels_on_a_crowded_map_never_overlap_nor_leave_it() {
             for p in label_problems(&b).await {
                 problems.push(format!("{page} at {width} px: {p}"));
             }
+            // Five forces at one place: one stack, three by name and the rest counted.
+            let stacks = b.text(".map-svg").await;
+            assert!(stacks.contains("and 2 more"), "{stacks}");
             let name = format!("{}-{width}.png", page.replace('/', "-"));
             b.screenshot(&shots.join(name)).await;
         }
     }
+    // On a phone the map can be zoomed inside its own box: it grows, the page does not, and
+    // the labels still keep apart.
+    b.client.set_window_size(390, 844).await.expect("resize");
+    b.open(&app.url(&format!("/campaigns/{id}"))).await;
+    b.click(".map-zoom button[aria-label='Zoom the map in']")
+        .await;
+    b.click(".map-zoom button[aria-label='Zoom the map in']")
+        .await;
+    let sizes = b
+        .client
+        .execute(
+            "const box = document.querySelector('.map-scroll').clientWidth;
+             const map = document.querySelector('.map-svg').getBoundingClientRect();
+             const root = document.documentElement;
+             return [map.width / box, root.scrollWidth - root.clientWidth];",
+            vec![],
+        )
+        .await
+        .expect("measure");
+    let sizes = sizes.as_array().expect("two numbers");
+    assert!(
+        sizes[0].as_f64().unwrap_or_default() > 2.9,
+        "the map is three times its box: {sizes:?}"
+    );
+    assert_eq!(sizes[1].as_f64(), Some(0.0), "the page is no wider");
+    for p in label_problems(&b).await {
+        problems.push(format!("zoomed on a phone: {p}"));
+    }
+    b.screenshot(&shots.join("zoomed-390.png")).await;
     b.close().await;
     assert!(problems.is_empty(), "{problems:#?}");
 }

@@ -514,6 +514,16 @@ pub struct SvgMap {
     pub height: u16,
 }
 
+impl SvgMap {
+    /// Whether anything on the map is to be clicked or dragged (a march, a battle, a place in
+    /// the editor): then it is a group of controls to assistive technology, not one picture.
+    pub fn interactive(&self) -> bool {
+        self.draggable
+            || !self.battles.is_empty()
+            || self.places.iter().any(|p| p.move_route.is_some())
+    }
+}
+
 /// A line of a stack of forces before it is laid out.
 struct StackLine {
     class: String,

@@ -296,3 +296,141 @@
   });
   document.addEventListener("DOMContentLoaded", wireTurnLogs);
 })();
+
+// ---------- campaign map (issue 18): pick a march on the map, drag places in the editor, zoom ----------
+(function () {
+  "use strict";
+
+  // A place one march away picks that march in the order form at once; without this script
+  // its link opens the page with the march chosen. Either way the form still sends the order.
+  function wireMapMarches() {
+    const form = document.getElementById("order-form");
+    if (!form) return;
+    const radios = Array.from(form.querySelectorAll("input[name=order]"));
+    const showPicked = () => {
+      for (const place of document.querySelectorAll(".map-svg .place")) {
+        const link = place.querySelector("a[data-route]");
+        const picked = !!link && radios.some((r) => r.checked && r.value === link.dataset.route);
+        place.classList.toggle("place-picked", picked);
+      }
+    };
+    document.addEventListener("click", (event) => {
+      const link = event.target.closest ? event.target.closest("a.place-link[data-route]") : null;
+      if (!link) return;
+      const radio = radios.find((r) => r.value === link.dataset.route);
+      if (!radio) return;
+      event.preventDefault();
+      radio.checked = true;
+      radio.dispatchEvent(new Event("change", { bubbles: true }));
+      form.scrollIntoView({ block: "nearest" });
+      radio.focus({ preventScroll: true });
+    });
+    form.addEventListener("change", showPicked);
+    showPicked();
+  }
+
+  // The map editor: a place dragged on the map takes its new spot in its row's form, which is
+  // sent when it is let go (the server checks it like typed numbers, and says if it is too
+  // close to another place).
+  function wirePlaceDragging() {
+    const svg = document.querySelector(".map-svg[data-drag-places]");
+    if (!svg) return;
+    const [minX, minY, maxX, maxY] = svg.dataset.dragPlaces.split(" ").map(Number);
+    const onMap = (event) => {
+      const p = svg.createSVGPoint();
+      p.x = event.clientX;
+      p.y = event.clientY;
+      return p.matrixTransform(svg.getScreenCTM().inverse());
+    };
+    const clamp = (v, lo, hi) => Math.round(Math.min(hi, Math.max(lo, v)));
+    for (const place of svg.querySelectorAll(".place[data-place]")) {
+      const id = place.dataset.place;
+      const form = document.getElementById("place-form-" + id);
+      const across = document.getElementById("x-" + id);
+      const down = document.getElementById("y-" + id);
+      if (!form || !across || !down) continue;
+      place.classList.add("place-draggable");
+      let drag = null;
+      place.addEventListener("pointerdown", (event) => {
+        if (event.button !== 0) return;
+        event.preventDefault();
+        const p = onMap(event);
+        drag = { fromX: p.x, fromY: p.y, x: Number(place.dataset.x), y: Number(place.dataset.y), moved: false };
+        try {
+          place.setPointerCapture(event.pointerId);
+        } catch (e) {
+          // A pointer the browser does not know (a synthetic one) is simply not captured.
+        }
+      });
+      place.addEventListener("pointermove", (event) => {
+        if (!drag) return;
+        const p = onMap(event);
+        const x = clamp(drag.x + p.x - drag.fromX, minX, maxX);
+        const y = clamp(drag.y + p.y - drag.fromY, minY, maxY);
+        drag.moved = drag.moved || Math.abs(x - drag.x) + Math.abs(y - drag.y) > 2;
+        across.value = String(x);
+        down.value = String(y);
+        place.setAttribute("transform", "translate(" + (x - drag.x) + " " + (y - drag.y) + ")");
+      });
+      place.addEventListener("pointerup", () => {
+        if (!drag) return;
+        const moved = drag.moved;
+        drag = null;
+        if (moved) {
+          place.classList.add("place-saving");
+          form.requestSubmit();
+        }
+      });
+      place.addEventListener("pointercancel", () => {
+        if (!drag) return;
+        across.value = String(drag.x);
+        down.value = String(drag.y);
+        place.removeAttribute("transform");
+        drag = null;
+      });
+    }
+  }
+
+  // Zoom for small screens: the map grows inside its own scrolling box.
+  function wireMapZoom() {
+    for (const figure of document.querySelectorAll(".campaign-map")) {
+      const scroller = figure.querySelector(".map-scroll");
+      const svg = figure.querySelector(".map-svg");
+      if (!scroller || !svg) continue;
+      let level = 1;
+      const bar = document.createElement("div");
+      bar.className = "map-zoom";
+      const button = (text, label, step) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "button button-small button-secondary";
+        b.textContent = text;
+        b.setAttribute("aria-label", label);
+        b.addEventListener("click", () => {
+          // Keep the middle of what is in view in the middle.
+          const midX = (scroller.scrollLeft + scroller.clientWidth / 2) / scroller.scrollWidth;
+          const midY = (scroller.scrollTop + scroller.clientHeight / 2) / scroller.scrollHeight;
+          level = Math.min(4, Math.max(1, level + step));
+          svg.style.width = level * 100 + "%";
+          scroller.classList.toggle("map-zoomed", level > 1);
+          scroller.scrollLeft = midX * scroller.scrollWidth - scroller.clientWidth / 2;
+          scroller.scrollTop = midY * scroller.scrollHeight - scroller.clientHeight / 2;
+          out.disabled = level === 1;
+          into.disabled = level === 4;
+        });
+        return b;
+      };
+      const into = button("+", "Zoom the map in", 1);
+      const out = button("−", "Zoom the map out", -1);
+      out.disabled = true;
+      bar.append(into, out);
+      figure.insertBefore(bar, scroller);
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    wireMapMarches();
+    wirePlaceDragging();
+    wireMapZoom();
+  });
+})();

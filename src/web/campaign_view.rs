@@ -1,11 +1,13 @@
 //! How a campaign is shown: log entries in words, what a user may see of it (never another
 //! player's orders before the reveal), the map's drawing, and "needs my attention".
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::app::campaigns::{parse_entry, phase_id, Loaded};
-use crate::rules::campaign::movement::{PlaceKind, RouteKind};
+use crate::rules::campaign::movement::{PlaceKind, MAP_HEIGHT, MAP_WIDTH};
 use crate::rules::campaign::state::{
     BattleSite, BattleStatus, CampaignState, Entry, Event, Phase, SetAside,
 };
@@ -369,6 +371,56 @@ pub fn map_json(st: &CampaignState) -> Value {
 
 // ---------- the SVG map ----------
 
+mod map_labels;
+
+use map_labels::{
+    place_labels, text_width, LabelBox, LabelWish, Placed, FORCE_SPOTS, MARKER_HALF, PLACE_SPOTS,
+};
+
+/// The map's drawing (its `viewBox` in `_map.html`): the 1000 × 700 grid and a margin round it.
+const VIEW: LabelBox = LabelBox {
+    x: -40,
+    y: -40,
+    w: 1080,
+    h: 780,
+};
+/// How far labels keep inside the drawing's edge.
+const EDGE: i32 = 2;
+/// Place names: their size in px, their box's height and where the baseline sits in it (room
+/// for the font's ascent above and descent below).
+const PLACE_FONT: i32 = 19;
+const PLACE_LABEL_HEIGHT: i32 = 25;
+const PLACE_BASELINE: i32 = 19;
+/// How many characters of a place's name the map shows (the list of places gives it whole).
+const PLACE_NAME_CHARS: usize = 24;
+/// Force names: their size, one line's height and the gap between lines of a stack.
+const FORCE_FONT: i32 = 15;
+const FORCE_LINE: i32 = 20;
+const FORCE_LINE_GAP: i32 = 2;
+const FORCE_BASELINE: i32 = 15;
+/// Room either side of a force's name inside its box.
+const FORCE_PAD: i32 = 8;
+const FORCE_NAME_CHARS: usize = 14;
+/// The most lines a stack of forces at one place has; more forces are counted on the last.
+const STACK_LINES: usize = 4;
+
+/// A label's text: where it starts, its baseline, and the length it is drawn to (the width the
+/// layout reserved for it, so the box on the screen is the box laid out).
+pub struct SvgText {
+    pub x: i32,
+    pub y: i32,
+    pub length: i32,
+    pub text: String,
+}
+
+/// A thin line from a point to its label, where the label had to go further off.
+pub struct SvgLeader {
+    pub x1: i32,
+    pub y1: i32,
+    pub x2: i32,
+    pub y2: i32,
+}
+
 pub struct SvgPlace {
     pub id: String,
     pub name: String,
@@ -380,8 +432,11 @@ pub struct SvgPlace {
     pub kind: &'static str,
     pub value: u8,
     pub supply: bool,
-    /// Label below or above the marker, to keep labels off the edge.
-    pub label_y: i32,
+    /// Its name on the map; none only when the map has no room left for it.
+    pub label: Option<SvgText>,
+    /// The route the user's force would march here by, when their order is open and this
+    /// place is one march away: the place then picks that march.
+    pub move_route: Option<String>,
 }
 
 pub struct SvgRoute {
@@ -392,17 +447,23 @@ pub struct SvgRoute {
     pub kind: &'static str,
 }
 
-pub struct SvgForce {
-    pub x: i32,
+/// One line of a stack of forces: a force's name, or how many more stand there.
+pub struct SvgForceLine {
+    /// The line's top.
     pub y: i32,
-    pub side: u8,
-    /// The player's name, shortened with an ellipsis to fit the marker.
-    pub label: String,
-    /// The whole name, for the marker's tooltip.
-    pub player: String,
-    /// The marker's width, from the label's characters (not its bytes).
-    pub width: usize,
-    pub mine: bool,
+    /// `force-side0`, `force-side1`, with `force-mine` for the user's own; `force-more`.
+    pub class: String,
+    /// The force's name, shortened with an ellipsis to fit.
+    pub text: SvgText,
+    /// The force's whole name and its player, for the tooltip.
+    pub title: String,
+}
+
+/// The forces standing at one place, as one label of one line each.
+pub struct SvgForceStack {
+    pub x: i32,
+    pub width: i32,
+    pub lines: Vec<SvgForceLine>,
 }
 
 pub struct SvgArrow {
@@ -420,15 +481,77 @@ pub struct SvgBattle {
     pub pending: bool,
 }
 
-pub struct SvgMap {
-    pub places: Vec<SvgPlace>,
-    pub routes: Vec<SvgRoute>,
-    pub forces: Vec<SvgForce>,
-    pub arrows: Vec<SvgArrow>,
-    pub battles: Vec<SvgBattle>,
+/// A place in the list beside the map, which says in words all the map shows.
+pub struct MapListPlace {
+    pub id: String,
+    pub name: String,
+    /// Its kind, victory value and supply, in words.
+    pub about: String,
+    /// `side0`, `side1` or `none`.
+    pub holder: &'static str,
+    pub held_by: String,
+    /// Each force there: its name, player and side.
+    pub forces: Vec<String>,
+    /// Each route from it: its kind and where it leads.
+    pub routes: Vec<String>,
+    /// As on the map: the route to march here by, when the user may.
+    pub move_route: Option<String>,
 }
 
-/// The drawing of the map: coordinates in the 1000 × 700 view box.
+pub struct SvgMap {
+    pub campaign: i64,
+    pub places: Vec<SvgPlace>,
+    pub routes: Vec<SvgRoute>,
+    pub forces: Vec<SvgForceStack>,
+    pub leaders: Vec<SvgLeader>,
+    pub arrows: Vec<SvgArrow>,
+    pub battles: Vec<SvgBattle>,
+    pub list: Vec<MapListPlace>,
+    /// In the organiser's editor: places may be dragged to a new spot.
+    pub draggable: bool,
+    /// The largest coordinates a place may have (where a dragged place stops).
+    pub width: u16,
+    pub height: u16,
+}
+
+impl SvgMap {
+    /// Whether anything on the map is to be clicked or dragged (a march, a battle, a place in
+    /// the editor): then it is a group of controls to assistive technology, not one picture.
+    pub fn interactive(&self) -> bool {
+        self.draggable
+            || !self.battles.is_empty()
+            || self.places.iter().any(|p| p.move_route.is_some())
+    }
+}
+
+/// A line of a stack of forces before it is laid out.
+struct StackLine {
+    class: String,
+    label: String,
+    title: String,
+}
+
+/// Where the user's force may march to this turn, by which route: each place one march away,
+/// while the user's order is open.
+fn marches(c: &Loaded) -> BTreeMap<String, String> {
+    let st = &c.state;
+    let mut out = BTreeMap::new();
+    let Some(mine) = c.force.as_deref().and_then(|f| st.forces.get(f)) else {
+        return out;
+    };
+    if st.phase != Phase::Orders || !mine.active() {
+        return out;
+    }
+    for r in &st.map.routes {
+        if let Some(to) = st.map.other_end(&r.id, &mine.place) {
+            out.entry(to.to_string()).or_insert_with(|| r.id.clone());
+        }
+    }
+    out
+}
+
+/// The drawing of the map: coordinates in the 1000 × 700 grid, labels laid out so none covers
+/// another or a marker, or crosses the drawing's edge.
 pub fn svg_map(c: &Loaded) -> SvgMap {
     let st = &c.state;
     let at = |id: &str| {
@@ -436,27 +559,12 @@ pub fn svg_map(c: &Loaded) -> SvgMap {
             .place(id)
             .map_or((0, 0), |p| (i32::from(p.x), i32::from(p.y)))
     };
-    let places = st
-        .map
-        .places
-        .iter()
-        .map(|p| SvgPlace {
-            id: p.id.clone(),
-            name: p.name.clone(),
-            x: i32::from(p.x),
-            y: i32::from(p.y),
-            holder: match st.holders.get(&p.id).map(|h| h.side) {
-                Some(0) => "side0",
-                Some(1) => "side1",
-                _ => "none",
-            },
-            fort: p.kind == PlaceKind::Fort,
-            kind: p.kind.id(),
-            value: p.value,
-            supply: p.supply,
-            label_y: if p.y > 640 { -22 } else { 34 },
-        })
-        .collect();
+    let marches = marches(c);
+    let holder = |id: &str| match st.holders.get(id).map(|h| h.side) {
+        Some(0) => "side0",
+        Some(1) => "side1",
+        _ => "none",
+    };
     let routes = st
         .map
         .routes
@@ -468,42 +576,7 @@ pub fn svg_map(c: &Loaded) -> SvgMap {
                 y1,
                 x2,
                 y2,
-                kind: match r.kind {
-                    RouteKind::Road => "road",
-                    RouteKind::Trail => "trail",
-                    RouteKind::River => "river",
-                },
-            }
-        })
-        .collect();
-    // Forces in one place stack beside the marker.
-    let mut stacked: std::collections::BTreeMap<&str, i32> = Default::default();
-    let forces = st
-        .active_forces()
-        .map(|f| {
-            let (x, y) = at(&f.place);
-            let n = stacked.entry(f.place.as_str()).or_insert(0);
-            let slot = *n;
-            *n += 1;
-            // The force's own name (issue 18: it showed the player's), kept inside the map:
-            // a marker near the right edge has its label on its left, one near the top below it.
-            let name = f.roster.name();
-            let label = short_label(&name);
-            let width = label.chars().count() as i32 * 9 + 16;
-            let right = x + 16 + width > MAP_RIGHT;
-            let above = y - 26 - slot * 22 - 15 >= MAP_TOP;
-            SvgForce {
-                x: if right { x - 16 - width } else { x + 16 },
-                y: if above {
-                    y - 26 - slot * 22
-                } else {
-                    y + 40 + slot * 22
-                },
-                side: f.side,
-                width: width as usize,
-                label,
-                player: format!("{name} ({})", f.player),
-                mine: c.force.as_deref() == Some(f.id.as_str()),
+                kind: r.kind.id(),
             }
         })
         .collect();
@@ -524,7 +597,7 @@ pub fn svg_map(c: &Loaded) -> SvgMap {
             }
         })
         .collect();
-    let battles = st
+    let battles: Vec<SvgBattle> = st
         .battles
         .iter()
         .filter(|b| b.turn + 1 >= st.turn)
@@ -550,12 +623,288 @@ pub fn svg_map(c: &Loaded) -> SvgMap {
             }
         })
         .collect();
+
+    // The forces at each place, the user's own first, as one stack.
+    let mut at_place: BTreeMap<&str, Vec<&crate::rules::campaign::state::Force>> = BTreeMap::new();
+    for f in st.active_forces() {
+        at_place.entry(f.place.as_str()).or_default().push(f);
+    }
+    let is_mine = |id: &str| c.force.as_deref() == Some(id);
+    for forces in at_place.values_mut() {
+        forces.sort_by_key(|f| !is_mine(&f.id));
+    }
+    let stacks: Vec<(&str, Vec<StackLine>)> = at_place
+        .iter()
+        .map(|(place, forces)| {
+            let named = if forces.len() > STACK_LINES {
+                STACK_LINES - 1
+            } else {
+                forces.len()
+            };
+            let mut lines: Vec<StackLine> = forces[..named]
+                .iter()
+                .map(|f| {
+                    let name = f.roster.name();
+                    let class = if is_mine(&f.id) {
+                        format!("force-side{} force-mine", f.side)
+                    } else {
+                        format!("force-side{}", f.side)
+                    };
+                    StackLine {
+                        class,
+                        label: short_text(&name, FORCE_NAME_CHARS),
+                        title: format!("{name} ({}, {})", f.player, st.side_name(f.side)),
+                    }
+                })
+                .collect();
+            if named < forces.len() {
+                let more = forces.len() - named;
+                lines.push(StackLine {
+                    class: "force-more".into(),
+                    label: format!("and {more} more"),
+                    title: format!("{more} more forces here: see the list of places"),
+                });
+            }
+            (*place, lines)
+        })
+        .collect();
+
+    let place_texts: Vec<String> = st
+        .map
+        .places
+        .iter()
+        .map(|p| {
+            let name = short_text(&p.name, PLACE_NAME_CHARS);
+            if p.value > 0 {
+                format!("{name} · {}", p.value)
+            } else {
+                name
+            }
+        })
+        .collect();
+    let mut wishes: Vec<LabelWish> = st
+        .map
+        .places
+        .iter()
+        .zip(&place_texts)
+        .map(|(p, text)| LabelWish {
+            x: i32::from(p.x),
+            y: i32::from(p.y),
+            w: text_width(text, PLACE_FONT),
+            h: PLACE_LABEL_HEIGHT,
+            spots: &PLACE_SPOTS,
+        })
+        .collect();
+    let stack_width = |lines: &[StackLine]| {
+        lines
+            .iter()
+            .map(|l| text_width(&l.label, FORCE_FONT))
+            .max()
+            .unwrap_or(0)
+            + 2 * FORCE_PAD
+    };
+    for (place, lines) in &stacks {
+        let (x, y) = at(place);
+        let n = i32::try_from(lines.len()).unwrap_or(1);
+        wishes.push(LabelWish {
+            x,
+            y,
+            w: stack_width(lines),
+            h: n * (FORCE_LINE + FORCE_LINE_GAP) - FORCE_LINE_GAP,
+            spots: &FORCE_SPOTS,
+        });
+    }
+    let markers: Vec<LabelBox> = st
+        .map
+        .places
+        .iter()
+        .map(|p| LabelBox::around(i32::from(p.x), i32::from(p.y), MARKER_HALF))
+        .chain(
+            battles
+                .iter()
+                .map(|b| LabelBox::around(b.x, b.y, MARKER_HALF)),
+        )
+        .collect();
+    let bounds = LabelBox {
+        x: VIEW.x + EDGE,
+        y: VIEW.y + EDGE,
+        w: VIEW.w - 2 * EDGE,
+        h: VIEW.h - 2 * EDGE,
+    };
+    let placed = place_labels(&bounds, &markers, &wishes);
+    let (place_boxes, stack_boxes) = placed.split_at(st.map.places.len());
+
+    let mut leaders = Vec::new();
+    let mut leader_to = |x: i32, y: i32, p: &Placed| {
+        if p.leader {
+            let (x2, y2) = p.at.nearest_point(x, y);
+            leaders.push(SvgLeader {
+                x1: x,
+                y1: y,
+                x2,
+                y2,
+            });
+        }
+    };
+    let places = st
+        .map
+        .places
+        .iter()
+        .zip(place_texts)
+        .zip(place_boxes)
+        .map(|((p, text), placed)| {
+            let (x, y) = (i32::from(p.x), i32::from(p.y));
+            let label = placed.map(|placed| {
+                leader_to(x, y, &placed);
+                SvgText {
+                    x: placed.at.x,
+                    y: placed.at.y + PLACE_BASELINE,
+                    length: placed.at.w,
+                    text,
+                }
+            });
+            SvgPlace {
+                id: p.id.clone(),
+                name: p.name.clone(),
+                x,
+                y,
+                holder: holder(&p.id),
+                fort: p.kind == PlaceKind::Fort,
+                kind: p.kind.id(),
+                value: p.value,
+                supply: p.supply,
+                label,
+                move_route: marches.get(&p.id).cloned(),
+            }
+        })
+        .collect();
+    let forces = stacks
+        .into_iter()
+        .zip(stack_boxes)
+        .filter_map(|((place, lines), placed)| {
+            let placed = (*placed)?;
+            let (x, y) = at(place);
+            leader_to(x, y, &placed);
+            let lines = lines
+                .into_iter()
+                .zip(0..)
+                .map(
+                    |(
+                        StackLine {
+                            class,
+                            label,
+                            title,
+                        },
+                        i,
+                    )| {
+                        let top = placed.at.y + i * (FORCE_LINE + FORCE_LINE_GAP);
+                        SvgForceLine {
+                            y: top,
+                            class,
+                            text: SvgText {
+                                x: placed.at.x + FORCE_PAD,
+                                y: top + FORCE_BASELINE,
+                                length: text_width(&label, FORCE_FONT),
+                                text: label,
+                            },
+                            title,
+                        }
+                    },
+                )
+                .collect();
+            Some(SvgForceStack {
+                x: placed.at.x,
+                width: placed.at.w,
+                lines,
+            })
+        })
+        .collect();
+
     SvgMap {
+        campaign: c.id(),
         places,
         routes,
         forces,
+        leaders,
         arrows,
         battles,
+        list: map_list(c, &at_place, &marches),
+        draggable: false,
+        width: MAP_WIDTH,
+        height: MAP_HEIGHT,
+    }
+}
+
+/// The map in words: each place, who holds it, who stands there and where its routes lead.
+fn map_list(
+    c: &Loaded,
+    at_place: &BTreeMap<&str, Vec<&crate::rules::campaign::state::Force>>,
+    marches: &BTreeMap<String, String>,
+) -> Vec<MapListPlace> {
+    let st = &c.state;
+    st.map
+        .places
+        .iter()
+        .map(|p| {
+            let mut about = vec![p.kind.id().to_string()];
+            if p.value > 0 {
+                about.push(format!("victory value {}", p.value));
+            }
+            if p.supply {
+                about.push("supply".into());
+            }
+            let held = st.holders.get(&p.id).map(|h| h.side);
+            MapListPlace {
+                id: p.id.clone(),
+                name: p.name.clone(),
+                about: about.join(", "),
+                holder: match held {
+                    Some(0) => "side0",
+                    Some(1) => "side1",
+                    _ => "none",
+                },
+                held_by: held.map_or("Unclaimed".to_string(), |s| {
+                    format!("Held by {}", st.side_name(s))
+                }),
+                forces: at_place
+                    .get(p.id.as_str())
+                    .map(|fs| {
+                        fs.iter()
+                            .map(|f| {
+                                format!(
+                                    "{} ({}, {})",
+                                    f.roster.name(),
+                                    f.player,
+                                    st.side_name(f.side)
+                                )
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                routes: st
+                    .map
+                    .routes
+                    .iter()
+                    .filter_map(|r| {
+                        let to = st.map.other_end(&r.id, &p.id)?;
+                        Some(format!("{} to {}", r.kind.id(), st.place_name(to)))
+                    })
+                    .collect(),
+                move_route: marches.get(&p.id).cloned(),
+            }
+        })
+        .collect()
+}
+
+/// A name of at most `most` characters for the map: a longer one is cut and ends with an
+/// ellipsis, so it reads as shortened rather than misspelt.
+fn short_text(name: &str, most: usize) -> String {
+    if name.chars().count() <= most {
+        name.to_string()
+    } else {
+        let mut short: String = name.chars().take(most.saturating_sub(1)).collect();
+        short.push('…');
+        short
     }
 }
 
@@ -564,33 +913,16 @@ pub fn system_of<'a>(state: &'a AppState, c: &Loaded) -> Result<&'a dyn ForceRul
     Ok(crate::app::campaigns::system_of(&state.app.rules, &c.row)?)
 }
 
-/// The right and top edges of the map's drawing (its `viewBox` in `_map.html`), inside which
-/// force labels are kept.
-const MAP_RIGHT: i32 = 1035;
-const MAP_TOP: i32 = -35;
-
-/// A name of at most 14 characters for a map marker: a longer one is cut to 13 and ends
-/// with an ellipsis, so it reads as shortened rather than misspelt.
-fn short_label(name: &str) -> String {
-    if name.chars().count() <= 14 {
-        name.to_string()
-    } else {
-        let mut short: String = name.chars().take(13).collect();
-        short.push('…');
-        short
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::short_label;
+    use super::short_text;
 
     /// A long name on the map ends with an ellipsis; one that fits, accented or not, is whole.
     #[test]
     fn map_labels_are_cut_with_an_ellipsis() {
-        assert_eq!(short_label("Ännchen Ø'Brien"), "Ännchen Ø'Bri…");
-        assert_eq!(short_label("Tuesday Organiser"), "Tuesday Organ…");
-        assert_eq!(short_label("Ännchen Ø'Brie"), "Ännchen Ø'Brie");
-        assert_eq!(short_label("Howe"), "Howe");
+        assert_eq!(short_text("Ännchen Ø'Brien", 14), "Ännchen Ø'Bri…");
+        assert_eq!(short_text("Tuesday Organiser", 14), "Tuesday Organ…");
+        assert_eq!(short_text("Ännchen Ø'Brie", 14), "Ännchen Ø'Brie");
+        assert_eq!(short_text("Howe", 14), "Howe");
     }
 }

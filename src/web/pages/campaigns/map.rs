@@ -9,7 +9,9 @@ use crate::app;
 use crate::app::campaigns::actions::{self as actions};
 use crate::app::campaigns::{load_for, Loaded};
 use crate::rules::campaign::map_edit::PlaceInput;
-use crate::rules::campaign::movement::{Map, Place, PlaceKind, RouteKind, MAP_HEIGHT, MAP_WIDTH};
+use crate::rules::campaign::movement::{
+    Map, Place, PlaceKind, RouteKind, MAP_HEIGHT, MAP_WIDTH, MIN_PLACE_GAP,
+};
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::SignedIn;
 use crate::web::campaign_view::{svg_map, SvgMap};
@@ -37,6 +39,8 @@ struct MapEditPage {
     side_names: Vec<String>,
     width: u16,
     height: u16,
+    /// The least distance between two places.
+    gap: i32,
     notice: &'static str,
     errors: FormErrors,
 }
@@ -50,11 +54,15 @@ async fn map_page(
 ) -> Result<HttpResponse, AppError> {
     let st = &c.state;
     let settings = st.settings().ok_or(AppError::NotFound)?;
+    // The editor's map: with JavaScript, a place dragged to a new spot is saved through its
+    // row's form below (the same POST, CSRF and checks as typing the numbers).
+    let mut map = svg_map(&c);
+    map.draggable = true;
     render_with_status(
         &MapEditPage {
             id: c.id(),
             name: c.row.name.clone(),
-            map: svg_map(&c),
+            map,
             legend: (
                 settings.sides[0].name.clone(),
                 settings.sides[1].name.clone(),
@@ -91,6 +99,7 @@ async fn map_page(
             side_names: settings.sides.iter().map(|s| s.name.clone()).collect(),
             width: MAP_WIDTH,
             height: MAP_HEIGHT,
+            gap: MIN_PLACE_GAP,
             notice,
             errors,
             ctx,

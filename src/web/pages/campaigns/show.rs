@@ -25,10 +25,12 @@ use crate::web::AppError;
 
 use super::list::phase_label;
 use super::standings::outcome_line;
-use super::{into_form_errors, notice_for, Done};
+use super::{into_form_errors, notice_for};
 
 pub struct RouteChoice {
     pub route: String,
+    /// The place it leads to.
+    pub to: String,
     pub label: String,
     pub chosen: bool,
 }
@@ -75,6 +77,8 @@ struct ShowPage {
     attention: Vec<String>,
     routes: Vec<RouteChoice>,
     hold_chosen: bool,
+    /// Why the place asked for by `?move_to` is not among the marches, if it is not.
+    unreachable: String,
     my_place: String,
     orders: (usize, usize),
     battles: Vec<BattleRow>,
@@ -92,6 +96,7 @@ pub(super) fn force_name(c: &Loaded, id: &str) -> String {
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn show_page(
     state: &web::Data<AppState>,
     req: &HttpRequest,
@@ -100,12 +105,13 @@ async fn show_page(
     errors: FormErrors,
     status: StatusCode,
     notice: &'static str,
+    move_to: Option<&str>,
 ) -> Result<HttpResponse, AppError> {
     let st = &c.state;
     let settings = st.settings().ok_or(AppError::NotFound)?;
     let mine = c.force.as_ref().and_then(|f| st.forces.get(f));
     let my_order = mine.and_then(|f| st.orders.get(&f.id));
-    let routes = mine
+    let mut routes: Vec<RouteChoice> = mine
         .filter(|f| f.active())
         .map(|f| {
             st.map
@@ -115,6 +121,7 @@ async fn show_page(
                     let to = st.map.other_end(&r.id, &f.place)?;
                     Some(RouteChoice {
                         route: r.id.clone(),
+                        to: to.to_string(),
                         label: format!("March to {} by {}", st.place_name(to), r.kind.id()),
                         chosen: my_order
                             == Some(&Order::Move {
@@ -125,6 +132,25 @@ async fn show_page(
                 .collect()
         })
         .unwrap_or_default();
+    // A place picked on the map (`?move_to=`, the link without JavaScript) chooses the first
+    // march there in place of the order given so far; the order is still only given by the
+    // form, and checked like any other.
+    let mut hold_chosen = my_order == Some(&Order::Hold);
+    let mut unreachable = String::new();
+    if let (Some(place), Some(f)) = (move_to.filter(|p| !p.is_empty()), mine) {
+        if let Some(pick) = routes.iter().position(|r| r.to == place) {
+            for (i, r) in routes.iter_mut().enumerate() {
+                r.chosen = i == pick;
+            }
+            hold_chosen = false;
+        } else if st.map.place(place).is_some() && st.phase == Phase::Orders && f.active() {
+            unreachable = format!(
+                "{} is not one march from {}: choose one of these.",
+                st.place_name(place),
+                st.place_name(&f.place)
+            );
+        }
+    }
     // The latest entries, told from their stored words; a campaign whose recent entries
     // predate stored words is told by replaying its whole log.
     let slice = crate::app::campaigns::recent_log(&state.app, c.id(), RECENT_ENTRIES).await?;
@@ -193,7 +219,8 @@ async fn show_page(
         map: svg_map(&c),
         attention: attention(&c, system),
         routes,
-        hold_chosen: my_order == Some(&Order::Hold),
+        hold_chosen,
+        unreachable,
         my_place: mine
             .map(|f| st.place_name(&f.place).to_string())
             .unwrap_or_default(),
@@ -221,10 +248,10 @@ pub async fn show(
     SignedIn(user): SignedIn,
     ctx: PageCtx,
     id: web::Path<i64>,
-    done: web::Query<Done>,
+    query: web::Query<ShowQuery>,
 ) -> Result<HttpResponse, AppError> {
     let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
-    let notice = notice_for(&done.done);
+    let notice = notice_for(&query.done);
     show_page(
         &state,
         &req,
@@ -233,8 +260,17 @@ pub async fn show(
         FormErrors::default(),
         StatusCode::OK,
         notice,
+        Some(&query.move_to),
     )
     .await
+}
+
+/// The campaign page's query: what was just done, and a place picked on the map to march to.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct ShowQuery {
+    pub done: String,
+    pub move_to: String,
 }
 
 /// Runs an action from the campaign page: back to it on success, or the page with the refusal.
@@ -257,7 +293,7 @@ where
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
             let c = load_for(&state.app, &user.actor(), id).await?;
-            show_page(state, req, ctx, c, errors, status, "").await
+            show_page(state, req, ctx, c, errors, status, "", None).await
         }
     }
 }

@@ -99,6 +99,10 @@ async fn build_an_army_in_the_editor_and_see_it_judged() {
         view.contains(r#"href="/lod/reference">Quick reference"#),
         "the roster links to its own system's quick reference"
     );
+    assert!(
+        view.contains("Not named yet: C-in-C") && view.contains("does not make it illegal"),
+        "M-103: a new army's page says which posts still want a name"
+    );
     let page = app.get_html(&format!("/rosters/{id}/edit")).await;
     assert!(page.contains("British army") && page.contains("C-in-C"));
     assert!(page.contains("1st Brigade"), "a new army has one brigade");

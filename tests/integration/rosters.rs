@@ -127,6 +127,14 @@ async fn build_a_roster_and_watch_points_and_findings() {
         editor.contains("badge-good\">Legal"),
         "2 groups of 4 medium infantry at 250 points is legal"
     );
+    // M-103: the Force Commander was never named; the roster stays legal and its page says
+    // which post still wants a name.
+    let page = app.get_html(&format!("/rosters/{id}")).await;
+    assert!(
+        page.contains("Not named yet: Force Commander.")
+            && page.contains("does not make the roster illegal"),
+        "{page}"
+    );
 
     // Elite on three elements breaks the cap of 2 for 8 elements (R-6).
     add_element(&app, id, &groups[0], "Elite A", "medium", "elite").await;

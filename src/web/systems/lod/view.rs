@@ -76,6 +76,20 @@ pub struct RosterView {
 }
 
 impl RosterView {
+    /// The posts whose General has no name yet ("C-in-C", "Brigade 2"): a reminder beside the
+    /// legality, not a finding, since the sheet asks for the Generals, not their names (M-103).
+    pub fn unnamed_commanders(&self) -> Vec<String> {
+        let mut posts = Vec::new();
+        if self.c_in_c.is_empty() {
+            posts.push("C-in-C".to_string());
+        }
+        for b in &self.brigades {
+            if b.has_general && b.general.is_empty() {
+                posts.push(format!("General of {}", b.title));
+            }
+        }
+        posts
+    }
     pub fn catalogue_changed(&self) -> bool {
         !self.saved_with.is_empty() && self.saved_with != self.checked_with
     }

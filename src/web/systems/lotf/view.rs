@@ -79,6 +79,26 @@ impl RosterView {
     pub fn limit_value(&self) -> String {
         self.limit.map(|l| l.to_string()).unwrap_or_default()
     }
+    /// The posts whose commander has no name yet ("Force Commander", "Group 2"). R-1 asks for
+    /// the commanders, not their names, so this is a reminder beside the legality, not a
+    /// finding (M-103); a missing commander is the validator's error instead.
+    pub fn unnamed_commanders(&self) -> Vec<String> {
+        let missing =
+            |findings: &[FindingView], code: &str| findings.iter().any(|f| f.code == code);
+        let mut posts = Vec::new();
+        if self.force_commander.is_empty()
+            && !missing(&self.force_findings, "missing_force_commander")
+            && !missing(&self.findings, "missing_force_commander")
+        {
+            posts.push("Force Commander".to_string());
+        }
+        for g in &self.groups {
+            if g.commander.is_empty() && !missing(&g.findings, "missing_group_commander") {
+                posts.push(format!("Group {}", g.number));
+            }
+        }
+        posts
+    }
     pub fn catalogue_changed(&self) -> bool {
         !self.saved_with.is_empty() && self.saved_with != self.checked_with
     }

@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export MUSTER_REQUIRE_BROWSER=1
 cargo test --test integration -- no_page_is_wider_than_a_phone printouts_have_the_expected_pages \
-  lod_printouts_fit_their_pages no_card_runs_past_its_box
+  lod_printouts_fit_their_pages no_card_runs_past_its_box fight_reports:: campaign_map::
 echo "Pages: target/browser-shots/phone/ (390 px) and target/browser-shots/desktop/ (1280 px)"
 echo "Printouts: target/browser-shots/print/ and target/browser-shots/lod-print/ (PDF and PNG)"
+echo "Fight reports and campaign maps: target/browser-shots/fight-reports/ and target/browser-shots/campaign-map/"

@@ -199,8 +199,11 @@
   // Print previews on a narrow screen: scale each sheet stack down to the width it has, so a
   // phone shows the whole page (printing is unaffected: print.css resets the zoom).
   function fitSheets() {
+    const narrow = window.matchMedia("(max-width: 48rem)").matches;
     document.querySelectorAll(".print-area .sheet-stack").forEach((stack) => {
       stack.style.zoom = "";
+      // A quick reference reflows to the phone's width instead (print.css).
+      if (narrow && stack.closest(".reflow")) return;
       const have = stack.parentElement.clientWidth;
       const need = stack.scrollWidth;
       if (need > have && have > 0) stack.style.zoom = String(Math.floor((have / need) * 1000) / 1000);

@@ -203,8 +203,37 @@ async fn no_page_is_wider_than_a_phone() {
         }
         b.screenshot(&shots.join(shot_name(n, path))).await;
     }
+    // Each system's quick reference reads as a page on a phone: its text at a size one can
+    // read there, not a whole sheet shrunk to the screen.
+    let mut small = Vec::new();
+    for path in ["/lotf/reference", "/lod/reference"] {
+        b.open(&app.url(path)).await;
+        b.find(".ref-page").await;
+        let sizes = b
+            .client
+            .execute(
+                "const px = s => parseFloat(getComputedStyle(document.querySelector(s)).fontSize);
+                 const stack = document.querySelector('.sheet-stack');
+                 return [px('.ref-page p, .ref-page li'), px('.ref-page td'), stack.style.zoom || '1'];",
+                vec![],
+            )
+            .await
+            .expect("sizes");
+        let text = sizes[0].as_f64().unwrap_or(0.0);
+        let cell = sizes[1].as_f64().unwrap_or(0.0);
+        if text < 14.0 || cell < 12.0 || sizes[2] != "1" {
+            small.push(format!(
+                "{path}: text {text} px, tables {cell} px, zoom {}",
+                sizes[2]
+            ));
+        }
+    }
     b.close().await;
     assert!(wide.is_empty(), "pages wider than {WIDTH} px: {wide:#?}");
+    assert!(
+        small.is_empty(),
+        "a quick reference unreadable on a phone: {small:#?}"
+    );
 
     // The same pages at 1280 px, for people to look at beside the phone's.
     let Some(desk) = Browser::start("no_page_is_wider_than_a_phone (1280 px)").await else {

@@ -100,7 +100,7 @@ async fn build_an_army_in_the_editor_and_see_it_judged() {
         "the roster links to its own system's quick reference"
     );
     assert!(
-        view.contains("Not named yet: C-in-C") && view.contains("does not make it illegal"),
+        view.contains("Not named yet: C-in-C") && view.contains("so it stays legal"),
         "M-103: a new army's page says which posts still want a name"
     );
     let page = app.get_html(&format!("/rosters/{id}/edit")).await;

@@ -132,7 +132,7 @@ async fn build_a_roster_and_watch_points_and_findings() {
     let page = app.get_html(&format!("/rosters/{id}")).await;
     assert!(
         page.contains("Not named yet: Force Commander.")
-            && page.contains("does not make the roster illegal"),
+            && page.contains("so the roster stays legal"),
         "{page}"
     );
 

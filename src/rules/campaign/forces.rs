@@ -361,6 +361,16 @@ pub fn purchase(
     priced(state, rules, f, b)
 }
 
+/// An element as the reorganisation form and the log name it: its name, or its size and type
+/// when it has none.
+pub fn element_words(e: &super::forces_api::ElementRef) -> String {
+    if e.name.trim().is_empty() {
+        format!("{} {}", e.size_label, e.kind.to_lowercase())
+    } else {
+        e.name.clone()
+    }
+}
+
 /// A group as pages and the log name it: its own name, or the system's word and its number
 /// ("Group 2", "Brigade 3") when it has none, as the roster editor numbers them.
 pub fn group_label(
@@ -398,18 +408,15 @@ pub fn reorganise(
         return Err(refuse("This force is out of the campaign."));
     }
     let shape = rules.shape(&f.roster).map_err(refuse)?;
-    let element_name = shape
-        .element(element)
-        .map(|e| e.name.clone())
-        .ok_or_else(|| {
-            CampaignError::Field(super::error::FieldProblem::new(
-                "element",
-                format!(
-                    "There is no such {} in the force.",
-                    rules.words().element.to_lowercase()
-                ),
-            ))
-        })?;
+    let element_name = shape.element(element).map(element_words).ok_or_else(|| {
+        CampaignError::Field(super::error::FieldProblem::new(
+            "element",
+            format!(
+                "There is no such {} in the force.",
+                rules.words().element.to_lowercase()
+            ),
+        ))
+    })?;
     let label_of = |id: &str| {
         shape
             .groups
@@ -435,6 +442,22 @@ pub fn reorganise(
         let words: Vec<&str> = new.iter().map(|p| p.as_str()).collect();
         return Err(invalid(format!(
             "The force would not be legal after that move: {}",
+            words.join(" ")
+        )));
+    }
+    // Losses may leave a group short (M-90), and a campaign force stays legal so; a move may
+    // not make one short. Judged by the book's own minimums: a move may fold a short group's
+    // last element into another, but never leave more groups short than there were.
+    let strict_before = rules.problems(&f.roster, state.points(), false);
+    let strict_after = rules.problems(&roster, state.points(), false);
+    if strict_after.len() > strict_before.len() {
+        let words: Vec<&str> = strict_after
+            .iter()
+            .filter(|p| !strict_before.contains(p))
+            .map(String::as_str)
+            .collect();
+        return Err(invalid(format!(
+            "That move would leave the force short: {}",
             words.join(" ")
         )));
     }

@@ -523,10 +523,17 @@ impl ForceRules for Catalogue {
         _: u32,
         seed: u64,
     ) -> Result<BattleDoc, String> {
+        // A brigade that losses or a reorganisation left empty stays home: on the table it
+        // would still bring its Command Point (M-102).
+        let fielded = |roster: &RosterJson| -> Result<RosterDoc, String> {
+            let mut doc = read(roster)?.into_owned();
+            doc.brigades.retain(|b| !b.units.is_empty());
+            Ok(doc)
+        };
         let prepared = prepare(
             self,
-            read(attacker.roster)?.into_owned(),
-            read(defender.roster)?.into_owned(),
+            fielded(attacker.roster)?,
+            fielded(defender.roster)?,
             Some(OPEN_FIELD),
             false,
             seed,

@@ -640,9 +640,25 @@ impl ForceRules for Catalogue {
             (&mut setup.attacker, attacker),
             (&mut setup.defender, defender),
         ] {
+            // A group that losses or a reorganisation left empty takes no part: on the table
+            // it would count as an unbroken group for R-23 (M-102). Its commander stays home.
+            side.roster.groups.retain(|g| !g.elements.is_empty());
+            let present: Vec<String> = side
+                .roster
+                .force_commander
+                .iter()
+                .chain(
+                    side.roster
+                        .groups
+                        .iter()
+                        .filter_map(|g| g.commander.as_ref()),
+                )
+                .filter_map(|c| c.id.clone())
+                .collect();
             side.commanders = f
                 .ratings
                 .iter()
+                .filter(|(id, _)| present.contains(id))
                 .map(|(id, r)| (id.clone(), CommanderState { rating_roll: *r }))
                 .collect::<BTreeMap<_, _>>();
         }

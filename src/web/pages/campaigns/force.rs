@@ -9,7 +9,7 @@ use serde::Deserialize;
 use crate::app::campaigns::actions::{self as actions, Purchase};
 use crate::app::campaigns::{load_for, Loaded};
 use crate::rules::campaign::forces::{
-    element_options, force_problems, group_label, restore_options, upgrade_options,
+    element_options, element_words, force_problems, group_label, restore_options, upgrade_options,
 };
 use crate::rules::campaign::forces_api::Purchase as Offered;
 use crate::rules::campaign::state::Phase;
@@ -235,9 +235,12 @@ async fn force_page(
             .iter()
             .zip(&groups)
             .flat_map(|(g, view)| {
-                g.elements
-                    .iter()
-                    .map(|e| choice(e.id.clone(), format!("{} (in {})", e.name, view.name)))
+                g.elements.iter().map(|e| {
+                    choice(
+                        e.id.clone(),
+                        format!("{} (in {})", element_words(e), view.name),
+                    )
+                })
             })
             .collect(),
         moving,

@@ -79,7 +79,7 @@ impl RosterView {
     pub fn limit_value(&self) -> String {
         self.limit.map(|l| l.to_string()).unwrap_or_default()
     }
-    /// The posts whose commander has no name yet ("Force Commander", "Group 2"). R-1 asks for
+    /// The posts whose commander has no name yet ("Force Commander", "the commander of Group 2"). R-1 asks for
     /// the commanders, not their names, so this is a reminder beside the legality, not a
     /// finding (M-103); a missing commander is the validator's error instead.
     pub fn unnamed_commanders(&self) -> Vec<String> {
@@ -94,7 +94,12 @@ impl RosterView {
         }
         for g in &self.groups {
             if g.commander.is_empty() && !missing(&g.findings, "missing_group_commander") {
-                posts.push(format!("Group {}", g.number));
+                let title = if g.name.is_empty() {
+                    format!("Group {}", g.number)
+                } else {
+                    g.name.clone()
+                };
+                posts.push(format!("the commander of {title}"));
             }
         }
         posts

@@ -436,8 +436,8 @@ fn m102_a_unit_moves_to_another_brigade_and_never_into_its_own() {
     let cat = cat();
     let mut doc = army(
         "continental",
-        r#"{"name": "1st Virginia", "entry": "continental_infantry_regiment", "bases": 4},
-           {"name": "2nd Virginia", "entry": "continental_infantry_regiment", "bases": 4}"#,
+        r#"{"name": "1st Virginia", "entry": "continental_regiment", "bases": 4},
+           {"name": "2nd Virginia", "entry": "continental_regiment", "bases": 4}"#,
     );
     doc.brigades.push(doc.brigades[0].clone());
     doc.brigades[1].units.clear();
@@ -465,4 +465,50 @@ fn m102_a_unit_moves_to_another_brigade_and_never_into_its_own() {
         .expect_err("already there");
     assert!(refused.message.contains("already"), "{}", refused.message);
     assert!(cat.move_element(&json(&doc), "nobody", &second).is_err());
+}
+
+#[test]
+fn m102_an_empty_brigade_stays_home_from_a_campaign_battle() {
+    let cat = cat();
+    let mut doc = army(
+        "continental",
+        r#"{"name": "1st Virginia", "entry": "continental_regiment", "bases": 4}"#,
+    );
+    doc.brigades.push(doc.brigades[0].clone());
+    doc.brigades[1].units.clear();
+    doc.brigades[1].id = None;
+    if let Some(g) = doc.brigades[1].general.as_mut() {
+        g.id = None;
+    }
+    doc.assign_ids();
+    let foe = army(
+        "british",
+        r#"{"name": "23rd Foot", "entry": "regular_infantry_regiment", "bases": 4}"#,
+    );
+    let none = BTreeMap::new();
+    let battle = cat
+        .battle_setup(
+            crate::rules::campaign::forces_api::SetupForce {
+                roster: &json(&doc),
+                ratings: &none,
+            },
+            crate::rules::campaign::forces_api::SetupForce {
+                roster: &json(&foe),
+                ratings: &none,
+            },
+            "open_field",
+            10,
+            3,
+        )
+        .expect("the battle is set up");
+    let setup: serde_json::Value = serde_json::from_str(&battle.setup).expect("json");
+    let brigades = setup["attacker"]["roster"]["brigades"]
+        .as_array()
+        .or_else(|| setup["attacker"]["brigades"].as_array())
+        .unwrap_or_else(|| panic!("brigades in {setup}"));
+    assert_eq!(
+        brigades.len(),
+        1,
+        "only the brigade with units takes the field"
+    );
 }

@@ -1607,3 +1607,62 @@ fn m102_a_move_that_would_overfill_a_group_is_refused_and_one_outside_orders_too
         .expect_err("orders are not open");
     assert!(closed.to_string().contains("orders are open"), "{closed}");
 }
+
+#[test]
+fn m102_a_move_may_fold_a_short_group_but_never_leave_a_whole_one_short() {
+    let mut log = philadelphia(HouseRules::default());
+    let cat = cat();
+    let groups = groups_of(&log, "f1");
+    // Three and three: a move out of either leaves two, which is fine; a second from the same
+    // group would leave one.
+    let first = reorganise(&log.state, &cat, "f1", &groups[0].1[0], &groups[1].0)
+        .expect("three to two is fine");
+    log.push(first);
+    let short = reorganise(&log.state, &cat, "f1", &groups[0].1[1], &groups[1].0)
+        .expect_err("two to one leaves the group short");
+    assert!(short.to_string().contains("short"), "{short}");
+    // Losses leave the first group with one element (M-90): its last may join the other.
+    let mut r = doc(&log.state.forces["f1"].roster);
+    let lost = r.groups[0].elements.remove(0);
+    assert!(lost.id.is_some());
+    log.state.forces.get_mut("f1").expect("f1").roster = json(&r);
+    let groups = groups_of(&log, "f1");
+    assert_eq!(groups[0].1.len(), 1);
+    reorganise(&log.state, &cat, "f1", &groups[0].1[0], &groups[1].0)
+        .expect("a short group's last element may join another");
+}
+
+#[test]
+fn m102_an_empty_group_stays_home_from_a_campaign_battle() {
+    let log = philadelphia(HouseRules::default());
+    let cat = cat();
+    let mut r = doc(&log.state.forces["f1"].roster);
+    r.groups[0].elements.clear();
+    let emptied = json(&r);
+    let f1 = &log.state.forces["f1"];
+    let f3 = &log.state.forces["f3"];
+    let battle = cat
+        .battle_setup(
+            crate::rules::campaign::forces_api::SetupForce {
+                roster: &emptied,
+                ratings: &f1.ratings,
+            },
+            crate::rules::campaign::forces_api::SetupForce {
+                roster: &f3.roster,
+                ratings: &f3.ratings,
+            },
+            "take_the_field",
+            200,
+            7,
+        )
+        .expect("the battle is set up");
+    let setup: serde_json::Value = serde_json::from_str(&battle.setup).expect("json");
+    let groups = setup["attacker"]["roster"]["groups"]
+        .as_array()
+        .expect("groups");
+    assert_eq!(
+        groups.len(),
+        1,
+        "only the group with elements takes the field"
+    );
+}

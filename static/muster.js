@@ -237,9 +237,24 @@
 (function () {
   function wireOdds(root) {
     for (const select of root.querySelectorAll("select[data-autofill]")) {
-      select.addEventListener("change", () => {
-        if (select.value && select.form) select.form.requestSubmit();
+      // A pick made with the mouse or a touch fills the form at once. Arrow keys change a
+      // closed select's value step by step, so from the keyboard the pick is sent with Enter
+      // or on leaving the list, never on the first arrow press (WCAG 3.2.2).
+      let keyed = false;
+      let sent = select.value;
+      const send = () => {
+        if (select.value && select.value !== sent && select.form) {
+          sent = select.value;
+          select.form.requestSubmit();
+        }
+      };
+      select.addEventListener("keydown", (e) => {
+        keyed = true;
+        if (e.key === "Enter") { e.preventDefault(); send(); }
       });
+      select.addEventListener("pointerdown", () => { keyed = false; });
+      select.addEventListener("change", () => { if (!keyed) send(); });
+      select.addEventListener("blur", () => { if (keyed) send(); keyed = false; });
     }
     for (const button of root.querySelectorAll("button[data-copy]")) {
       const field = document.getElementById(button.dataset.copy);

@@ -249,9 +249,14 @@ impl<T> Picks<T> {
     }
 }
 
-/// The signed-in user's rosters of `system`, read as that system's documents, with their ids and
-/// names; none for a visitor. A roster that no longer reads is left out rather than failing the
-/// page: the picker is a convenience.
+/// The rosters a picker offers at most: the most recent ones, so a collector's hundreds of
+/// rosters do not make every odds page read them all.
+pub const PICK_ROSTERS: usize = 40;
+
+/// The signed-in user's rosters of `system` (the [`PICK_ROSTERS`] latest), read as that system's
+/// documents, with their ids and names; none for a visitor. A roster that no longer reads, or a
+/// store that does not answer, leaves the picker out rather than failing the page: the picker is
+/// a convenience on a page that works without the store.
 pub async fn own_rosters<R: TryFrom<AnyRoster>>(
     state: &web::Data<AppState>,
     ctx: &PageCtx,
@@ -260,10 +265,17 @@ pub async fn own_rosters<R: TryFrom<AnyRoster>>(
     let Some(user) = &ctx.user else {
         return Ok(Vec::new());
     };
-    let rows = roster_store::list(&state.app, &user.actor(), None).await?;
+    let rows = match roster_store::list(&state.app, &user.actor(), None).await {
+        Ok(rows) => rows,
+        Err(e) => {
+            tracing::warn!(error = %e, "the odds page's roster picker could not list rosters");
+            return Ok(Vec::new());
+        }
+    };
     Ok(rows
         .iter()
         .filter(|r| r.rule_system == system.id())
+        .take(PICK_ROSTERS)
         .filter_map(|r| {
             roster_store::parse_stored_as::<R>(&state.app.rules, r)
                 .ok()

@@ -384,6 +384,21 @@ async fn a_place_picked_on_the_map_fills_in_the_order() {
         after.contains(&format!("value=\"{to_iron_hill}\" checked")),
         "the order given is the march to Cooch's Bridge"
     );
+    // Howe changes his mind to hold, then picks Cooch's Bridge on the map again: the page says
+    // the order given still stands until he gives the march.
+    let res = app
+        .post_form(
+            &page,
+            &format!("/campaigns/{id}/orders"),
+            &[("order", "hold"), ("turn", "1")],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let repicked = app.get_html(&format!("{page}?move_to=iron_hill")).await;
+    assert!(
+        repicked.contains("Picked on the map, not given yet: your order stands as hold"),
+        "the order given is not passed off as the pick"
+    );
 }
 
 async fn log_in(b: &Browser, app: &TestApp, email: &str) {

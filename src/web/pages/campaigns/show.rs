@@ -139,6 +139,21 @@ async fn show_page(
     let mut unreachable = String::new();
     if let (Some(place), Some(f)) = (move_to.filter(|p| !p.is_empty()), mine) {
         if let Some(pick) = routes.iter().position(|r| r.to == place) {
+            // The order already given, in words, so the page never passes the pick off as it.
+            let given = if hold_chosen {
+                Some("hold".to_string())
+            } else {
+                routes
+                    .iter()
+                    .find(|r| r.chosen)
+                    .map(|r| r.label.to_lowercase())
+            };
+            if let Some(given) = given.filter(|_| !routes[pick].chosen) {
+                unreachable = format!(
+                    "Picked on the map, not given yet: your order stands as {given} until you \
+                     give this one."
+                );
+            }
             for (i, r) in routes.iter_mut().enumerate() {
                 r.chosen = i == pick;
             }

@@ -91,12 +91,23 @@ pub fn enlist(
 }
 
 fn spendable<'a>(state: &'a CampaignState, force: &str) -> Result<&'a Force, CampaignError> {
-    // Only while orders are open: between a battle and the next turn's orders the organiser may
-    // still void the battle, and a purchase would stand in the way.
+    open_force(
+        state,
+        force,
+        "Reinforcements are bought while a turn's orders are open.",
+    )
+}
+
+/// Force `force` when it may change between battles: only while orders are open (between a
+/// battle and the next turn's orders the organiser may still void the battle, and a change
+/// would stand in the way), and only while it is in the campaign. `closed` says why not.
+fn open_force<'a>(
+    state: &'a CampaignState,
+    force: &str,
+    closed: &str,
+) -> Result<&'a Force, CampaignError> {
     if state.phase != Phase::Orders {
-        return Err(refuse(
-            "Reinforcements are bought while a turn's orders are open.",
-        ));
+        return Err(refuse(closed));
     }
     let f = state
         .forces
@@ -395,18 +406,11 @@ pub fn reorganise(
     element: &str,
     group: &str,
 ) -> Result<Event, CampaignError> {
-    if state.phase != Phase::Orders {
-        return Err(refuse(
-            "A force is reorganised while a turn's orders are open.",
-        ));
-    }
-    let f = state
-        .forces
-        .get(force)
-        .ok_or_else(|| refuse("There is no such force."))?;
-    if !f.active() {
-        return Err(refuse("This force is out of the campaign."));
-    }
+    let f = open_force(
+        state,
+        force,
+        "A force is reorganised while a turn's orders are open.",
+    )?;
     let shape = rules.shape(&f.roster).map_err(refuse)?;
     let element_name = shape.element(element).map(element_words).ok_or_else(|| {
         CampaignError::Field(super::error::FieldProblem::new(

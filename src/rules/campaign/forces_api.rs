@@ -351,6 +351,49 @@ pub struct SetupForce<'a> {
     pub ratings: &'a BTreeMap<String, u8>,
 }
 
+/// Moves the item with id `item` to the end of the container with id `to` (M-102), for a
+/// system's [`ForceRules::move_element`]: groups and elements, brigades and units. `words` are
+/// the system's (group, element) nouns for the messages.
+pub fn move_between<C, I>(
+    containers: &mut [C],
+    container_id: impl Fn(&C) -> Option<&str>,
+    items: impl Fn(&mut C) -> &mut Vec<I>,
+    item_id: impl Fn(&I) -> Option<&str>,
+    item: &str,
+    to: &str,
+    words: (&str, &str),
+) -> Result<(), FieldProblem> {
+    let (group, element) = words;
+    let target = containers
+        .iter()
+        .position(|c| container_id(c) == Some(to))
+        .ok_or_else(|| {
+            FieldProblem::new("group", format!("There is no such {group} in the force."))
+        })?;
+    let mut from = None;
+    for (ci, c) in containers.iter_mut().enumerate() {
+        if let Some(at) = items(c).iter().position(|i| item_id(i) == Some(item)) {
+            from = Some((ci, at));
+            break;
+        }
+    }
+    let (ci, at) = from.ok_or_else(|| {
+        FieldProblem::new(
+            "element",
+            format!("There is no such {element} in the force."),
+        )
+    })?;
+    if ci == target {
+        return Err(FieldProblem::new(
+            "group",
+            format!("That {element} is in that {group} already."),
+        ));
+    }
+    let moved = items(&mut containers[ci]).remove(at);
+    items(&mut containers[target]).push(moved);
+    Ok(())
+}
+
 /// A campaign battle set up as the system's battle document, to fight or record.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BattleDoc {

@@ -19,9 +19,9 @@ use super::Lod;
 use crate::rules::campaign::aftermath::EndState;
 use crate::rules::campaign::error::FieldProblem;
 use crate::rules::campaign::forces_api::{
-    BattleDoc, BattleReport, BattleResult, BattleSize, Bought, Choice, CommanderRef, ElementEnd,
-    ElementRef, ForceRules, ForceShape, ForceWords, GroupRef, Promotion, Purchase, PurchaseMenu,
-    Reduction, RosterJson, SetupForce, SystemRoster,
+    move_between, BattleDoc, BattleReport, BattleResult, BattleSize, Bought, Choice, CommanderRef,
+    ElementEnd, ElementRef, ForceRules, ForceShape, ForceWords, GroupRef, Promotion, Purchase,
+    PurchaseMenu, Reduction, RosterJson, SetupForce, SystemRoster,
 };
 use crate::rules::dice::Dice;
 use crate::rules::system::{BattleSide, Method, RuleSystem, Severity, SystemId};
@@ -414,30 +414,15 @@ impl ForceRules for Catalogue {
         let mut doc = read(roster)
             .map_err(|e| FieldProblem::new("roster", e))?
             .into_owned();
-        let to = doc
-            .brigades
-            .iter()
-            .position(|b| b.id.as_deref() == Some(group))
-            .ok_or_else(|| FieldProblem::new("group", "There is no such brigade in the army."))?;
-        let (from, at) = doc
-            .brigades
-            .iter()
-            .enumerate()
-            .find_map(|(bi, b)| {
-                b.units
-                    .iter()
-                    .position(|u| u.id.as_deref() == Some(element))
-                    .map(|ui| (bi, ui))
-            })
-            .ok_or_else(|| FieldProblem::new("element", "There is no such unit in the army."))?;
-        if from == to {
-            return Err(FieldProblem::new(
-                "group",
-                "That unit is in that brigade already.",
-            ));
-        }
-        let moved = doc.brigades[from].units.remove(at);
-        doc.brigades[to].units.push(moved);
+        move_between(
+            &mut doc.brigades,
+            |b| b.id.as_deref(),
+            |b| &mut b.units,
+            |u| u.id.as_deref(),
+            element,
+            group,
+            ("brigade", "unit"),
+        )?;
         Ok(RosterJson::read(doc))
     }
 

@@ -17,9 +17,9 @@ use super::{BattleSetup, Catalogue, DisciplineLevel, Outcome, Side};
 use crate::rules::campaign::aftermath::EndState;
 use crate::rules::campaign::error::FieldProblem;
 use crate::rules::campaign::forces_api::{
-    BattleDoc, BattleReport, BattleResult, Bought, Choice, CommanderRef, ElementEnd, ElementRef,
-    ForceRules, ForceShape, GroupRef, Purchase, PurchaseMenu, Reduction, RosterJson, SetupForce,
-    SystemRoster,
+    move_between, BattleDoc, BattleReport, BattleResult, Bought, Choice, CommanderRef, ElementEnd,
+    ElementRef, ForceRules, ForceShape, GroupRef, Purchase, PurchaseMenu, Reduction, RosterJson,
+    SetupForce, SystemRoster,
 };
 use crate::rules::dice::Dice;
 use crate::rules::system::{BattleSide, SystemId};
@@ -525,30 +525,15 @@ impl ForceRules for Catalogue {
         let mut doc = read(roster)
             .map_err(|e| FieldProblem::new("roster", e))?
             .into_owned();
-        let to = doc
-            .groups
-            .iter()
-            .position(|g| g.id.as_deref() == Some(group))
-            .ok_or_else(|| FieldProblem::new("group", "There is no such group in the force."))?;
-        let (from, at) = doc
-            .groups
-            .iter()
-            .enumerate()
-            .find_map(|(gi, g)| {
-                g.elements
-                    .iter()
-                    .position(|e| e.id.as_deref() == Some(element))
-                    .map(|ei| (gi, ei))
-            })
-            .ok_or_else(no_element)?;
-        if from == to {
-            return Err(FieldProblem::new(
-                "group",
-                "That element is in that group already.",
-            ));
-        }
-        let moved = doc.groups[from].elements.remove(at);
-        doc.groups[to].elements.push(moved);
+        move_between(
+            &mut doc.groups,
+            |g| g.id.as_deref(),
+            |g| &mut g.elements,
+            |e| e.id.as_deref(),
+            element,
+            group,
+            ("group", "element"),
+        )?;
         write(&doc).map_err(|e| FieldProblem::new("roster", e))
     }
 

@@ -408,7 +408,7 @@ fn fill_from_rosters(
     picks: &Picks<ElementDoc>,
     f: &mut OddsForm,
 ) -> Result<(), String> {
-    let upgrades = |e: &ElementDoc| options::upgrade_value(&e.upgrades);
+    let upgrades = |e: &ElementDoc| options::upgrade_value(cat, &e.upgrades);
     if let Some(e) = picks.find(&f.from_s)? {
         f.s_type = e.element_type.id().to_string();
         f.s_size = e.size.id().to_string();

@@ -208,9 +208,20 @@ pub fn upgrades(cat: &Catalogue) -> Vec<Choice> {
     out
 }
 
-/// The select value of an element's upgrades.
-pub fn upgrade_value(upgrades: &[Upgrade]) -> String {
-    upgrades
+/// The select value of an element's upgrades: a combination in the catalogue's order, which
+/// is the order [`upgrades`] offers it in, so a roster that lists the two the other way round
+/// still finds its choice selected (and a form sent again keeps them).
+pub fn upgrade_value(cat: &Catalogue, upgrades: &[Upgrade]) -> String {
+    let ordered = cat
+        .upgrade_combinations()
+        .iter()
+        .find(|c| {
+            upgrades.len() > 1
+                && c.upgrades.len() == upgrades.len()
+                && c.upgrades.iter().all(|u| upgrades.contains(u))
+        })
+        .map_or(upgrades, |c| c.upgrades.as_slice());
+    ordered
         .iter()
         .map(|u| u.id())
         .collect::<Vec<_>>()
@@ -326,4 +337,24 @@ pub fn parse_war(id: &str) -> Option<War> {
 
 pub fn parse_nation(id: &str) -> Option<Nation> {
     Nation::from_id(id)
+}
+
+#[cfg(test)]
+mod upgrade_value_tests {
+    use super::*;
+
+    #[test]
+    fn a_pair_listed_the_other_way_round_still_matches_the_offered_choice() {
+        let cat = Catalogue::builtin().expect("catalogue");
+        let offered: Vec<String> = upgrades(&cat).into_iter().map(|c| c.value).collect();
+        for pair in [
+            [Upgrade::Grenadiers, Upgrade::Hessians],
+            [Upgrade::Hessians, Upgrade::Grenadiers],
+        ] {
+            let value = upgrade_value(&cat, &pair);
+            assert!(offered.contains(&value), "{value} is one of {offered:?}");
+        }
+        assert_eq!(upgrade_value(&cat, &[Upgrade::Elite]), "elite");
+        assert_eq!(upgrade_value(&cat, &[]), "");
+    }
 }

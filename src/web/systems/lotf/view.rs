@@ -210,7 +210,7 @@ pub fn build(cat: &Catalogue, doc: &RosterDoc, report: &Report) -> RosterView {
                         size_label: e.size.label(),
                         weapon_value: e.weapon.map(|w| w.id().to_string()).unwrap_or_default(),
                         weapon_label,
-                        upgrade_value: super::options::upgrade_value(&e.upgrades),
+                        upgrade_value: super::options::upgrade_value(cat, &e.upgrades),
                         upgrades_label: upgrades.join(" + "),
                         points: report
                             .points

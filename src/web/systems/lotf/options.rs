@@ -221,11 +221,7 @@ pub fn upgrade_value(cat: &Catalogue, upgrades: &[Upgrade]) -> String {
                 && c.upgrades.iter().all(|u| upgrades.contains(u))
         })
         .map_or(upgrades, |c| c.upgrades.as_slice());
-    ordered
-        .iter()
-        .map(|u| u.id())
-        .collect::<Vec<_>>()
-        .join("+")
+    ordered.iter().map(|u| u.id()).collect::<Vec<_>>().join("+")
 }
 
 /// A valid element choice: type, size, weapon (None = the type's standard one), upgrades.

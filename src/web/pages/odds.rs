@@ -249,6 +249,14 @@ impl<T> Picks<T> {
     }
 }
 
+/// Keeps a calculator's answer in its slot, or its refusal as the page's error.
+pub fn settle<T>(answer: Result<T, String>, slot: &mut Option<T>, error: &mut Option<String>) {
+    match answer {
+        Ok(a) => *slot = Some(a),
+        Err(e) => *error = Some(e),
+    }
+}
+
 /// The rosters a picker offers at most: the most recent ones, so a collector's hundreds of
 /// rosters do not make every odds page read them all.
 pub const PICK_ROSTERS: usize = 40;

@@ -18,8 +18,8 @@ use crate::rules::SystemId;
 use crate::web::error::{ErrorBody, ErrorDetail};
 use crate::web::page::{number_field, render, PageCtx, SelectOption};
 use crate::web::pages::odds::{
-    distribution, outcomes, own_rosters, percent as pct, pick_value, picker, situation_link,
-    situation_query, Distribution, Outcomes, Pick, Picker, Picks, SituationLink,
+    distribution, outcomes, own_rosters, percent as pct, pick_value, picker, settle,
+    situation_link, situation_query, Distribution, Outcomes, Pick, Picker, Picks, SituationLink,
 };
 use crate::web::state::AppState;
 use crate::web::AppError;
@@ -848,18 +848,9 @@ pub async fn calculator(
     match fill_from_rosters(&picks, &mut f) {
         Err(e) => error = Some(e),
         Ok(()) => match f.calc.as_str() {
-            "shooting" => match shooting_answer(cat, &f) {
-                Ok(a) => shooting = Some(a),
-                Err(e) => error = Some(e),
-            },
-            "melee" => match melee_answer(cat, &f) {
-                Ok(a) => melee = Some(a),
-                Err(e) => error = Some(e),
-            },
-            "test" => match test_answer(cat, &f) {
-                Ok(a) => test = Some(a),
-                Err(e) => error = Some(e),
-            },
+            "shooting" => settle(shooting_answer(cat, &f), &mut shooting, &mut error),
+            "melee" => settle(melee_answer(cat, &f), &mut melee, &mut error),
+            "test" => settle(test_answer(cat, &f), &mut test, &mut error),
             _ => {}
         },
     }

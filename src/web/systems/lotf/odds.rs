@@ -10,8 +10,8 @@ use crate::rules::systems::lotf::{self, Catalogue, ElementDoc, RosterDoc};
 use crate::rules::SystemId;
 use crate::web::page::{number_field, render, PageCtx, SelectOption};
 use crate::web::pages::odds::{
-    distribution, outcomes, own_rosters, percent as pct, pick_value, picker, situation_link,
-    situation_query, Distribution, Outcomes, Pick, Picker, Picks, SituationLink,
+    distribution, outcomes, own_rosters, percent as pct, pick_value, picker, settle,
+    situation_link, situation_query, Distribution, Outcomes, Pick, Picker, Picks, SituationLink,
 };
 use crate::web::state::AppState;
 use crate::web::systems::lotf::options::{self, Choice};
@@ -449,18 +449,9 @@ pub async fn calculator(
     match fill_from_rosters(cat, &picks, &mut f) {
         Err(e) => error = Some(e),
         Ok(()) => match f.calc.as_str() {
-            "shooting" => match shooting(cat, &f) {
-                Ok(r) => s = Some(r),
-                Err(e) => error = Some(e),
-            },
-            "melee" => match melee(cat, &f) {
-                Ok(r) => m = Some(r),
-                Err(e) => error = Some(e),
-            },
-            "morale" => match morale(cat, &f) {
-                Ok(r) => mo = Some(r),
-                Err(e) => error = Some(e),
-            },
+            "shooting" => settle(shooting(cat, &f), &mut s, &mut error),
+            "melee" => settle(melee(cat, &f), &mut m, &mut error),
+            "morale" => settle(morale(cat, &f), &mut mo, &mut error),
             _ => {}
         },
     }

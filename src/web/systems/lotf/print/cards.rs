@@ -79,6 +79,14 @@ fn level_name(cat: &Catalogue, level: DisciplineLevel) -> String {
         .unwrap_or_else(|| level.label().to_string())
 }
 
+/// The four discipline levels as cards and the sheet print them, `start` marked.
+pub fn discipline_track(cat: &Catalogue, start: DisciplineLevel) -> Vec<(String, bool)> {
+    DisciplineLevel::ALL
+        .iter()
+        .map(|l| (level_name(cat, *l), *l == start))
+        .collect()
+}
+
 pub fn build(
     cat: &Catalogue,
     doc: &RosterDoc,
@@ -161,15 +169,7 @@ pub fn build(
                         .unwrap_or_else(|| f.label().into())
                 })
                 .collect();
-            let track = [
-                DisciplineLevel::Fit,
-                DisciplineLevel::Shaken,
-                DisciplineLevel::Exhausted,
-                DisciplineLevel::Shattered,
-            ]
-            .iter()
-            .map(|l| (level_name(cat, *l), *l == p.starting_discipline))
-            .collect();
+            let track = discipline_track(cat, p.starting_discipline);
             order.push(key.clone());
             cards.insert(
                 key,

@@ -3,9 +3,9 @@
 //! stat line, range, hit and disorder boxes and the discipline track; points, totals and the
 //! legality stamp. An ordinary force fits one page.
 
-use super::cards::DISORDER_BOXES;
+use super::cards::{discipline_track, DISORDER_BOXES};
 use super::{side_colour, ForceState};
-use crate::rules::systems::lotf::{self, profile, Catalogue, DisciplineLevel, RosterDoc};
+use crate::rules::systems::lotf::{self, profile, Catalogue, RosterDoc};
 use crate::web::systems::lotf::view::{self, FindingView};
 
 #[derive(Debug, Clone)]
@@ -159,7 +159,7 @@ pub fn build(
                             },
                             threat_zone: p.threat_zone,
                             hit_boxes: (1..=p.discipline).collect(),
-                            track: track(cat, p.starting_discipline),
+                            track: discipline_track(cat, p.starting_discipline),
                         }
                     })
                     .collect(),
@@ -191,28 +191,6 @@ pub fn build(
         disorder_boxes: (1..=DISORDER_BOXES).collect(),
         side: side_colour(doc.nation).class(),
     }
-}
-
-/// The four discipline levels as the sheet prints them, the element's starting one marked.
-fn track(cat: &Catalogue, start: DisciplineLevel) -> Vec<(String, bool)> {
-    [
-        DisciplineLevel::Fit,
-        DisciplineLevel::Shaken,
-        DisciplineLevel::Exhausted,
-        DisciplineLevel::Shattered,
-    ]
-    .iter()
-    .map(|level| {
-        let name = cat
-            .tables()
-            .discipline_levels
-            .iter()
-            .find(|d| d.id == *level)
-            .map(|d| d.name.clone())
-            .unwrap_or_else(|| level.label().to_string());
-        (name, *level == start)
-    })
-    .collect()
 }
 
 #[cfg(test)]

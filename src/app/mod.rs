@@ -12,6 +12,7 @@ pub mod error;
 pub mod input;
 pub mod jobs;
 pub mod odds;
+pub mod own_data;
 pub mod rosters;
 pub mod sim;
 pub mod throttles;

@@ -177,3 +177,11 @@ diesel::allow_tables_to_appear_in_same_query!(
     throttle_hits,
     jobs
 );
+
+// Marks the one transaction that erases an account's name from the campaign logs (see
+// migrations/*/2026-11-27-000016_log_name_erasure): empty outside it, so never backed up.
+diesel::table! {
+    log_erasures (user_id) {
+        user_id -> BigInt,
+    }
+}

@@ -17,7 +17,7 @@ use crate::web::api::{self, ApiDoc};
 use crate::web::assets;
 use crate::web::auth::csrf;
 use crate::web::middleware::{guard_input, log_request, render_errors, security_headers};
-use crate::web::pages::{accounts, admin, battles, campaigns, home, print, rosters};
+use crate::web::pages::{accounts, admin, battles, campaigns, home, own_data, print, rosters};
 use crate::web::state::{AppState, Keys};
 
 #[derive(Debug, thiserror::Error)]
@@ -137,6 +137,12 @@ impl Application {
                 .service(web::resource("/account").get(accounts::account_page))
                 .service(web::resource("/account/profile").post(accounts::update_profile))
                 .service(web::resource("/account/password").post(accounts::update_password))
+                .service(web::resource("/account/export").get(own_data::export))
+                .service(
+                    web::resource("/account/delete")
+                        .get(own_data::delete_page)
+                        .post(own_data::delete),
+                )
                 .service(web::resource("/admin/users").get(admin::users_page))
                 .service(web::resource("/admin/users/{id}/disable").post(admin::disable_user))
                 .service(web::resource("/admin/users/{id}/enable").post(admin::enable_user))

@@ -38,6 +38,7 @@ mod lotf;
 mod migrations;
 mod odds_pages;
 mod openapi;
+mod own_data;
 mod purity;
 mod rosters;
 mod security;

@@ -189,3 +189,50 @@ pub async fn change_password(
     accounts::change_password(&state.app, user.id, body.into_inner(), None).await?;
     Ok(HttpResponse::NoContent().finish())
 }
+
+/// Everything Muster holds about the caller
+///
+/// One JSON document (`format`: `muster.account-export/1`): the account, every roster with its
+/// document, every battle the caller set up or played with its set-up, and every campaign they
+/// take part in with the log entries they made or that concern their force.
+#[utoipa::path(tag = "account", security(("bearer" = []), ("csrf_header" = [])), responses(
+    (status = 200, description = "The caller's data, as a download", body = Object),
+    (status = 401, description = "Not logged in", body = ErrorBody)
+))]
+#[get("/me/export")]
+pub async fn export_me(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+) -> Result<HttpResponse, AppError> {
+    let export = crate::app::own_data::export(&state.app, &user.actor()).await?;
+    crate::web::pages::own_data::export_download(&export)
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct DeleteAccountRequest {
+    /// The account's password, to confirm.
+    #[serde(default)]
+    password: String,
+}
+
+/// Delete the caller's account
+///
+/// Needs the password. Rosters, battles nobody fought and every session and token go; battles
+/// fought and campaigns keep the account under a neutral name ("Former player N"). Refused with
+/// 409 while the caller organises a campaign with other players that has not ended.
+#[utoipa::path(tag = "account", security(("bearer" = [])), request_body = DeleteAccountRequest, responses(
+    (status = 204, description = "Deleted; every token revoked"),
+    (status = 401, description = "Not logged in", body = ErrorBody),
+    (status = 409, description = "The caller organises a running campaign with other players", body = ErrorBody),
+    (status = 422, description = "The password is missing or wrong", body = ErrorBody)
+))]
+#[delete("/me")]
+pub async fn delete_me(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    body: web::Json<DeleteAccountRequest>,
+) -> Result<HttpResponse, AppError> {
+    crate::app::own_data::delete_account(&state.app, &user.actor(), body.into_inner().password)
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}

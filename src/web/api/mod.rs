@@ -70,6 +70,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(accounts::me)
             .service(accounts::update_me)
             .service(accounts::change_password)
+            .service(accounts::export_me)
+            .service(accounts::delete_me)
             .service(admin::list_users)
             .service(admin::disable_user)
             .service(admin::enable_user)

@@ -6,5 +6,6 @@ pub mod battles;
 pub mod campaigns;
 pub mod home;
 pub mod odds;
+pub mod own_data;
 pub mod print;
 pub mod rosters;

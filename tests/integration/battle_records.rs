@@ -221,7 +221,7 @@ async fn record_a_tabletop_result_have_it_confirmed_and_read_the_report() {
 
     let home = washington.get_html("/").await;
     assert!(
-        home.contains("Needs your attention") && home.contains(&format!("/battles/{id}")),
+        home.contains("Waiting for you") && home.contains(&format!("/battles/{id}")),
         "the opponent is told"
     );
     // Issue 18: the opponent reads that the result waits for them, not for "the other player".
@@ -246,10 +246,10 @@ async fn record_a_tabletop_result_have_it_confirmed_and_read_the_report() {
     assert_eq!(res.status(), 303);
     let page = washington.get_html(&format!("/battles/{id}")).await;
     assert!(page.contains("Confirmed") && page.contains("Shattered"));
-    assert!(!washington
+    assert!(washington
         .get_html("/")
         .await
-        .contains("Needs your attention"));
+        .contains("Nothing waits for you"));
 
     // A confirmed result cannot be recorded again.
     let res = app

@@ -518,8 +518,13 @@ async fn a_four_player_campaign_runs_three_turns_to_final_standings() {
         .login("greene@example.com", crate::helpers::PASSWORD)
         .await;
     let home = greene_page.get_html("/").await;
+    // Issue 19: the home page also lists recent battles; the attention list comes first.
+    let waiting = &home[..home
+        .find("id=\"desk-campaigns\"")
+        .expect("the campaigns panel")];
     assert_eq!(
-        home.matches(&format!("href=\"/battles/{record2}\""))
+        waiting
+            .matches(&format!("href=\"/battles/{record2}\""))
             .count(),
         1,
         "one line for the result to confirm: {home}"

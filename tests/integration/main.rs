@@ -24,6 +24,7 @@ mod fight_reports;
 mod forms_kept;
 mod fuzz_props;
 mod helpers;
+mod home;
 mod input_hygiene;
 mod jobs;
 mod layers;

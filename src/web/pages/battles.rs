@@ -791,6 +791,25 @@ pub async fn attention(
     Ok(out)
 }
 
+/// The player's `n` newest battles, as the list shows them (the home page).
+pub async fn recent(
+    state: &web::Data<AppState>,
+    user: &SignedInUser,
+    n: i64,
+) -> Result<(Vec<BattleLine>, i64), AppError> {
+    let query = ListingQuery {
+        search: None,
+        order: ListingOrder::Newest,
+        page: 0,
+        per_page: n,
+    };
+    let list = records::listing(&state.app, &user.actor(), query).await?;
+    Ok((
+        lines_for(&state.app.rules, &list.battles, user.id),
+        list.total,
+    ))
+}
+
 // ---------- printing a side as it stood in the battle ----------
 
 pub async fn print_side(

@@ -62,7 +62,7 @@ pub struct RosterSummary {
 }
 
 impl RosterSummary {
-    fn from_row(state: &AppState, row: &RosterListing) -> Self {
+    pub fn from_row(state: &AppState, row: &RosterListing) -> Self {
         // A roster of a system this build does not serve shows its stored ids.
         let line = pages_for_stored(&row.rule_system)
             .ok()

@@ -127,7 +127,7 @@ impl NewForm {
     }
 }
 
-pub(super) fn phase_label(p: &str) -> &'static str {
+pub fn phase_label(p: &str) -> &'static str {
     match p {
         "enlisting" => "Enlisting",
         "orders" => "Orders open",

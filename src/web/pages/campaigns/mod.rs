@@ -10,7 +10,7 @@ mod show;
 mod standings;
 
 pub use force::{buy, force, force_print, reorganise};
-pub use list::{create, join, join_code, join_show, list};
+pub use list::{create, join, join_code, join_show, list, phase_label};
 pub use map::{map_change, map_edit};
 pub use organiser::{organiser, organiser_action};
 pub use show::{close_turn, give_order, show, start};

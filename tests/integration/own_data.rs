@@ -389,3 +389,27 @@ async fn the_campaign_log_stays_append_only_outside_an_erasure() {
         assert!(message.contains("append-only"), "{message}");
     }
 }
+
+#[tokio::test]
+async fn guessing_the_password_on_the_delete_form_is_throttled() {
+    let app = spawn_app().await;
+    let howe = player(&app, "howe@example.org", "General Howe").await;
+    let mut statuses = Vec::new();
+    for _ in 0..6 {
+        let (status, _) = howe
+            .call(
+                "DELETE",
+                "/api/v1/me",
+                Some(json!({"password": "a guess at it"})),
+            )
+            .await;
+        statuses.push(status);
+    }
+    assert_eq!(statuses[..5], [422; 5], "{statuses:?}");
+    assert_eq!(statuses[5], 429, "{statuses:?}");
+    // The account is untouched.
+    assert_eq!(
+        howe.ok("GET", "/api/v1/me", None).await["display_name"],
+        "General Howe"
+    );
+}

@@ -224,14 +224,17 @@ pub struct DeleteAccountRequest {
     (status = 204, description = "Deleted; every token revoked"),
     (status = 401, description = "Not logged in", body = ErrorBody),
     (status = 409, description = "The caller organises a running campaign with other players", body = ErrorBody),
-    (status = 422, description = "The password is missing or wrong", body = ErrorBody)
+    (status = 422, description = "The password is missing or wrong", body = ErrorBody),
+    (status = 429, description = "Too many password attempts for this account or from this address; see Retry-After", body = ErrorBody)
 ))]
 #[delete("/me")]
 pub async fn delete_me(
+    req: HttpRequest,
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
     body: web::Json<DeleteAccountRequest>,
 ) -> Result<HttpResponse, AppError> {
+    crate::web::pages::own_data::throttle(&req, &state, user.id).await?;
     crate::app::own_data::delete_account(&state.app, &user.actor(), body.into_inner().password)
         .await?;
     Ok(HttpResponse::NoContent().finish())

@@ -2,7 +2,7 @@
 
 use actix_web::http::header::{CACHE_CONTROL, CONTENT_DISPOSITION};
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
@@ -13,6 +13,20 @@ use crate::web::auth::{self, SignedIn};
 use crate::web::page::{render, render_with_status, FormErrors, PageCtx};
 use crate::web::state::AppState;
 use crate::web::AppError;
+
+/// Confirming with the password counts as a password attempt: the password-change throttle
+/// (per account and per address) bounds guessing through this form too.
+pub async fn throttle(req: &HttpRequest, state: &AppState, user: i64) -> Result<(), AppError> {
+    let address = auth::client_address(req, state);
+    match state
+        .throttle
+        .password_change(&state.app, user, &address)
+        .await?
+    {
+        Ok(()) => Ok(()),
+        Err(retry_after_secs) => Err(AppError::TooManyRequests { retry_after_secs }),
+    }
+}
 
 /// The JSON document as a download named after the day.
 pub fn export_download(export: &own_data::Export) -> Result<HttpResponse, AppError> {
@@ -63,11 +77,13 @@ pub struct DeleteForm {
 }
 
 pub async fn delete(
+    req: HttpRequest,
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     mut ctx: PageCtx,
     CsrfForm(form): CsrfForm<DeleteForm>,
 ) -> Result<HttpResponse, AppError> {
+    throttle(&req, &state, user.id).await?;
     match own_data::delete_account(&state.app, &user.actor(), form.password).await {
         Ok(deleted) => {
             // The page says goodbye to a visitor: the session ended with the account.

@@ -8,3 +8,4 @@ pub mod home;
 pub mod odds;
 pub mod print;
 pub mod rosters;
+pub mod table;

@@ -387,8 +387,8 @@ mod tests {
 
     fn setup() -> (Catalogue, BattleSetup) {
         let cat = Catalogue::builtin().expect("catalogue");
-        let a = example_force("continental").expect("example");
-        let d = example_force("british").expect("example");
+        let a = example_force("example:continental").expect("example");
+        let d = example_force("example:british").expect("example");
         let setup = prepare(&cat, a, d, None, false, 3).expect("set-up").setup;
         (cat, setup)
     }

@@ -477,6 +477,15 @@ async fn the_table_fits_a_phone_and_a_tap_survives_a_reload() {
         );
         b.screenshot(&shots.join(format!("table-{system}.png")))
             .await;
+        b.client
+            .execute(
+                "document.querySelector('.table-unit').scrollIntoView();",
+                vec![],
+            )
+            .await
+            .expect("scroll");
+        b.screenshot(&shots.join(format!("table-{system}-unit.png")))
+            .await;
 
         // Tap "+" on the first unit's hits: saved in place, without leaving the page.
         b.click("form[data-table-tap] input[name=what][value=hits] ~ .tap-row button[value='1']")

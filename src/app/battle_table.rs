@@ -110,13 +110,19 @@ pub async fn tap(
     let system = system_of(&row)?;
     let (rules, setup, by) = (ctx.rules.clone(), row.setup.clone(), actor.id);
     let now = chrono::Utc::now().naive_utc();
-    let answer = ctx
+    // What the tap came to; the table is read again afterwards, outside the transaction (on
+    // PostgreSQL a refused first insert has ended the transaction).
+    enum Outcome {
+        Saved,
+        Stale,
+        Refused(String),
+    }
+    let outcome = ctx
         .with_conn(move |conn| {
             crate::store::write_transaction(conn, |conn| {
                 let stored = battle_tables::find(conn, id)?;
-                let current = stored.as_ref().map_or(0, |s| s.version);
-                if current != based_on {
-                    return Ok(Err(stored));
+                if stored.as_ref().map_or(0, |s| s.version) != based_on {
+                    return Ok(Outcome::Stale);
                 }
                 let next = rules
                     .table_apply(
@@ -126,20 +132,23 @@ pub async fn tap(
                         &action,
                     )
                     .map_err(|e| Error::internal(format!("stored battle {id}: {e}")))?;
-                let next = match next {
-                    Ok(next) => next,
-                    Err(why) => return Ok(Ok(Err((stored, why)))),
-                };
-                if !battle_tables::save(conn, id, based_on, &next, by, now)? {
-                    return Ok(Err(battle_tables::find(conn, id)?));
+                match next {
+                    Err(why) => Ok(Outcome::Refused(why)),
+                    Ok(next) if battle_tables::save(conn, id, based_on, &next, by, now)? => {
+                        Ok(Outcome::Saved)
+                    }
+                    Ok(_) => Ok(Outcome::Stale),
                 }
-                Ok(Ok(Ok(battle_tables::find(conn, id)?)))
             })
         })
         .await?;
-    Ok(match answer {
-        Ok(Ok(saved)) => Tapped::Saved(table_of(ctx, row, saved)?),
-        Ok(Err((stored, why))) => Tapped::Refused(table_of(ctx, row, stored)?, why),
-        Err(stored) => Tapped::Stale(table_of(ctx, row, stored)?),
+    let stored = ctx
+        .with_conn(move |conn| Ok(battle_tables::find(conn, id)?))
+        .await?;
+    let table = table_of(ctx, row, stored)?;
+    Ok(match outcome {
+        Outcome::Saved => Tapped::Saved(table),
+        Outcome::Stale => Tapped::Stale(table),
+        Outcome::Refused(why) => Tapped::Refused(table, why),
     })
 }

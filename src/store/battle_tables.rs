@@ -38,15 +38,19 @@ pub fn save(
     at: NaiveDateTime,
 ) -> QueryResult<bool> {
     if based_on == 0 {
-        let inserted = diesel::insert_into(battle_table_states::table)
-            .values((
-                battle_table_states::battle_id.eq(battle_id),
-                battle_table_states::state.eq(state),
-                battle_table_states::version.eq(1),
-                battle_table_states::updated_by.eq(Some(by)),
-                battle_table_states::updated_at.eq(at),
-            ))
-            .execute(conn);
+        // In a savepoint of its own: a refused insert leaves the caller's transaction usable
+        // (PostgreSQL would otherwise end it).
+        let inserted = conn.transaction(|conn| {
+            diesel::insert_into(battle_table_states::table)
+                .values((
+                    battle_table_states::battle_id.eq(battle_id),
+                    battle_table_states::state.eq(state),
+                    battle_table_states::version.eq(1),
+                    battle_table_states::updated_by.eq(Some(by)),
+                    battle_table_states::updated_at.eq(at),
+                ))
+                .execute(conn)
+        });
         return match inserted {
             Ok(n) => Ok(n == 1),
             // Another phone saved the first version meanwhile.

@@ -212,6 +212,26 @@ async fn a_stale_tap_is_refused_and_the_newer_table_shown_lod() {
     a_stale_tap_is_refused_and_the_newer_table_shown("lod").await;
 }
 
+/// Two phones tapping at the same moment on the same version: one tap is saved, the other is
+/// refused and shows the saved table; never both, never an error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_phones_tapping_at_once_never_overwrite_each_other() {
+    let app = spawn_app().await;
+    let (id, opponent, _) = set_up_battle(&app, "lod").await;
+    for round in 0..3 {
+        let version = round.to_string();
+        let (a, b) = tokio::join!(
+            tap(&app, id, &version, "turn", "", "1"),
+            tap(&opponent, id, &version, "command_points", "d", "1"),
+        );
+        let mut statuses = [a.status().as_u16(), b.status().as_u16()];
+        statuses.sort_unstable();
+        assert_eq!(statuses, [303, 409], "round {round}");
+    }
+    let page = app.get_html(&format!("/battles/{id}/table")).await;
+    assert_eq!(version_of(&page), "3", "three taps saved, one a round");
+}
+
 #[tokio::test]
 async fn finish_fills_in_the_lotf_record_form() {
     let app = spawn_app().await;

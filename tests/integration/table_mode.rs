@@ -132,8 +132,16 @@ async fn only_the_players_see_and_tap_the_table(system: &str) {
     let res = visitor.get(&table).await;
     assert_eq!(res.status(), 303, "{system}");
     assert!(location(&res).starts_with("/login"), "{}", location(&res));
-    // Nothing was saved by the refused taps: the table is still at version 0.
+    // Nothing was saved by the refused taps: the table is still at version 0, and opening it
+    // wrote nothing (reading never writes).
     assert_eq!(version_of(&app.get_html(&table).await), "0");
+    let pool = app.pool();
+    let mut conn = pool.get().expect("conn");
+    assert_eq!(
+        muster::store::battle_tables::find(&mut conn, id).expect("query"),
+        None,
+        "{system}"
+    );
 }
 
 #[tokio::test]

@@ -452,3 +452,68 @@
     wireMapZoom();
   });
 })();
+
+// At the table (issue 19): a tap is sent in the background, with the page's CSRF token, and the
+// table is replaced in place by the one the server answers with: the saved table, or the newer
+// one and why the tap was not saved when someone else saved first (409). Without the script
+// every tap is a plain form post that comes back to the page.
+(function () {
+  function wireTable(live) {
+    live.addEventListener("submit", async (event) => {
+      const form = event.target;
+      if (!(form instanceof HTMLFormElement) || !form.matches("[data-table-tap]")) return;
+      if (event.defaultPrevented || live.dataset.plain) return;
+      event.preventDefault();
+      // One tap at a time: the next is based on the version this one saves.
+      if (live.classList.contains("is-busy")) return;
+      live.classList.add("is-busy");
+      const submitter = event.submitter;
+      const what = form.querySelector("[name=what]").value;
+      const target = form.querySelector("[name=target]").value;
+      const value = submitter ? submitter.value : "";
+      const meta = document.querySelector('meta[name="csrf-token"]');
+      try {
+        const response = await fetch(form.getAttribute("action"), {
+          method: "POST",
+          headers: meta ? { "X-CSRF-Token": meta.content } : {},
+          body: new URLSearchParams(new FormData(form, submitter)),
+          credentials: "same-origin",
+          redirect: "follow",
+        });
+        const html = await response.text();
+        const doc = new DOMParser().parseFromString(html, "text/html");
+        const fresh = doc.getElementById("table-live");
+        if (!fresh) {
+          // Not the table (the login ended, or an error page): show it as it is.
+          document.open();
+          document.write(html);
+          document.close();
+          return;
+        }
+        live.replaceWith(fresh);
+        wireTable(fresh);
+        const problem = fresh.querySelector("#table-problem");
+        if (problem) {
+          problem.scrollIntoView({ block: "center" });
+          return;
+        }
+        for (const again of fresh.querySelectorAll("form[data-table-tap]")) {
+          if (again.querySelector("[name=what]").value !== what) continue;
+          if (again.querySelector("[name=target]").value !== target) continue;
+          const button = again.querySelector('button[value="' + CSS.escape(value) + '"]');
+          if (button) button.focus({ preventScroll: true });
+        }
+      } catch (err) {
+        // Network trouble: send it as a plain form post instead.
+        live.classList.remove("is-busy");
+        live.dataset.plain = "1";
+        form.requestSubmit(submitter);
+      }
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const live = document.getElementById("table-live");
+    if (live) wireTable(live);
+  });
+})();

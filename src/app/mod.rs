@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod battle_record;
+pub mod battle_table;
 pub mod battles;
 pub mod campaigns;
 pub mod dice;

@@ -9,6 +9,7 @@ pub mod dice;
 pub mod montecarlo;
 pub mod system;
 pub mod systems;
+pub mod table;
 pub mod vocab;
 
 pub use system::SystemId;

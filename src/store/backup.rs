@@ -121,6 +121,10 @@ backed_up_tables! {
         run_after: NaiveDateTime, created_at: NaiveDateTime, started_at: Option<NaiveDateTime>,
         finished_at: Option<NaiveDateTime>,
     }
+    battle_table_states => TableStateRow {
+        battle_id: i64, state: String, version: i32, updated_by: Option<i64>,
+        updated_at: NaiveDateTime,
+    }
 }
 
 /// Tables whose ids come from a PostgreSQL sequence, to move on past the restored ids.

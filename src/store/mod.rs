@@ -3,6 +3,7 @@
 //! Rule types never carry database derives; the row structs here convert to and from them.
 
 pub mod backup;
+pub mod battle_tables;
 pub mod battles;
 pub mod campaigns;
 pub mod db;

@@ -165,6 +165,17 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    /// A battle's state at the table (issue 19): the rule system's JSON document, versioned.
+    battle_table_states (battle_id) {
+        battle_id -> BigInt,
+        state -> Text,
+        version -> Integer,
+        updated_by -> Nullable<BigInt>,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     sessions,
@@ -175,7 +186,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     campaign_members,
     campaign_log,
     throttle_hits,
-    jobs
+    jobs,
+    battle_table_states
 );
 
 // Marks the one transaction that erases an account's name from the campaign logs (see

@@ -17,7 +17,9 @@ use crate::web::api::{self, ApiDoc};
 use crate::web::assets;
 use crate::web::auth::csrf;
 use crate::web::middleware::{guard_input, log_request, render_errors, security_headers};
-use crate::web::pages::{accounts, admin, battles, campaigns, home, own_data, print, rosters};
+use crate::web::pages::{
+    accounts, admin, battles, campaigns, home, own_data, print, rosters, table,
+};
 use crate::web::state::{AppState, Keys};
 
 #[derive(Debug, thiserror::Error)]
@@ -200,6 +202,14 @@ impl Application {
                 .service(
                     web::resource("/battles/{id}/print/{side}/{kind}").get(battles::print_side),
                 )
+                // At the table and the printed battle pack (issue 19).
+                .service(
+                    web::resource("/battles/{id}/table")
+                        .get(table::show)
+                        .post(table::tap),
+                )
+                .service(web::resource("/battles/{id}/table/finish").get(table::finish))
+                .service(web::resource("/battles/{id}/print/pack").get(table::pack))
                 .service(
                     web::resource("/campaigns")
                         .get(campaigns::list)

@@ -46,3 +46,6 @@ mod security;
 mod services;
 mod store_writes;
 mod throttles;
+// Issue 19: at the table and the printed battle pack.
+mod battle_pack;
+mod table_mode;

@@ -234,6 +234,34 @@ impl Systems {
     }
 }
 
+/// At the table (issue 19): a battle's table state is the system's own JSON document.
+impl Systems {
+    /// The table of stored set-up `setup` before the first tap.
+    pub fn table_start(&self, id: SystemId, setup: &str) -> Result<String, String> {
+        match id {
+            SystemId::Lotf => lotf::table::start_stored(&self.lotf, setup),
+            SystemId::Lod => lod::table::start_stored(&self.lod, setup),
+            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+        }
+    }
+
+    /// Applies one tap to `state` (`None`: the table before the first tap): the new state, or
+    /// why the tap was refused (inner `Err`); the outer `Err` when what is stored cannot be read.
+    pub fn table_apply(
+        &self,
+        id: SystemId,
+        setup: &str,
+        state: Option<&str>,
+        action: &crate::rules::table::TableAction,
+    ) -> Result<Result<String, String>, String> {
+        match id {
+            SystemId::Lotf => lotf::table::apply_stored(&self.lotf, setup, state, action),
+            SystemId::Lod => lod::table::apply_stored(&self.lod, setup, state, action),
+            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+        }
+    }
+}
+
 /// Fights ranges of battles for the odds on behalf of the rules core, which stays unaware of
 /// threads and cancellation (the application layer implements it).
 pub trait RangeRunner {

@@ -9,3 +9,4 @@ pub mod odds;
 pub mod own_data;
 pub mod print;
 pub mod rosters;
+pub mod table;

@@ -7,6 +7,7 @@ pub mod fight_report;
 pub mod lod;
 pub mod lotf;
 pub mod rosters;
+pub mod table;
 
 pub use rosters::{EditRequest, ReadProblem, RosterBody, RosterLine, RosterPages};
 
@@ -121,6 +122,37 @@ pub trait SystemPages: RosterPages + Sync {
         kind: &'a str,
     ) -> battles::Pending<'a, Result<HttpResponse, AppError>>;
     // End of Battles.
+
+    // At the table and the printed battle pack (issue 19, items 8 and 10). The generic pages
+    // (`web::pages::table`) own the addresses, who may see them and the forms.
+
+    /// The table of a battle being played, from the system's state document `table` (as the
+    /// rules core's table state keeps it).
+    fn table_view(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        table: &str,
+    ) -> Result<table::TableView, AppError>;
+    /// The record form's fields as the table state `table` fills them in ("Finish"), named as
+    /// [`SystemPages::record_form`] names them.
+    fn table_record_fields(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        table: &str,
+    ) -> Result<Vec<(String, String)>, AppError>;
+    /// The printed battle pack of a set-up battle (distinct from [`SystemPages::battle_pack`],
+    /// the set-up document): both sides' roster sheets with what was rolled, the scenario
+    /// briefing in Muster's own words, and the quick reference, laid out for `paper` (`a4` or
+    /// `letter`).
+    fn print_battle_pack(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        players: &battles::Players,
+        paper: &str,
+    ) -> Result<table::BattlePack, AppError>;
 }
 
 /// The pages of a stored roster's system; a system this build does not serve is refused by

@@ -11,6 +11,7 @@ pub mod fight;
 pub mod odds;
 pub mod print;
 pub mod rosters;
+pub mod table;
 pub mod view;
 
 use actix_web::web::{self, ServiceConfig};
@@ -165,6 +166,34 @@ impl SystemPages for LodPages {
         kind: &'a str,
     ) -> Pending<'a, Result<HttpResponse, AppError>> {
         Box::pin(battles::at_the_table(req, row, side, kind))
+    }
+
+    fn table_view(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        table: &str,
+    ) -> Result<crate::web::systems::table::TableView, AppError> {
+        table::view(state, row, table)
+    }
+
+    fn table_record_fields(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        table: &str,
+    ) -> Result<Vec<(String, String)>, AppError> {
+        table::record_fields(state, row, table)
+    }
+
+    fn print_battle_pack(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        players: &Players,
+        _paper: &str,
+    ) -> Result<crate::web::systems::table::BattlePack, AppError> {
+        table::pack(state, row, players)
     }
 }
 

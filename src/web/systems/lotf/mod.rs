@@ -12,10 +12,12 @@ pub mod fight;
 pub mod historical;
 pub mod odds;
 pub mod options;
+pub mod pack;
 pub mod print;
 pub mod record;
 pub mod reference;
 pub mod rosters;
+pub mod table;
 pub mod text;
 pub mod view;
 
@@ -209,6 +211,34 @@ impl SystemPages for LotfPages {
         kind: &'a str,
     ) -> Pending<'a, Result<HttpResponse, AppError>> {
         Box::pin(battle_pages::at_the_table(req, row, side, kind))
+    }
+
+    fn table_view(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        table: &str,
+    ) -> Result<crate::web::systems::table::TableView, AppError> {
+        table::view(state, row, table)
+    }
+
+    fn table_record_fields(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        table: &str,
+    ) -> Result<Vec<(String, String)>, AppError> {
+        table::record_fields(state, row, table)
+    }
+
+    fn print_battle_pack(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        players: &Players,
+        _paper: &str,
+    ) -> Result<crate::web::systems::table::BattlePack, AppError> {
+        pack::pack(state, row, players)
     }
 }
 

@@ -159,6 +159,12 @@ pub fn fields_of(recorded: &BattleRow) -> Vec<(String, String)> {
     else {
         return Vec::new();
     };
+    fields_of_report(&report)
+}
+
+/// The form's fields as a tabletop report fills them in (a recorded result, or the table's state
+/// when the players finish at the table).
+pub fn fields_of_report(report: &TabletopReport) -> Vec<(String, String)> {
     let prefix = |side: Side| match side {
         Side::Attacker => "a",
         Side::Defender => "d",

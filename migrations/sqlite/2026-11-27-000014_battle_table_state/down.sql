@@ -1,0 +1,1 @@
+DROP TABLE battle_table_states;

@@ -1,0 +1,81 @@
+//! At the table (issue 19, item 8): what every rule system's table state shares. Each system
+//! keeps its own state document (`systems/<id>/table.rs`: hits, markers and levels in its own
+//! terms) and reads one tap at the table as a [`TableAction`]; the application layer stores the
+//! document, versioned, and never looks inside it.
+
+use serde::{Deserialize, Serialize};
+
+/// One tap at the table: what changes (`turn`, `hits`, `disorder`, `level`, ..., as the system
+/// names them), on what (an element's or commander's key, an objective's number, or empty), and
+/// the value the button carries (a step of +1 or −1, or a choice).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct TableAction {
+    pub what: String,
+    pub target: String,
+    pub value: i32,
+}
+
+/// A step of +1 or −1 applied to `now` within `low..=high`; a step that would leave the range is
+/// refused with `why`.
+pub fn step(now: u32, by: i32, low: u32, high: u32, why: &str) -> Result<u32, String> {
+    if by != 1 && by != -1 {
+        return Err("A tap changes a count by one at a time.".into());
+    }
+    let next = i64::from(now) + i64::from(by);
+    if next < i64::from(low) || next > i64::from(high) {
+        return Err(why.to_string());
+    }
+    u32::try_from(next).map_err(|_| why.to_string())
+}
+
+/// Who holds an objective.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Holder {
+    #[default]
+    Nobody,
+    Attacker,
+    Defender,
+}
+
+impl Holder {
+    /// The value a button carries: 0 nobody, 1 the attacker, 2 the defender.
+    pub fn from_value(value: i32) -> Option<Holder> {
+        match value {
+            0 => Some(Holder::Nobody),
+            1 => Some(Holder::Attacker),
+            2 => Some(Holder::Defender),
+            _ => None,
+        }
+    }
+
+    pub fn value(self) -> i32 {
+        match self {
+            Holder::Nobody => 0,
+            Holder::Attacker => 1,
+            Holder::Defender => 2,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_step_stays_in_its_range() {
+        assert_eq!(step(0, 1, 0, 3, "no"), Ok(1));
+        assert_eq!(step(3, 1, 0, 3, "full"), Err("full".into()));
+        assert_eq!(step(0, -1, 0, 3, "empty"), Err("empty".into()));
+        assert!(step(1, 2, 0, 3, "x").is_err());
+    }
+
+    #[test]
+    fn holders_read_their_values() {
+        for h in [Holder::Nobody, Holder::Attacker, Holder::Defender] {
+            assert_eq!(Holder::from_value(h.value()), Some(h));
+        }
+        assert_eq!(Holder::from_value(3), None);
+    }
+}

@@ -666,3 +666,259 @@ async fn a_shared_roster_is_copied_to_a_logged_in_players_rosters() {
         Some(1)
     );
 }
+
+/// The route between two places on a campaign's map.
+fn route_between(map: &Value, a: &str, b: &str) -> String {
+    map["routes"]
+        .as_array()
+        .expect("routes")
+        .iter()
+        .find(|r| (r["from"] == a && r["to"] == b) || (r["from"] == b && r["to"] == a))
+        .map(|r| r["id"].as_str().expect("id").to_string())
+        .unwrap_or_else(|| panic!("no route {a}–{b}"))
+}
+
+#[tokio::test]
+async fn a_campaign_battle_needs_both_players_or_the_organisers_reason() {
+    let app = spawn_app().await;
+    let organiser = player(&app, "organiser@example.org", "Olive Organiser").await;
+    let howe = player(&app, "howe@example.org", "William Howe").await;
+    let washington = player(&app, "washington@example.org", "George Washington").await;
+    let carol = player(&app, "carol@example.org", "Carol Cole").await;
+    let created = organiser
+        .ok(
+            "POST",
+            "/campaigns",
+            Some(
+                json!({"name": "Club night 1777", "map": "philadelphia-1777", "points": 200,
+                        "turns": 3, "sides": ["", ""]}),
+            ),
+        )
+        .await;
+    let id = created["id"].as_i64().unwrap();
+    let code = created["invite_code"].as_str().unwrap().to_string();
+    for (i, (p, nation)) in [(&howe, "british"), (&washington, "american")]
+        .into_iter()
+        .enumerate()
+    {
+        let r = p
+            .roster(lotf_roster(&format!("Force {}", i + 1), nation))
+            .await;
+        p.ok(
+            "POST",
+            &format!("/campaigns/{id}/join"),
+            Some(json!({"code": code, "side": i, "roster_id": r})),
+        )
+        .await;
+    }
+    let map = organiser
+        .ok("GET", &format!("/campaigns/{id}/map"), None)
+        .await;
+    organiser
+        .ok("POST", &format!("/campaigns/{id}/start"), None)
+        .await;
+    let order = |from: &str, to: &str| json!({"order": {"order": "move", "route": route_between(&map, from, to)}});
+    for (f, (a, b)) in [
+        ("f1", ("head_of_elk", "iron_hill")),
+        ("f2", ("philadelphia", "chadds_ford")),
+    ] {
+        let mut body = order(a, b);
+        body["force"] = json!(f);
+        let who = if f == "f1" { &howe } else { &washington };
+        who.ok("POST", &format!("/campaigns/{id}/orders"), Some(body))
+            .await;
+    }
+    // With every order in, the turn closes by itself.
+    for (f, (a, b)) in [
+        ("f1", ("iron_hill", "kennett")),
+        ("f2", ("chadds_ford", "kennett")),
+    ] {
+        let mut body = order(a, b);
+        body["force"] = json!(f);
+        let who = if f == "f1" { &howe } else { &washington };
+        who.ok("POST", &format!("/campaigns/{id}/orders"), Some(body))
+            .await;
+    }
+    let state = organiser.ok("GET", &format!("/campaigns/{id}"), None).await;
+    let record = state["battles"][0]["record"].as_i64().expect("a battle");
+    let battle = howe.battle(record).await;
+    let v = version(&battle);
+
+    // One player alone cannot have the engine decide it; others cannot ask.
+    let (status, _) = howe
+        .call(
+            "POST",
+            &format!("/battles/{record}/simulate"),
+            Some(json!({"version": v})),
+        )
+        .await;
+    assert_eq!(status, 409);
+    let (status, _) = carol
+        .call(
+            "POST",
+            &format!("/battles/{record}/engine/ask"),
+            Some(json!({"version": v})),
+        )
+        .await;
+    assert_eq!(status, 404);
+    let (status, _) = organiser
+        .call(
+            "POST",
+            &format!("/battles/{record}/engine/ask"),
+            Some(json!({"version": v})),
+        )
+        .await;
+    assert!(
+        status == 403 || status == 404,
+        "the organiser is no player: {status}"
+    );
+
+    // Asked, declined, asked again and accepted: each step is in the campaign's log.
+    let asked = howe
+        .ok(
+            "POST",
+            &format!("/battles/{record}/engine/ask"),
+            Some(json!({"version": v})),
+        )
+        .await;
+    let declined = washington
+        .ok(
+            "POST",
+            &format!("/battles/{record}/engine/decline"),
+            Some(json!({"version": version(&asked)})),
+        )
+        .await;
+    let asked = howe
+        .ok(
+            "POST",
+            &format!("/battles/{record}/engine/ask"),
+            Some(json!({"version": version(&declined)})),
+        )
+        .await;
+    let fought = washington
+        .ok(
+            "POST",
+            &format!("/battles/{record}/engine/accept"),
+            Some(json!({"version": version(&asked)})),
+        )
+        .await;
+    assert_eq!(fought["status"], "confirmed");
+    let log = organiser
+        .ok("GET", &format!("/campaigns/{id}/log"), None)
+        .await;
+    let texts: Vec<String> = log["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| format!("{}: {}", e["kind"], e["text"]))
+        .collect();
+    let consent: Vec<&String> = texts
+        .iter()
+        .filter(|t| t.contains("engine_consent"))
+        .collect();
+    assert_eq!(consent.len(), 4, "{texts:#?}");
+    assert!(
+        consent
+            .iter()
+            .any(|t| t.contains("William Howe asked for the engine to fight battle 1")),
+        "{texts:#?}"
+    );
+    assert!(
+        consent
+            .iter()
+            .any(|t| t.contains("George Washington declined")),
+        "{texts:#?}"
+    );
+    assert!(
+        consent
+            .iter()
+            .any(|t| t.contains("George Washington accepted")),
+        "{texts:#?}"
+    );
+    let state = organiser.ok("GET", &format!("/campaigns/{id}"), None).await;
+    assert_eq!(
+        state["turn"], 3,
+        "the aftermath came with the battle: {state}"
+    );
+
+    // Voided, the organiser decides alone: a reason and a confirmation are required.
+    let state = organiser
+        .ok(
+            "POST",
+            &format!("/campaigns/{id}/battles/1/void"),
+            Some(json!({"reason": "Wrong forces"})),
+        )
+        .await;
+    assert_eq!(state["battles"][0]["status"], "pending");
+    let (status, _) = howe
+        .call(
+            "POST",
+            &format!("/campaigns/{id}/battles/1/simulate"),
+            Some(json!({"reason": "mine"})),
+        )
+        .await;
+    assert_eq!(status, 403, "a player may not decide alone");
+    let (status, body) = organiser
+        .call(
+            "POST",
+            &format!("/campaigns/{id}/battles/1/simulate"),
+            Some(json!({"reason": " "})),
+        )
+        .await;
+    assert_eq!(status, 422, "{body}");
+    let tools = format!("/campaigns/{id}/organiser");
+    let res = organiser
+        .pages
+        .post_form(
+            &tools,
+            &tools,
+            &[
+                ("tool", "simulate"),
+                ("battle", "1"),
+                ("reason", "Howe is away"),
+            ],
+        )
+        .await;
+    assert!(res.status().is_client_error(), "{}", res.status());
+    let html = res.text().await.unwrap();
+    assert!(html.contains("tick the box to confirm"), "{html}");
+    assert_eq!(
+        organiser.ok("GET", &format!("/campaigns/{id}"), None).await["battles"][0]["status"],
+        "pending"
+    );
+    let res = organiser
+        .pages
+        .post_form(
+            &tools,
+            &tools,
+            &[
+                ("tool", "simulate"),
+                ("battle", "1"),
+                ("reason", "Howe is away"),
+                ("confirm", "yes"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let log = organiser
+        .ok("GET", &format!("/campaigns/{id}/log"), None)
+        .await;
+    let ordered: Vec<&Value> = log["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "engine_ordered")
+        .collect();
+    assert_eq!(ordered.len(), 1, "{log}");
+    assert!(
+        ordered[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Reason: Howe is away"),
+        "{log}"
+    );
+    assert_eq!(
+        organiser.ok("GET", &format!("/campaigns/{id}"), None).await["turn"],
+        3
+    );
+}

@@ -670,6 +670,8 @@ pub async fn simulate(
     based_on: i32,
 ) -> Result<BattleRow, Error> {
     require_player(row, actor)?;
+    // An invitation not accepted (or a side waiting for its roster) says so first.
+    require_accepted(row)?;
     if club_night::needs_consent(row) {
         return Err(Error::Conflict(
             "This battle is between two players, so the engine fights it only when both agree: \

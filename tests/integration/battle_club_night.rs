@@ -156,6 +156,15 @@ async fn an_open_side_waits_for_the_opponents_own_roster() {
     assert!(home.contains("asks you to bring your own roster"), "{home}");
     let list = bob.pages.get_html("/battles").await;
     assert!(list.contains("Attach a roster"), "{list}");
+    assert!(
+        list.contains("Open side: waiting for your roster"),
+        "{list}"
+    );
+    let list = alice.pages.get_html("/battles").await;
+    assert!(
+        list.contains("Open side: waiting for the other player&#39;s roster"),
+        "{list}"
+    );
     let page = bob.pages.get_html(&format!("/battles/{id}")).await;
     assert!(
         page.contains("Attach this roster") && page.contains("Rebel Line"),

@@ -259,6 +259,20 @@ async fn list_page(
         .collect();
     let waiting =
         records::club_night::waiting(&state.app, &user.actor(), &list.invitations).await?;
+    // This page's battles whose side waits for a roster read so in the list.
+    let open_here = records::club_night::waiting(&state.app, &user.actor(), &list.battles)
+        .await?
+        .open_sides;
+    let mut battles = lines_for(&state.app.rules, &list.battles, uid);
+    for (line, row) in battles.iter_mut().zip(&list.battles) {
+        if open_here.contains(&row.id) {
+            line.status = if row.created_by == uid {
+                "Open side: waiting for the other player's roster"
+            } else {
+                "Open side: waiting for your roster"
+            };
+        }
+    }
     let status_code = if errors.is_empty() {
         StatusCode::OK
     } else {
@@ -281,7 +295,7 @@ async fn list_page(
         &ListPage {
             ctx,
             record: list.record,
-            battles: lines_for(&state.app.rules, &list.battles, uid),
+            battles,
             invitations: invitation_lines(state, &list.invitations, &waiting.open_sides).await?,
             engine_requests: engine_request_lines(state, &waiting.engine_requests, uid).await?,
             search: cut.search.clone(),

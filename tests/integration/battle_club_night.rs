@@ -932,3 +932,38 @@ async fn a_campaign_battle_needs_both_players_or_the_organisers_reason() {
     let state = organiser.ok("GET", &format!("/campaigns/{id}"), None).await;
     assert_eq!(state["battles"][0]["status"], "resolved", "{state}");
 }
+
+#[tokio::test]
+async fn an_open_side_for_an_address_without_an_account_waits_for_its_registration() {
+    let app = spawn_app().await;
+    let alice = player(&app, "alice@example.org", "Alice Ames").await;
+    let mine = alice.roster(lotf_roster("Crown Column", "british")).await;
+    let set_up = alice
+        .ok(
+            "POST",
+            "/battles",
+            Some(json!({"first": "open", "second": format!("r:{mine}"),
+                        "first_player": "dora@example.org", "roll_roles": true})),
+        )
+        .await;
+    let id = set_up["id"].as_i64().unwrap();
+    assert_eq!(set_up["invitation"]["side"], "attacker", "{set_up}");
+    assert_eq!(set_up["open_side"]["waiting"], true);
+
+    // Dora registers with that address: the open side waits for her roster.
+    let dora = player(&app, "dora@example.org", "Dora Dane").await;
+    let theirs = dora.roster(lotf_roster("Rebel Line", "american")).await;
+    let seen = dora.battle(id).await;
+    assert_eq!(seen["open_side"]["for_you"], true, "{seen}");
+    let attached = dora
+        .ok(
+            "POST",
+            &format!("/battles/{id}/attach"),
+            Some(json!({"version": version(&seen), "roster": theirs.to_string()})),
+        )
+        .await;
+    assert_eq!(attached["open_side"]["waiting"], false, "{attached}");
+    // The roles were rolled when the roster came: whichever side Dora plays, she is named.
+    let page = alice.pages.get_html(&format!("/battles/{id}")).await;
+    assert!(page.contains("Dora Dane"), "{page}");
+}

@@ -255,3 +255,18 @@ pub fn refuse_other_system(text: &str, expected: SystemId) -> Result<(), Error> 
         )),
     }
 }
+
+/// A logged-in player copies a roster shared with them by its link into their own rosters
+/// (named "… (copy)", without the original's identity or share link). The owner duplicates
+/// their own roster from its page instead.
+pub async fn copy_shared(ctx: &Context, actor: &Actor, token: String) -> Result<RosterRow, Error> {
+    let row = load_shared_row(ctx, token).await?;
+    if row.owner_id == actor.id {
+        return Err(Error::Conflict(
+            "This roster is yours already: duplicate it from its own page.".into(),
+        ));
+    }
+    let doc = parse_stored(&ctx.rules, &row)?;
+    let copy = doc.renamed_copy(format!("{} (copy)", doc.name()));
+    create(ctx, actor.id, copy).await
+}

@@ -109,6 +109,13 @@ backed_up_tables! {
         created_at: NaiveDateTime, updated_at: NaiveDateTime, campaign_id: Option<i64>,
         invitation: Option<String>,
     }
+    battle_open_sides => OpenSideRow {
+        battle_id: i64, force_document: String, force_roster_id: Option<i64>, force_first: bool,
+        scenario: Option<String>, roll_roles: bool, waiting: bool, created_at: NaiveDateTime,
+    }
+    battle_engine_requests => EngineRequestRow {
+        battle_id: i64, requested_by: i64, created_at: NaiveDateTime,
+    }
     campaign_log => LogRow {
         id: i64, campaign_id: i64, seq: i64, turn: i32, kind: String,
         force_id: Option<String>, actor_id: Option<i64>, seed: Option<String>, event: String,

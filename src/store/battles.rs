@@ -686,3 +686,204 @@ pub fn list_for_campaigns(
         .select(BattleRow::as_select())
         .load(conn)
 }
+
+// ---------- open sides and engine requests (issue 19) ----------
+
+use super::schema::{battle_engine_requests, battle_open_sides};
+
+/// What a battle with an open side keeps until its set-up can be made: the force of the player
+/// who set it up (a roster document, snapshotted then) and how the set-up was asked for.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = battle_open_sides)]
+pub struct OpenSideRow {
+    pub battle_id: i64,
+    pub force_document: String,
+    pub force_roster_id: Option<i64>,
+    /// The set-up player's force was the first one (it attacks unless the roles are rolled).
+    pub force_first: bool,
+    /// The scenario asked for; none: rolled.
+    pub scenario: Option<String>,
+    pub roll_roles: bool,
+    /// True while the side waits for a roster.
+    pub waiting: bool,
+    pub created_at: NaiveDateTime,
+}
+
+/// Who plays which side with which force, and the set-up made from them: written when a roster
+/// is attached to an open side (and cleared again when it is withdrawn). Every column is
+/// written, `None` included.
+#[derive(Debug, Clone, AsChangeset)]
+#[diesel(table_name = battles, treat_none_as_null = true)]
+pub struct SidesChange {
+    pub attacker_user_id: Option<i64>,
+    pub attacker_guest: Option<String>,
+    pub defender_user_id: Option<i64>,
+    pub defender_guest: Option<String>,
+    pub attacker_roster_id: Option<i64>,
+    pub defender_roster_id: Option<i64>,
+    pub title: String,
+    pub scenario: String,
+    pub points: i32,
+    pub setup: String,
+    pub rolls: String,
+    pub invitation: Option<String>,
+}
+
+/// Creates a battle whose other side is open, with what its set-up needs later.
+pub fn create_with_open_side(
+    conn: &mut DbConnection,
+    new: &NewBattle,
+    open: impl FnOnce(i64) -> OpenSideRow,
+) -> QueryResult<BattleRow> {
+    crate::store::write_transaction(conn, |conn| {
+        let row = create(conn, new)?;
+        diesel::insert_into(battle_open_sides::table)
+            .values(&open(row.id))
+            .execute(conn)?;
+        Ok(row)
+    })
+}
+
+pub fn open_side(conn: &mut DbConnection, battle: i64) -> QueryResult<Option<OpenSideRow>> {
+    battle_open_sides::table
+        .find(battle)
+        .select(OpenSideRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Of these battles, those whose side waits for a roster.
+pub fn waiting_open_sides(conn: &mut DbConnection, ids: &[i64]) -> QueryResult<Vec<i64>> {
+    battle_open_sides::table
+        .filter(battle_open_sides::battle_id.eq_any(ids))
+        .filter(battle_open_sides::waiting.eq(true))
+        .select(battle_open_sides::battle_id)
+        .load(conn)
+}
+
+/// Attaches a roster to (`waiting` false) or withdraws it from (`waiting` true) an open side:
+/// the battle's sides and set-up change, guarded by the battle's version and by the side's
+/// state, in one transaction.
+pub fn set_open_side(
+    conn: &mut DbConnection,
+    id: i64,
+    based_on: i32,
+    waiting: bool,
+    change: &SidesChange,
+) -> QueryResult<(bool, Option<BattleRow>)> {
+    crate::store::write_transaction(conn, |conn| {
+        let flipped = diesel::update(
+            battle_open_sides::table
+                .find(id)
+                .filter(battle_open_sides::waiting.eq(!waiting)),
+        )
+        .set(battle_open_sides::waiting.eq(waiting))
+        .execute(conn)?;
+        if flipped == 0 {
+            return Ok((false, find(conn, id)?));
+        }
+        let (changed, row) = guarded(conn, id, based_on, change)?;
+        if !changed {
+            // Nothing may stay half done: undo the side's flip.
+            diesel::update(battle_open_sides::table.find(id))
+                .set(battle_open_sides::waiting.eq(!waiting))
+                .execute(conn)?;
+        }
+        Ok((changed, row))
+    })
+}
+
+/// Deletes a battle set up with an open side that is not fought yet (attached or not).
+pub fn delete_open_side_battle(conn: &mut DbConnection, id: i64) -> QueryResult<bool> {
+    crate::store::write_transaction(conn, |conn| {
+        let has_open_side = battle_open_sides::table
+            .find(id)
+            .count()
+            .get_result::<i64>(conn)?
+            > 0;
+        if !has_open_side {
+            return Ok(false);
+        }
+        let n = diesel::delete(battles::table.find(id).filter(battles::status.eq("set_up")))
+            .execute(conn)?;
+        Ok(n > 0)
+    })
+}
+
+/// Who asked for the engine to fight this battle, if anyone has.
+pub fn engine_request(conn: &mut DbConnection, battle: i64) -> QueryResult<Option<i64>> {
+    battle_engine_requests::table
+        .find(battle)
+        .select(battle_engine_requests::requested_by)
+        .first(conn)
+        .optional()
+}
+
+/// Asks for the engine, guarded by the battle's version (its version moves on, so a page left
+/// open elsewhere sees the request before acting). False: the battle changed, or it has a
+/// request already.
+pub fn ask_engine(
+    conn: &mut DbConnection,
+    id: i64,
+    based_on: i32,
+    by: i64,
+) -> QueryResult<(bool, Option<BattleRow>)> {
+    crate::store::write_transaction(conn, |conn| {
+        if engine_request(conn, id)?.is_some() {
+            return Ok((false, find(conn, id)?));
+        }
+        let (changed, row) = guarded(conn, id, based_on, battles::status.eq("set_up"))?;
+        if changed {
+            diesel::insert_into(battle_engine_requests::table)
+                .values((
+                    battle_engine_requests::battle_id.eq(id),
+                    battle_engine_requests::requested_by.eq(by),
+                    battle_engine_requests::created_at.eq(chrono::Utc::now().naive_utc()),
+                ))
+                .execute(conn)?;
+        }
+        Ok((changed, row))
+    })
+}
+
+/// Ends the request for the engine made by `by` (declined or withdrawn), guarded by the
+/// battle's version. False: the battle changed, or there is no such request.
+pub fn end_engine_request(
+    conn: &mut DbConnection,
+    id: i64,
+    based_on: i32,
+    by: i64,
+) -> QueryResult<(bool, Option<BattleRow>)> {
+    crate::store::write_transaction(conn, |conn| {
+        if engine_request(conn, id)? != Some(by) {
+            return Ok((false, find(conn, id)?));
+        }
+        let (changed, row) = guarded(conn, id, based_on, battles::status.eq("set_up"))?;
+        if changed {
+            diesel::delete(battle_engine_requests::table.find(id)).execute(conn)?;
+        }
+        Ok((changed, row))
+    })
+}
+
+/// Removes whatever request for the engine a battle has (it was fought, recorded or set aside).
+pub fn clear_engine_request(conn: &mut DbConnection, id: i64) -> QueryResult<usize> {
+    diesel::delete(battle_engine_requests::table.find(id)).execute(conn)
+}
+
+/// Battles not yet fought in which `user` plays and the other player asked for the engine:
+/// waiting for `user`'s answer.
+pub fn engine_requests_for(conn: &mut DbConnection, user: i64) -> QueryResult<Vec<BattleListing>> {
+    battles::table
+        .inner_join(battle_engine_requests::table)
+        .filter(battle_engine_requests::requested_by.ne(user))
+        .filter(battles::status.eq("set_up"))
+        .filter(
+            battles::attacker_user_id
+                .eq(user)
+                .or(battles::defender_user_id.eq(user)),
+        )
+        .order(battles::id.desc())
+        .select(BattleListing::as_select())
+        .load(conn)
+}

@@ -176,6 +176,30 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    battle_open_sides (battle_id) {
+        battle_id -> BigInt,
+        force_document -> Text,
+        force_roster_id -> Nullable<BigInt>,
+        force_first -> Bool,
+        scenario -> Nullable<Text>,
+        roll_roles -> Bool,
+        waiting -> Bool,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    battle_engine_requests (battle_id) {
+        battle_id -> BigInt,
+        requested_by -> BigInt,
+        created_at -> Timestamp,
+    }
+}
+
+diesel::joinable!(battle_open_sides -> battles (battle_id));
+diesel::joinable!(battle_engine_requests -> battles (battle_id));
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     sessions,
@@ -187,7 +211,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     campaign_log,
     throttle_hits,
     jobs,
-    battle_table_states
+    battle_table_states,
+    battle_open_sides,
+    battle_engine_requests
 );
 
 // Marks the one transaction that erases an account's name from the campaign logs (see

@@ -178,6 +178,7 @@ impl Application {
                 .service(web::resource("/rosters/{id}/export.txt").get(rosters::export_text))
                 .service(web::resource("/rosters/{id}/print/{kind}").get(print::roster_print))
                 .service(web::resource("/shared/{token}").get(rosters::shared))
+                .service(web::resource("/shared/{token}/copy").post(rosters::copy_shared))
                 .service(web::resource("/shared/{token}/print/{kind}").get(print::shared_print))
                 .service(
                     web::resource("/battles")
@@ -199,6 +200,11 @@ impl Application {
                 .service(web::resource("/battles/{id}/accept").post(battles::accept))
                 .service(web::resource("/battles/{id}/decline").post(battles::decline))
                 .service(web::resource("/battles/{id}/withdraw").post(battles::withdraw))
+                .service(web::resource("/battles/{id}/attach").post(battles::attach))
+                .service(
+                    web::resource("/battles/{id}/withdraw-roster").post(battles::withdraw_roster),
+                )
+                .service(web::resource("/battles/{id}/engine/{step}").post(battles::engine))
                 .service(
                     web::resource("/battles/{id}/print/{side}/{kind}").get(battles::print_side),
                 )

@@ -152,14 +152,17 @@ fn to_microseconds(v: &Value) -> Value {
 }
 
 /// What the server answers about everything in it, as a user sees it.
-async fn answers(v: &Visitor, tokens: &[String], battle: i64, campaign: i64) -> Vec<Value> {
+async fn answers(v: &Visitor, tokens: &[String], battles: &[i64], campaign: i64) -> Vec<Value> {
     let mut out = Vec::new();
     for t in tokens {
         out.push(api(v, t, "GET", "/me", None).await);
         out.push(api(v, t, "GET", "/rosters", None).await);
     }
+    // Each battle with its open side and any request for the engine (issue 19).
+    for battle in battles {
+        out.push(api(v, &tokens[0], "GET", &format!("/battles/{battle}"), None).await);
+    }
     for path in [
-        format!("/battles/{battle}"),
         format!("/campaigns/{campaign}"),
         format!("/campaigns/{campaign}/log"),
         format!("/campaigns/{campaign}/standings"),
@@ -249,6 +252,50 @@ async fn a_populated_database_moves_from_sqlite_to_postgresql_and_back_with_noth
     )
     .await;
     assert_eq!(fought["status"], "confirmed");
+    // Club night (issue 19): a battle whose side waits for Washington's roster, and one whose
+    // engine Howe asked for.
+    let open = api(
+        &source,
+        &tokens[0],
+        "POST",
+        "/battles",
+        Some(
+            json!({"first": format!("r:{}", red["id"]), "second": "open",
+                    "second_player": "washington@example.com"}),
+        ),
+    )
+    .await;
+    assert_eq!(open["open_side"]["waiting"], true, "{open}");
+    let asked = api(
+        &source,
+        &tokens[0],
+        "POST",
+        "/battles",
+        Some(
+            json!({"first": format!("r:{}", red["id"]), "second": format!("r:{}", reserve["id"]),
+                    "second_player": "washington@example.com", "scenario": "take_the_field"}),
+        ),
+    )
+    .await;
+    let asked_id = asked["id"].as_i64().expect("battle id");
+    let accepted = api(
+        &source,
+        &tokens[1],
+        "POST",
+        &format!("/battles/{asked_id}/accept"),
+        Some(json!({"version": asked["version"]})),
+    )
+    .await;
+    let asked = api(
+        &source,
+        &tokens[0],
+        "POST",
+        &format!("/battles/{asked_id}/engine/ask"),
+        Some(json!({"version": accepted["version"]})),
+    )
+    .await;
+    assert_eq!(asked["engine_request"]["by_you"], true, "{asked}");
+    let battle_ids = [battle_id, open["id"].as_i64().expect("battle id"), asked_id];
     let created = api(
         &source,
         &tokens[0],
@@ -296,7 +343,7 @@ async fn a_populated_database_moves_from_sqlite_to_postgresql_and_back_with_noth
         source.login("howe@example.com", PASSWORD).await.status(),
         303
     );
-    let before = answers(&source, &tokens, battle_id, campaign).await;
+    let before = answers(&source, &tokens, &battle_ids, campaign).await;
 
     // ---- SQLite → (PostgreSQL →) SQLite, backing up while the first server runs.
     let first = back_up(&source_url, &data, &work.0.join("first.json"));
@@ -310,6 +357,8 @@ async fn a_populated_database_moves_from_sqlite_to_postgresql_and_back_with_noth
         ("campaigns", 1),
         ("campaign_members", 2),
         ("campaign_log", 5),
+        ("battle_open_sides", 1),
+        ("battle_engine_requests", 1),
         ("settings", 0),
     ] {
         let n = first["tables"][table].as_array().map_or(0, Vec::len);
@@ -333,7 +382,7 @@ async fn a_populated_database_moves_from_sqlite_to_postgresql_and_back_with_noth
         restore(pg.url(), &data, &work.0.join("first.json"));
         let server = serve(pg.url(), &data);
         assert_eq!(
-            answers(&server, &tokens, battle_id, campaign).await,
+            answers(&server, &tokens, &battle_ids, campaign).await,
             before,
             "PostgreSQL answers as SQLite did"
         );
@@ -382,7 +431,7 @@ async fn a_populated_database_moves_from_sqlite_to_postgresql_and_back_with_noth
     );
     let fresh = serve(&fresh_url, &data);
     assert_eq!(
-        answers(&fresh, &tokens, battle_id, campaign).await,
+        answers(&fresh, &tokens, &battle_ids, campaign).await,
         before,
         "the restored server answers the same"
     );
@@ -412,5 +461,8 @@ async fn a_populated_database_moves_from_sqlite_to_postgresql_and_back_with_noth
         stderr.contains("already holds data") && stderr.contains("2 users"),
         "{stderr}"
     );
-    assert_eq!(answers(&source, &tokens, battle_id, campaign).await, before);
+    assert_eq!(
+        answers(&source, &tokens, &battle_ids, campaign).await,
+        before
+    );
 }

@@ -289,7 +289,8 @@ async fn the_invited_player_accepts_and_then_the_battle_is_fought_under_both_nam
     assert!(page.contains("Colonel Tarleton"), "{page}");
     assert!(page.contains("Major Ferguson"), "{page}");
     assert!(!page.contains("invited: n"), "{page}");
-    assert!(page.contains("Let Muster fight it"), "{page}");
+    // Between two players the engine fights only when both agree (issue 19).
+    assert!(page.contains("Ask for Muster to fight it"), "{page}");
     let (_, seen) = setter.battle(id).await;
     assert_eq!(seen["invitation"]["state"], "accepted");
     assert!(!nora
@@ -331,11 +332,21 @@ async fn the_invited_player_accepts_and_then_the_battle_is_fought_under_both_nam
         )
         .await;
     assert_eq!(status, 200, "{accepted}");
-    let (status, fought) = nora
+    // One of them asks for the engine and the other accepts (issue 19: one click by one
+    // player no longer decides a battle between two).
+    let (status, asked) = nora
         .call(
             "POST",
-            &format!("/api/v1/battles/{id}/simulate"),
+            &format!("/api/v1/battles/{id}/engine/ask"),
             Some(json!({"version": accepted["version"]})),
+        )
+        .await;
+    assert_eq!(status, 200, "{asked}");
+    let (status, fought) = setter
+        .call(
+            "POST",
+            &format!("/api/v1/battles/{id}/engine/accept"),
+            Some(json!({"version": asked["version"]})),
         )
         .await;
     assert_eq!(status, 200, "{fought}");

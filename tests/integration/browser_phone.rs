@@ -153,6 +153,49 @@ async fn no_page_is_wider_than_a_phone() {
     )
     .await;
 
+    // Club night (issue 19): a battle whose side waits for Howe's own roster, and one whose
+    // engine Washington asked for, waiting for Howe's answer.
+    let wash_other = api(
+        &app,
+        &washington,
+        "POST",
+        "/rosters",
+        long_roster("Second Continental Line of the United States", "american"),
+    )
+    .await["id"]
+        .as_i64()
+        .expect("roster id");
+    let open = api(&app, &washington, "POST", "/battles",
+        json!({"first": format!("r:{american}"), "second": "open", "second_player": "howe@example.com"})).await["id"]
+        .as_i64()
+        .expect("battle id");
+    let asked = api(
+        &app,
+        &washington,
+        "POST",
+        "/battles",
+        json!({"first": format!("r:{american}"), "second": format!("r:{wash_other}"),
+               "second_player": "howe@example.com", "scenario": "take_the_field"}),
+    )
+    .await;
+    let asked_id = asked["id"].as_i64().expect("battle id");
+    let accepted = api(
+        &app,
+        &howe,
+        "POST",
+        &format!("/battles/{asked_id}/accept"),
+        json!({"version": asked["version"]}),
+    )
+    .await;
+    api(
+        &app,
+        &washington,
+        "POST",
+        &format!("/battles/{asked_id}/engine/ask"),
+        json!({"version": accepted["version"]}),
+    )
+    .await;
+
     log_in(&b, &app).await;
 
     let pages = [
@@ -192,6 +235,8 @@ async fn no_page_is_wider_than_a_phone() {
         format!("/campaigns/{campaign}/forces/f1"),
         // Fight reports (issue 18): the Liberty or Death! report beside Land of the Free's above.
         "/lod/fight/battle?attacker=x:0&defender=x:1&seed=5".into(),
+        format!("/battles/{open}"),
+        format!("/battles/{asked_id}"),
     ];
     let shots =
         std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/browser-shots/phone");

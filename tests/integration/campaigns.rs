@@ -334,13 +334,21 @@ async fn a_four_player_campaign_runs_three_turns_to_final_standings() {
         setup["attacker"]["commanders"].as_object().map(|m| m.len()),
         Some(3)
     );
-    // Either player may hand it to the simulator.
-    let fought = api
+    // Either player may ask for the simulator; it fights once the other accepts (issue 19).
+    let asked = api
         .ok(
             &washington,
             "POST",
-            &format!("/battles/{record}/simulate"),
+            &format!("/battles/{record}/engine/ask"),
             Some(json!({"version": 1})),
+        )
+        .await;
+    let fought = api
+        .ok(
+            &howe,
+            "POST",
+            &format!("/battles/{record}/engine/accept"),
+            Some(json!({"version": asked["version"]})),
         )
         .await;
     assert_eq!(fought["status"], "confirmed");
@@ -1198,12 +1206,21 @@ async fn a_battle_is_rearranged_voided_and_fought_again() {
         .await;
     assert_eq!(setup["scenario"], pick);
 
-    // Fought, then voided by the organiser with a reason.
+    // Fought (by the engine, both players agreeing), then voided by the organiser with a
+    // reason.
+    let asked = api
+        .ok(
+            &howe,
+            "POST",
+            &format!("/battles/{record}/engine/ask"),
+            Some(json!({"version": 1})),
+        )
+        .await;
     api.ok(
-        &howe,
+        &washington,
         "POST",
-        &format!("/battles/{record}/simulate"),
-        Some(json!({"version": 1})),
+        &format!("/battles/{record}/engine/accept"),
+        Some(json!({"version": asked["version"]})),
     )
     .await;
     let state = api
@@ -1281,15 +1298,16 @@ async fn a_battle_is_rearranged_voided_and_fought_again() {
             &cornwallis,
             "POST",
             &format!("/campaigns/{id}/battles/1/simulate"),
-            None,
+            Some(json!({"reason": "I cannot come"})),
         )
         .await;
     assert_eq!(status, 403);
+    // The organiser decides alone, so says why (issue 19); the reason is in the log.
     api.ok(
         &howe,
         "POST",
         &format!("/campaigns/{id}/battles/1/simulate"),
-        None,
+        Some(json!({"reason": "Washington could not come"})),
     )
     .await;
     let fought = api

@@ -4,6 +4,7 @@ mod accounts;
 mod admin;
 mod api;
 mod backup;
+mod battle_club_night;
 mod battle_invitations;
 mod battle_records;
 mod battle_systems;

@@ -320,8 +320,15 @@ async fn a_simulated_campaign_battle_moves_the_campaign_on_in_the_same_call() {
     // Someone who does not play the battle cannot hand it to the simulator.
     let refused = battles::simulate(ctx, &w.organiser, &row, row.version).await;
     assert!(matches!(refused, Err(Error::Forbidden(_))), "{refused:?}");
-
-    let fought = battles::simulate(ctx, &w.washington, &row, row.version)
+    // One player alone cannot have the engine decide it (issue 19): one asks, the other
+    // accepts, and the engine fights it then.
+    let alone = battles::simulate(ctx, &w.washington, &row, row.version).await;
+    assert!(matches!(alone, Err(Error::Conflict(_))), "{alone:?}");
+    let asked = battles::club_night::ask_engine(ctx, &w.washington, &row, row.version)
+        .await
+        .expect("asked");
+    assert_eq!(asked.status, "set_up");
+    let fought = battles::club_night::accept_engine(ctx, &w.howe, &asked, asked.version)
         .await
         .expect("simulated");
     assert_eq!(fought.status, "confirmed");
@@ -331,6 +338,11 @@ async fn a_simulated_campaign_battle_moves_the_campaign_on_in_the_same_call() {
     assert_eq!(b.status, BattleStatus::Resolved, "{kinds:?}");
     assert_eq!(b.result.as_ref().unwrap().method, "simulated");
     assert_eq!(count(&kinds, "battle_fought"), 1, "{kinds:?}");
+    assert_eq!(
+        count(&kinds, "engine_consent"),
+        2,
+        "asked and accepted: {kinds:?}"
+    );
     assert_eq!((st.phase, st.turn), (Phase::Orders, 2));
     // A battle is decided once.
     let again = battles::simulate(ctx, &w.howe, &fought, fought.version).await;
@@ -342,7 +354,10 @@ async fn the_organiser_voids_the_latest_battle_and_it_is_fought_again() {
     let t = campaign_at_battle().await;
     let (w, ctx) = (&t.w, &t.w.ctx);
     let row = t.record_row(&w.howe).await;
-    battles::simulate(ctx, &w.howe, &row, row.version)
+    let asked = battles::club_night::ask_engine(ctx, &w.howe, &row, row.version)
+        .await
+        .expect("asked");
+    battles::club_night::accept_engine(ctx, &w.washington, &asked, asked.version)
         .await
         .expect("simulated");
 
@@ -379,9 +394,16 @@ async fn the_organiser_voids_the_latest_battle_and_it_is_fought_again() {
     // The organiser hands it to the simulator (a player could not come): the campaign moves on
     // in the same call.
     let c = t.load(&w.organiser).await;
-    let refused = battles::simulate_campaign_battle(ctx, &t.load(&w.howe).await, &w.howe, 1).await;
+    let refused =
+        battles::simulate_campaign_battle(ctx, &t.load(&w.howe).await, &w.howe, 1, "away").await;
     assert!(matches!(refused, Err(Error::Forbidden(_))), "{refused:?}");
-    let after = battles::simulate_campaign_battle(ctx, &c, &w.organiser, 1)
+    // The organiser decides alone, so a reason is required (issue 19).
+    let unsaid = battles::simulate_campaign_battle(ctx, &c, &w.organiser, 1, "  ").await;
+    assert!(
+        matches!(unsaid, Err(Error::Validation { .. })),
+        "{unsaid:?}"
+    );
+    let after = battles::simulate_campaign_battle(ctx, &c, &w.organiser, 1, "Howe is away")
         .await
         .expect("simulated by the organiser");
     assert_eq!(
@@ -393,6 +415,7 @@ async fn the_organiser_voids_the_latest_battle_and_it_is_fought_again() {
     assert_eq!(st.battle(1).unwrap().status, BattleStatus::Resolved);
     assert_eq!((st.phase, st.turn), (Phase::Orders, 2));
     assert_eq!(count(&kinds, "battle_fought"), 2, "{kinds:?}");
+    assert_eq!(count(&kinds, "engine_ordered"), 1, "{kinds:?}");
 
     // Once an order has been given since, the battle can no longer be voided.
     let c = t.load(&w.washington).await;
@@ -532,7 +555,7 @@ async fn loading_a_campaign_never_writes() {
     // Such a campaign (a result confirmed before deciding and applying became one transaction)
     // is not stuck: the organiser's "let the simulator decide" applies the recorded result
     // instead of refusing, and fights nothing.
-    let moved = battles::simulate_campaign_battle(ctx, &c, &w.organiser, 1)
+    let moved = battles::simulate_campaign_battle(ctx, &c, &w.organiser, 1, "stuck campaign")
         .await
         .expect("the decided result is brought in");
     assert_eq!(

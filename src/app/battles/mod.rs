@@ -6,6 +6,8 @@
 
 use diesel::Connection;
 
+pub mod club_night;
+
 use crate::app::battle_record::{side_of, winner_column, RecordAction, RecordStatus, WinDrawLoss};
 use crate::app::campaigns::{self, Loaded};
 use crate::app::{Actor, Context, Error};
@@ -196,6 +198,13 @@ pub async fn accept(
     based_on: i32,
 ) -> Result<BattleRow, Error> {
     let invitation = invitation_for(row, actor)?;
+    if club_night::side_waits(ctx, row.id).await? {
+        return Err(Error::Conflict(
+            "Your side of this battle is open: attach one of your own rosters to it, and that \
+             accepts the invitation."
+                .into(),
+        ));
+    }
     let (id, attacker) = (row.id, invitation.side == Side::Attacker);
     let answer = ctx
         .with_conn(move |conn| Ok(battles::accept_invitation(conn, id, based_on, attacker)?))
@@ -249,6 +258,11 @@ pub async fn withdraw(ctx: &Context, actor: &Actor, row: &BattleRow) -> Result<(
         return Err(Error::Forbidden(
             "Only the player who set the battle up can withdraw it.".into(),
         ));
+    }
+    if club_night::open_side(ctx, row.id).await?.is_some() {
+        // Set up with an open side: its player may withdraw it until it is fought, whether or
+        // not a roster was attached.
+        return club_night::withdraw_battle(ctx, row).await;
     }
     match Invitation::of(row).map(|i| i.state) {
         Some(InvitationState::Pending | InvitationState::Declined) => {}
@@ -615,6 +629,7 @@ fn decide_in_one_transaction<F>(
     conn: &mut DbConnection,
     rules: &Systems,
     id: i64,
+    log: Option<&club_night::CampaignWord>,
     change: F,
 ) -> Result<BattleRow, Error>
 where
@@ -622,11 +637,18 @@ where
 {
     campaigns::retrying(conn, |conn| {
         crate::store::write_transaction(conn, |conn| {
+            // A player's or the organiser's word that leads to the decision goes into the
+            // campaign's log first, so the log reads in the order things happened.
+            if let Some(word) = log {
+                word.append(conn, rules)?;
+            }
             let row = match change(conn)? {
                 (true, Some(row)) => row,
                 (_, None) => return Err(Error::NotFound.into()),
                 (false, Some(_)) => return Err(stale().into()),
             };
+            // A decided battle needs no engine any more: a request for it is over.
+            battles::clear_engine_request(conn, id)?;
             if row.status == RecordStatus::Confirmed.id() {
                 if let Some(old) = row.replaces_id {
                     battles::void(conn, old)?;
@@ -648,16 +670,27 @@ pub async fn simulate(
     based_on: i32,
 ) -> Result<BattleRow, Error> {
     require_player(row, actor)?;
-    simulate_unchecked(ctx, actor.id, row, based_on).await
+    // An invitation not accepted (or a side waiting for its roster) says so first.
+    require_accepted(row)?;
+    if club_night::needs_consent(row) {
+        return Err(Error::Conflict(
+            "This battle is between two players, so the engine fights it only when both agree: \
+             ask for the engine, and it fights the battle once the other player accepts."
+                .into(),
+        ));
+    }
+    simulate_unchecked(ctx, actor.id, row, based_on, None).await
 }
 
-/// The simulator fights a battle for whoever the caller has authorised: one of its players, or
-/// a campaign's organiser when a player cannot play.
+/// The simulator fights a battle for whoever the caller has authorised: one of its players
+/// (alone against a guest, or with the other player's consent), or a campaign's organiser.
+/// `log`: what goes into the campaign's log with it.
 async fn simulate_unchecked(
     ctx: &Context,
     by: i64,
     row: &BattleRow,
     based_on: i32,
+    log: Option<club_night::CampaignWord>,
 ) -> Result<BattleRow, Error> {
     let status = allowed(row, RecordAction::Simulate)?;
     require_accepted(row)?;
@@ -681,7 +714,7 @@ async fn simulate_unchecked(
     let change = result_change(decided, status, Some(by), None, row.single_party);
     let (id, rules) = (row.id, ctx.rules.clone());
     ctx.with_conn(move |conn| {
-        decide_in_one_transaction(conn, &rules, id, |conn| {
+        decide_in_one_transaction(conn, &rules, id, log.as_ref(), |conn| {
             Ok(battles::record_result(conn, id, based_on, &change)?)
         })
     })
@@ -690,13 +723,18 @@ async fn simulate_unchecked(
 
 /// The organiser lets the simulator decide a campaign battle its players cannot fight or
 /// record. The campaign then moves on as after any decided battle, in the same transaction.
+///
+/// The organiser decides alone, so they say why: `reason` goes into the campaign's log with the
+/// decision.
 pub async fn simulate_campaign_battle(
     ctx: &Context,
     c: &Loaded,
     actor: &Actor,
     battle: u32,
+    reason: &str,
 ) -> Result<Loaded, Error> {
     campaigns::require_organiser(c)?;
+    let reason = club_night::organiser_reason(reason)?;
     let b = c.state.battle(battle).ok_or(Error::NotFound)?;
     if b.status != BattleStatus::Pending {
         return Err(Error::Conflict("This battle has been decided.".into()));
@@ -711,7 +749,8 @@ pub async fn simulate_campaign_battle(
         // deciding and applying became one transaction): apply it now instead of refusing.
         return campaigns::change(ctx, c.id(), actor, |_, _, _| Ok(Vec::new())).await;
     }
-    simulate_unchecked(ctx, actor.id, &row, row.version).await?;
+    let word = club_night::CampaignWord::organiser(&row, actor.id, reason)?;
+    simulate_unchecked(ctx, actor.id, &row, row.version, Some(word)).await?;
     campaigns::load_for(ctx, actor, c.id()).await
 }
 
@@ -746,7 +785,7 @@ pub async fn record_result(
     let (id, rules) = (row.id, ctx.rules.clone());
     let saved = ctx
         .with_conn(move |conn| {
-            decide_in_one_transaction(conn, &rules, id, |conn| {
+            decide_in_one_transaction(conn, &rules, id, None, |conn| {
                 Ok(battles::record_result(conn, id, based_on, &change)?)
             })
         })
@@ -771,7 +810,7 @@ pub async fn confirm(
     }
     let (id, uid, rules) = (row.id, actor.id, ctx.rules.clone());
     ctx.with_conn(move |conn| {
-        decide_in_one_transaction(conn, &rules, id, |conn| {
+        decide_in_one_transaction(conn, &rules, id, None, |conn| {
             Ok(battles::set_status(
                 conn,
                 id,

@@ -206,6 +206,32 @@ pub fn bring_in_decided_battles(
     Ok(())
 }
 
+/// Appends an entry about the campaign battle fought on `record` to the campaign's log inside
+/// the caller's transaction (battles decided elsewhere are brought in first): the battles
+/// service logs a player's or the organiser's word on a campaign battle together with the change
+/// it leads to. `event` makes the entry from the battle's number.
+pub fn log_for_battle(
+    conn: &mut DbConnection,
+    rules: &Systems,
+    campaign: i64,
+    record: i64,
+    actor: i64,
+    event: &(dyn Fn(u32) -> Event + Sync),
+) -> Result<(), Attempt> {
+    change_within(conn, rules, campaign, Some(actor), &|_, _, st| {
+        let battle = st
+            .battles
+            .iter()
+            .find(|b| b.record == record)
+            .map(|b| b.no)
+            .ok_or_else(|| {
+                Error::Conflict("This battle is no longer one of the campaign's battles.".into())
+            })?;
+        Ok(vec![Pending::new(event(battle))])
+    })?;
+    Ok(())
+}
+
 /// Entries for every pending battle whose record has been decided (simulated, or recorded and
 /// confirmed), in battle order.
 fn sync_events(

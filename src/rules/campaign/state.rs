@@ -464,6 +464,29 @@ pub enum Event {
         what: String,
         roster: RosterJson,
     },
+    /// A player's word on letting the engine fight a battle between two players: asked for it,
+    /// accepted the other player's request (the battle is fought at once), declined it, or
+    /// withdrew their own request.
+    EngineConsent {
+        battle: u32,
+        player: String,
+        step: EngineStep,
+    },
+    /// The organiser had the engine decide a battle alone, saying why.
+    EngineOrdered {
+        battle: u32,
+        reason: String,
+    },
+}
+
+/// A step of asking for the engine to fight a battle (`Event::EngineConsent`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EngineStep {
+    Asked,
+    Accepted,
+    Declined,
+    Withdrawn,
 }
 
 impl Event {
@@ -497,6 +520,8 @@ impl Event {
             Event::Adjusted { .. } => "adjusted",
             Event::PlayerReplaced { .. } => "player_replaced",
             Event::Reorganised { .. } => "reorganised",
+            Event::EngineConsent { .. } => "engine_consent",
+            Event::EngineOrdered { .. } => "engine_ordered",
         }
     }
 
@@ -529,7 +554,9 @@ impl Event {
             | Event::BattleFought { .. }
             | Event::TurnBegan { .. }
             | Event::Ended { .. }
-            | Event::BattleVoided { .. } => None,
+            | Event::BattleVoided { .. }
+            | Event::EngineConsent { .. }
+            | Event::EngineOrdered { .. } => None,
         }
     }
 }
@@ -995,6 +1022,8 @@ impl CampaignState {
                 f.roster = roster.clone();
                 f.note(element, format!("Moved {what}, turn {turn}"));
             }
+            // Words on the record only: the battle's decision comes in as `BattleFought`.
+            Event::EngineConsent { .. } | Event::EngineOrdered { .. } => {}
         }
         Ok(())
     }
@@ -1238,6 +1267,15 @@ mod tests {
                 what: "from Group 2 to Group 1".into(),
                 roster: roster(),
             },
+            Event::EngineConsent {
+                battle: 1,
+                player: "Howe".into(),
+                step: EngineStep::Asked,
+            },
+            Event::EngineOrdered {
+                battle: 1,
+                reason: "Howe is away".into(),
+            },
         ]
     }
 
@@ -1271,6 +1309,8 @@ mod tests {
             Event::Adjusted { .. } => 24,
             Event::PlayerReplaced { .. } => 25,
             Event::Reorganised { .. } => 26,
+            Event::EngineConsent { .. } => 27,
+            Event::EngineOrdered { .. } => 28,
         }
     }
 
@@ -1280,7 +1320,7 @@ mod tests {
         let covered: Vec<usize> = events.iter().map(variant_no).collect();
         assert_eq!(
             covered,
-            (0..27).collect::<Vec<_>>(),
+            (0..29).collect::<Vec<_>>(),
             "one sample per variant"
         );
         for e in &events {

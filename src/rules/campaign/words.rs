@@ -3,7 +3,7 @@
 //! made once, when the entry is written, and stored beside it (`campaign_log.words`).
 
 use super::movement::Order;
-use super::state::{CampaignState, Event};
+use super::state::{CampaignState, EngineStep, Event};
 use super::ForceRules;
 
 /// "Force name (player)", or the id of a force the state does not know.
@@ -285,6 +285,29 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
         }
         Event::PlayerReplaced { force, player, .. } => {
             format!("{player} takes over force {force} from the player who left.")
+        }
+        Event::EngineConsent {
+            battle,
+            player,
+            step,
+        } => match step {
+            EngineStep::Asked => format!(
+                "{player} asked for the engine to fight battle {battle}; the other player \
+                 accepts or declines."
+            ),
+            EngineStep::Accepted => format!(
+                "{player} accepted the engine for battle {battle}: it fights the battle now."
+            ),
+            EngineStep::Declined => format!(
+                "{player} declined the engine for battle {battle}: it is to be fought or \
+                 recorded from the table."
+            ),
+            EngineStep::Withdrawn => {
+                format!("{player} withdrew their request for the engine to fight battle {battle}.")
+            }
+        },
+        Event::EngineOrdered { battle, reason } => {
+            format!("The organiser had the engine decide battle {battle} alone. Reason: {reason}")
         }
     }
 }

@@ -53,6 +53,34 @@ pub struct BattleJson {
     /// For a battle set up by e-mail: the invitation on the opponent's side. It reads the same
     /// whether or not the address has an account; the battle can be fought once it is accepted.
     invitation: Option<InvitationJson>,
+    /// Set up with the opponent's side open for them to attach their own roster
+    /// (`POST /api/v1/battles/{id}/attach`). Answered by `GET /api/v1/battles/{id}`, set-up and
+    /// the club-night actions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    open_side: Option<OpenSideJson>,
+    /// A player's request that the engine fight this battle, waiting for the other player's
+    /// answer (`POST /api/v1/battles/{id}/engine/accept` or `/decline`). Answered where
+    /// `open_side` is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    engine_request: Option<EngineRequestJson>,
+}
+
+/// A side left open at set-up for its player's own roster.
+#[derive(Serialize, ToSchema)]
+pub struct OpenSideJson {
+    /// True while the side waits for a roster (the battle has no set-up yet and cannot be
+    /// fought or recorded); false once one is attached (its player may withdraw it).
+    waiting: bool,
+    /// The side waits for your roster.
+    for_you: bool,
+}
+
+/// A request that the engine fight a battle between two players.
+#[derive(Serialize, ToSchema)]
+pub struct EngineRequestJson {
+    /// You asked (you may withdraw it); otherwise the other player asked and you accept or
+    /// decline.
+    by_you: bool,
 }
 
 /// An invitation to play one side of a battle.
@@ -113,6 +141,8 @@ fn battle_json(
         for_you: viewer.is_some() && i.invitee(row) == viewer,
     });
     BattleJson {
+        open_side: None,
+        engine_request: None,
         invitation,
         id: row.id,
         version: row.version,
@@ -141,6 +171,30 @@ fn battle_json(
                 .map(|t| state.absolute_url(req, &format!("/battles/public/{t}")))
         }),
     }
+}
+
+/// The battle as `battle_json` answers it, with its open side and any request for the engine.
+async fn club_json(
+    state: &AppState,
+    row: &BattleRow,
+    viewer: i64,
+    req: &HttpRequest,
+) -> Result<BattleJson, AppError> {
+    let mut json = battle_json(row, Some(viewer), Some((state, req)));
+    let open = records::club_night::open_side(&state.app, row.id).await?;
+    json.open_side = open.map(|o| OpenSideJson {
+        waiting: o.waiting,
+        for_you: o.waiting
+            && records::Invitation::of(row).and_then(|i| i.invitee(row)) == Some(viewer),
+    });
+    if row.status == "set_up" {
+        json.engine_request = records::club_night::engine_requested_by(&state.app, row.id)
+            .await?
+            .map(|by| EngineRequestJson {
+                by_you: by == viewer,
+            });
+    }
+    Ok(json)
 }
 
 /// The API's answer to a set-up or report it cannot use. The shared code answers 400 for a force
@@ -192,10 +246,12 @@ pub async fn public(
 #[derive(Deserialize, utoipa::ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewBattleJson {
-    /// `r:<roster id>` (one of yours) or `h:<battle>:<side>:<force>` (historical).
-    #[schema(pattern = "^(r:|h:)")]
+    /// `r:<roster id>` (one of yours) or `h:<battle>:<side>:<force>` (historical); `open` for
+    /// one of the two leaves that side open for its player (a club-mate by e-mail) to attach
+    /// their own roster.
+    #[schema(pattern = "^(r:|h:|open$)")]
     first: String,
-    #[schema(pattern = "^(r:|h:)")]
+    #[schema(pattern = "^(r:|h:|open$)")]
     second: String,
     /// Empty for you, an opponent's email (an invitation: the side shows only
     /// "invited: a…@example.org" until its player accepts, whether or not the address has an
@@ -242,7 +298,7 @@ pub async fn create(
     let row = set_up_battle(&state, &user, request)
         .await
         .map_err(unusable)?;
-    Ok(HttpResponse::Created().json(battle_json(&row, Some(user.id), Some((&state, &req)))))
+    Ok(HttpResponse::Created().json(club_json(&state, &row, user.id, &req).await?))
 }
 
 /// A battle and its report
@@ -261,7 +317,7 @@ pub async fn get_one(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
-    Ok(HttpResponse::Ok().json(battle_json(&row, Some(user.id), Some((&state, &req)))))
+    Ok(HttpResponse::Ok().json(club_json(&state, &row, user.id, &req).await?))
 }
 
 /// A battle's set-up document
@@ -279,6 +335,11 @@ pub async fn setup(
     id: web::Path<i64>,
 ) -> Result<HttpResponse, AppError> {
     let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    if row.setup.is_empty() {
+        return Err(AppError::Conflict(
+            crate::web::pages::battles::NO_SET_UP_YET.into(),
+        ));
+    }
     let pack = pages_of(&row)?.battle_pack(&row)?;
     Ok(HttpResponse::Ok()
         .content_type("application/json")
@@ -303,7 +364,10 @@ pub struct BasedOnJson {
 
 /// Let the simulator fight a battle
 ///
-/// Fights a battle that is set up; the result is final at once. Players only.
+/// Fights a battle that is set up against a guest; the result is final at once. A battle
+/// between two players is refused (409): ask for the engine instead
+/// (`POST /api/v1/battles/{id}/engine/ask`), and it fights once the other player accepts.
+/// Players only.
 #[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), request_body = VersionJson, responses(
     (status = 200, description = "The decided battle", body = BattleJson),
     (status = 409, description = "Already decided, or changed since that version", body = ErrorBody)
@@ -530,4 +594,168 @@ pub async fn publish(
     records::publish(&state.app, &user.actor(), &row).await?;
     let row = records::load_for(&state.app, &user.actor(), row.id).await?;
     Ok(HttpResponse::Ok().json(battle_json(&row, Some(user.id), Some((&state, &req)))))
+}
+
+// ---------- bring your own roster ----------
+
+#[derive(Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttachJson {
+    /// The battle's version the action is based on.
+    version: i32,
+    /// One of your rosters of the battle's rule system: `r:<roster id>` or the id alone.
+    roster: String,
+}
+
+/// Attach your roster to an open side
+///
+/// The battle was set up against you with your side open: attach one of your own rosters of
+/// the battle's rule system. It is snapshotted now and the battle set up (commanders rolled
+/// with a recorded seed, and the scenario and roles if they were to be rolled); attaching
+/// accepts the invitation. Refused in words: another player's roster, a roster of another rule
+/// system, one the set-up refuses. The invited player only.
+#[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), request_body = AttachJson, responses(
+    (status = 200, description = "The battle, set up", body = BattleJson),
+    (status = 403, description = "Not the invited player", body = ErrorBody),
+    (status = 404, description = "No such battle of yours", body = ErrorBody),
+    (status = 409, description = "No side waiting for a roster, or changed since that version", body = ErrorBody),
+    (status = 422, description = "A roster that cannot be attached", body = ErrorBody)
+))]
+#[post("/battles/{id}/attach")]
+pub async fn attach(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    body: web::Json<AttachJson>,
+) -> Result<HttpResponse, AppError> {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let row =
+        records::club_night::attach(&state.app, &user.actor(), &row, body.version, &body.roster)
+            .await?;
+    Ok(HttpResponse::Ok().json(club_json(&state, &row, user.id, &req).await?))
+}
+
+/// Withdraw your roster from an open side
+///
+/// Before the battle is fought, the player who attached a roster to the open side takes it
+/// back: the side is open again and the set-up and its rolls are set aside. (The player who set
+/// the battle up withdraws the whole battle with `DELETE /api/v1/battles/{id}`.)
+#[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), request_body = BasedOnJson, responses(
+    (status = 200, description = "The battle, its side open again", body = BattleJson),
+    (status = 403, description = "Not the player who attached the roster", body = ErrorBody),
+    (status = 404, description = "No such battle of yours", body = ErrorBody),
+    (status = 409, description = "No roster attached, fought already, or changed since that version", body = ErrorBody)
+))]
+#[post("/battles/{id}/withdraw-roster")]
+pub async fn withdraw_roster(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    body: web::Json<BasedOnJson>,
+) -> Result<HttpResponse, AppError> {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let row =
+        records::club_night::withdraw_roster(&state.app, &user.actor(), &row, body.version).await?;
+    Ok(HttpResponse::Ok().json(club_json(&state, &row, user.id, &req).await?))
+}
+
+// ---------- consent before the engine decides ----------
+
+/// Ask for the engine to fight a battle
+///
+/// Between two players the engine fights only when both agree: this asks, and the other player
+/// accepts or declines (if they asked first, asking too accepts). Against a guest the engine
+/// fights at once. A campaign battle's request is an entry in the campaign's log. Players only.
+#[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), request_body = BasedOnJson, responses(
+    (status = 200, description = "The battle: its request waiting, or decided", body = BattleJson),
+    (status = 403, description = "Not a player of this battle", body = ErrorBody),
+    (status = 404, description = "No such battle of yours", body = ErrorBody),
+    (status = 409, description = "Asked already, decided, not accepted or open, or changed since that version", body = ErrorBody)
+))]
+#[post("/battles/{id}/engine/ask")]
+pub async fn engine_ask(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    body: web::Json<BasedOnJson>,
+) -> Result<HttpResponse, AppError> {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let row =
+        records::club_night::ask_engine(&state.app, &user.actor(), &row, body.version).await?;
+    Ok(HttpResponse::Ok().json(club_json(&state, &row, user.id, &req).await?))
+}
+
+/// Accept the request for the engine
+///
+/// The other player asked for the engine to fight the battle: accept, and it fights now (the
+/// result is final at once; a campaign battle's aftermath is applied with it). Players only,
+/// and not the one who asked.
+#[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), request_body = BasedOnJson, responses(
+    (status = 200, description = "The decided battle", body = BattleJson),
+    (status = 403, description = "Not the other player", body = ErrorBody),
+    (status = 404, description = "No such battle of yours", body = ErrorBody),
+    (status = 409, description = "No request waiting, or changed since that version", body = ErrorBody)
+))]
+#[post("/battles/{id}/engine/accept")]
+pub async fn engine_accept(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    body: web::Json<BasedOnJson>,
+) -> Result<HttpResponse, AppError> {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let row =
+        records::club_night::accept_engine(&state.app, &user.actor(), &row, body.version).await?;
+    Ok(HttpResponse::Ok().json(club_json(&state, &row, user.id, &req).await?))
+}
+
+/// Decline the request for the engine
+///
+/// The other player asked for the engine; decline, and the battle is to be fought or recorded
+/// from the table. Players only, and not the one who asked.
+#[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), request_body = BasedOnJson, responses(
+    (status = 200, description = "The battle, without a request", body = BattleJson),
+    (status = 403, description = "Not the other player", body = ErrorBody),
+    (status = 404, description = "No such battle of yours", body = ErrorBody),
+    (status = 409, description = "No request waiting, or changed since that version", body = ErrorBody)
+))]
+#[post("/battles/{id}/engine/decline")]
+pub async fn engine_decline(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    body: web::Json<BasedOnJson>,
+) -> Result<HttpResponse, AppError> {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let row =
+        records::club_night::decline_engine(&state.app, &user.actor(), &row, body.version).await?;
+    Ok(HttpResponse::Ok().json(club_json(&state, &row, user.id, &req).await?))
+}
+
+/// Withdraw your request for the engine
+///
+/// The player who asked for the engine takes the request back. That player only.
+#[utoipa::path(tag = "battles", security(("bearer" = [])), params(("id" = i64, Path, description = "Battle id")), request_body = BasedOnJson, responses(
+    (status = 200, description = "The battle, without a request", body = BattleJson),
+    (status = 403, description = "Not the player who asked", body = ErrorBody),
+    (status = 404, description = "No such battle of yours", body = ErrorBody),
+    (status = 409, description = "No request waiting, or changed since that version", body = ErrorBody)
+))]
+#[post("/battles/{id}/engine/withdraw")]
+pub async fn engine_withdraw(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    body: web::Json<BasedOnJson>,
+) -> Result<HttpResponse, AppError> {
+    let row = records::load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let row =
+        records::club_night::withdraw_engine(&state.app, &user.actor(), &row, body.version).await?;
+    Ok(HttpResponse::Ok().json(club_json(&state, &row, user.id, &req).await?))
 }

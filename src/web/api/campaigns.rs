@@ -390,22 +390,31 @@ pub async fn void_battle(
 /// Let the simulator decide a battle
 ///
 /// Organiser only, for a battle not yet fought whose players cannot fight or record it. The
-/// result is final at once and the campaign moves on.
-#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("no" = u32, Path, description = "Battle number in the campaign")), responses(
+/// organiser decides alone, without the players' consent, so the reason is required and goes
+/// into the campaign's log. The result is final at once and the campaign moves on.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("no" = u32, Path, description = "Battle number in the campaign")), request_body = ReasonJson, responses(
     (status = 200, description = "The campaign", body = CampaignJson),
     (status = 403, description = "Not the organiser", body = ErrorBody),
-    (status = 409, description = "Already decided or recorded", body = ErrorBody)
+    (status = 409, description = "Already decided or recorded", body = ErrorBody),
+    (status = 422, description = "No reason given", body = ErrorBody)
 ))]
 #[post("/campaigns/{id}/battles/{no}/simulate")]
 pub async fn simulate_battle(
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
     path: web::Path<(i64, u32)>,
+    body: web::Json<ReasonJson>,
 ) -> Result<HttpResponse, AppError> {
     let (id, no) = path.into_inner();
     let c = load_for(&state.app, &user.actor(), id).await?;
-    let c =
-        crate::app::battles::simulate_campaign_battle(&state.app, &c, &user.actor(), no).await?;
+    let c = crate::app::battles::simulate_campaign_battle(
+        &state.app,
+        &c,
+        &user.actor(),
+        no,
+        &body.reason,
+    )
+    .await?;
     shown(&state, &c)
 }
 

@@ -55,6 +55,8 @@ struct ListPage {
     ctx: PageCtx,
     battles: Vec<BattleLine>,
     invitations: Vec<InvitationLine>,
+    /// Battles whose other player asked for the engine, waiting for the viewer's answer.
+    engine_requests: Vec<InvitationLine>,
     record: WinDrawLoss,
     /// The search box's text.
     search: String,
@@ -147,6 +149,8 @@ pub struct InvitationLine {
     pub version: i32,
     pub inviter: String,
     pub title: String,
+    /// The viewer's side is open: they answer by attaching one of their rosters.
+    pub open: bool,
 }
 
 /// The invitations waiting for the viewer (as `records::listing` found them), with who sent
@@ -154,6 +158,7 @@ pub struct InvitationLine {
 async fn invitation_lines(
     state: &AppState,
     rows: &[BattleListing],
+    open: &[i64],
 ) -> Result<Vec<InvitationLine>, AppError> {
     let mut out = Vec::new();
     for row in rows {
@@ -162,6 +167,32 @@ async fn invitation_lines(
             version: row.version,
             inviter: records::player_name(&state.app, Some(row.created_by), None).await?,
             title: row.title.clone(),
+            open: open.contains(&row.id),
+        });
+    }
+    Ok(out)
+}
+
+/// Battles whose other player asked for the engine, waiting for the viewer's answer; `inviter`
+/// is the player who asked.
+async fn engine_request_lines(
+    state: &AppState,
+    rows: &[BattleListing],
+    user: i64,
+) -> Result<Vec<InvitationLine>, AppError> {
+    let mut out = Vec::new();
+    for row in rows {
+        let other = if row.attacker_user_id == Some(user) {
+            row.defender_user_id
+        } else {
+            row.attacker_user_id
+        };
+        out.push(InvitationLine {
+            id: row.id,
+            version: row.version,
+            inviter: records::player_name(&state.app, other, None).await?,
+            title: row.title.clone(),
+            open: false,
         });
     }
     Ok(out)
@@ -226,6 +257,22 @@ async fn list_page(
             label: s.id().label().to_string(),
         })
         .collect();
+    let waiting =
+        records::club_night::waiting(&state.app, &user.actor(), &list.invitations).await?;
+    // This page's battles whose side waits for a roster read so in the list.
+    let open_here = records::club_night::waiting(&state.app, &user.actor(), &list.battles)
+        .await?
+        .open_sides;
+    let mut battles = lines_for(&state.app.rules, &list.battles, uid);
+    for (line, row) in battles.iter_mut().zip(&list.battles) {
+        if open_here.contains(&row.id) {
+            line.status = if row.created_by == uid {
+                "Open side: waiting for the other player's roster"
+            } else {
+                "Open side: waiting for your roster"
+            };
+        }
+    }
     let status_code = if errors.is_empty() {
         StatusCode::OK
     } else {
@@ -248,8 +295,9 @@ async fn list_page(
         &ListPage {
             ctx,
             record: list.record,
-            battles: lines_for(&state.app.rules, &list.battles, uid),
-            invitations: invitation_lines(state, &list.invitations).await?,
+            battles,
+            invitations: invitation_lines(state, &list.invitations, &waiting.open_sides).await?,
+            engine_requests: engine_request_lines(state, &waiting.engine_requests, uid).await?,
             search: cut.search.clone(),
             sort: cut.sort,
             sort_links,
@@ -358,9 +406,32 @@ struct BattlePage {
     /// The viewer set up this battle against a guest and it is not fought yet: they may delete it.
     deletable: bool,
     /// Why the player's last action on the page was refused (the page shows the battle as it
-    /// now stands under it), and the dispute comment they wrote, kept.
+    /// now stands under it), and what they wrote or chose, kept (the dispute comment, or the
+    /// roster they chose to attach).
     problem: String,
     comment: String,
+    /// Bring your own roster and consent before the engine decides (issue 19).
+    club: ClubNightView,
+}
+
+/// What the battle page shows of an open side and of a request for the engine, for the viewer.
+#[derive(Default)]
+struct ClubNightView {
+    /// That side still waits for a roster (so there is no set-up yet).
+    waiting: bool,
+    /// The viewer may attach one of these rosters of theirs to it.
+    can_attach: bool,
+    rosters: Vec<SelectOption>,
+    /// The viewer attached the roster and may withdraw it (the side is open again).
+    can_withdraw_roster: bool,
+    /// The viewer set the battle up with an open side and may withdraw it until it is fought.
+    can_withdraw_battle: bool,
+    /// The engine fights only when both players agree.
+    needs_consent: bool,
+    /// The viewer asked for the engine and waits for the other player.
+    asked_by_me: bool,
+    /// The other player asked for the engine: the viewer accepts or declines.
+    asked_by_other: Option<String>,
 }
 
 /// What the battle page says about an invitation on one of its sides, for the viewer.
@@ -410,7 +481,24 @@ async fn battle_page(
         _ => InvitationView::default(),
     };
     let settled = records::Invitation::of(&row).is_none_or(|i| i.settled());
-    let view = pages.battle_view(state, &row, &players, is_player && !shared)?;
+    let club = match viewer {
+        Some(user) if !shared => club_night_view(state, &row, user, is_player).await?,
+        _ => ClubNightView::default(),
+    };
+    let view = if club.waiting {
+        // No set-up until the roster comes: nothing of the system's to show yet.
+        BattleView {
+            scenario: if row.scenario.is_empty() {
+                "Scenario rolled when the roster is attached".into()
+            } else {
+                state.app.rules.scenario_name(&row.scenario)
+            },
+            outcome: String::new(),
+            details: String::new(),
+        }
+    } else {
+        pages.battle_view(state, &row, &players, is_player && !shared)?
+    };
     let page = BattlePage {
         ctx,
         status: if is_player && !shared {
@@ -439,8 +527,52 @@ async fn battle_page(
         row,
         problem: String::new(),
         comment: String::new(),
+        club,
     };
     Ok(page)
+}
+
+/// The open side and the request for the engine as `user` sees them.
+async fn club_night_view(
+    state: &web::Data<AppState>,
+    row: &BattleRow,
+    user: &SignedInUser,
+    is_player: bool,
+) -> Result<ClubNightView, AppError> {
+    let app = &state.app;
+    let set_up = row.status == RecordStatus::SetUp.id();
+    let open = records::club_night::open_side(app, row.id).await?;
+    let invitation = records::Invitation::of(row);
+    let invited = invitation.and_then(|i| i.invitee(row)) == Some(user.id);
+    let mut view = ClubNightView {
+        waiting: open.as_ref().is_some_and(|o| o.waiting),
+        needs_consent: records::club_night::needs_consent(row),
+        ..ClubNightView::default()
+    };
+    if let Some(open) = &open {
+        view.can_attach = open.waiting && invited;
+        if view.can_attach {
+            view.rosters = pages_of(row)?.battle_choices(state, user).await?.mine;
+        }
+        let attached_by = invitation
+            .filter(|i| i.state == records::InvitationState::Accepted)
+            .and_then(|i| match i.side {
+                BattleSide::Attacker => row.attacker_user_id,
+                BattleSide::Defender => row.defender_user_id,
+            });
+        view.can_withdraw_roster = !open.waiting && set_up && attached_by == Some(user.id);
+        view.can_withdraw_battle = set_up && row.created_by == user.id;
+    }
+    if is_player && set_up && view.needs_consent {
+        match records::club_night::engine_requested_by(app, row.id).await? {
+            Some(by) if by == user.id => view.asked_by_me = true,
+            Some(by) => {
+                view.asked_by_other = Some(records::player_name(app, Some(by), None).await?)
+            }
+            None => {}
+        }
+    }
+    Ok(view)
 }
 
 /// A player's action from the battle page: done, back to the page; refused because the battle
@@ -634,6 +766,84 @@ pub async fn withdraw(
     .await
 }
 
+// ---------- bring your own roster, consent before the engine decides ----------
+
+/// Why a battle whose open side waits for a roster has nothing to print or replay.
+pub const NO_SET_UP_YET: &str =
+    "This battle is not set up yet: its open side waits for its player's roster.";
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct AttachForm {
+    pub version: i32,
+    /// `r:<roster id>`: one of the player's rosters.
+    pub roster: String,
+}
+
+pub async fn attach(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+    id: web::Path<i64>,
+    CsrfForm(form): CsrfForm<AttachForm>,
+) -> Result<HttpResponse, AppError> {
+    let (app, actor) = (&state.app, user.actor());
+    let picked = form.roster.clone();
+    on_battle(
+        &state,
+        ctx,
+        &user,
+        id.into_inner(),
+        &picked,
+        |row| async move {
+            let row =
+                records::club_night::attach(app, &actor, &row, form.version, &form.roster).await?;
+            Ok(format!("/battles/{}", row.id))
+        },
+    )
+    .await
+}
+
+pub async fn withdraw_roster(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+    id: web::Path<i64>,
+    CsrfForm(form): CsrfForm<ActionForm>,
+) -> Result<HttpResponse, AppError> {
+    let (app, actor) = (&state.app, user.actor());
+    on_battle(&state, ctx, &user, id.into_inner(), "", |row| async move {
+        let row = records::club_night::withdraw_roster(app, &actor, &row, form.version).await?;
+        Ok(format!("/battles/{}", row.id))
+    })
+    .await
+}
+
+/// A step on asking for the engine, from the battle page: `ask`, `accept`, `decline` or
+/// `withdraw`.
+pub async fn engine(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+    path: web::Path<(i64, String)>,
+    CsrfForm(form): CsrfForm<ActionForm>,
+) -> Result<HttpResponse, AppError> {
+    let (id, step) = path.into_inner();
+    let (app, actor) = (&state.app, user.actor());
+    on_battle(&state, ctx, &user, id, "", |row| async move {
+        use records::club_night as club;
+        let row = match step.as_str() {
+            "ask" => club::ask_engine(app, &actor, &row, form.version).await?,
+            "accept" => club::accept_engine(app, &actor, &row, form.version).await?,
+            "decline" => club::decline_engine(app, &actor, &row, form.version).await?,
+            "withdraw" => club::withdraw_engine(app, &actor, &row, form.version).await?,
+            _ => return Err(app::Error::NotFound),
+        };
+        Ok(format!("/battles/{}", row.id))
+    })
+    .await
+}
+
 // ---------- recording a tabletop result ----------
 
 #[derive(Template)]
@@ -725,6 +935,10 @@ pub async fn record(
     if row.status != RecordStatus::SetUp.id() {
         return already_recorded(&state, ctx, &user, row).await;
     }
+    if row.setup.is_empty() {
+        // An open side waiting for its roster: nothing to record against yet.
+        return Ok(redirect(&format!("/battles/{}", row.id)));
+    }
     let pages = pages_of(&row)?;
     let version: i32 = field(&fields, "version")
         .and_then(|v| v.parse().ok())
@@ -775,18 +989,46 @@ pub async fn attention(
     user: &SignedInUser,
 ) -> Result<Vec<BattleLine>, AppError> {
     let (invitations, results) = records::needing_attention(&state.app, &user.actor()).await?;
-    let mut out: Vec<BattleLine> = invitation_lines(state, &invitations)
+    let waiting = records::club_night::waiting(&state.app, &user.actor(), &invitations).await?;
+    let mut out: Vec<BattleLine> = invitation_lines(state, &invitations, &waiting.open_sides)
         .await?
         .into_iter()
         .map(|i| BattleLine {
             id: i.id,
-            title: format!("{} invites you to a battle ({})", i.inviter, i.title),
+            title: if i.open {
+                format!(
+                    "{} asks you to bring your own roster to a battle ({})",
+                    i.inviter, i.title
+                )
+            } else {
+                format!("{} invites you to a battle ({})", i.inviter, i.title)
+            },
             scenario: String::new(),
-            status: "waiting for your answer",
+            status: if i.open {
+                "attach one of your rosters"
+            } else {
+                "waiting for your answer"
+            },
             result: "—".into(),
             date: String::new(),
         })
         .collect();
+    out.extend(
+        engine_request_lines(state, &waiting.engine_requests, user.id)
+            .await?
+            .into_iter()
+            .map(|i| BattleLine {
+                id: i.id,
+                title: format!(
+                    "{} asks for the engine to fight a battle ({})",
+                    i.inviter, i.title
+                ),
+                scenario: String::new(),
+                status: "accept or decline",
+                result: "—".into(),
+                date: String::new(),
+            }),
+    );
     out.extend(lines_for(&state.app.rules, &results, user.id));
     Ok(out)
 }
@@ -820,5 +1062,8 @@ pub async fn print_side(
 ) -> Result<HttpResponse, AppError> {
     let (id, side, kind) = path.into_inner();
     let row = records::load_for(&state.app, &user.actor(), id).await?;
+    if row.setup.is_empty() {
+        return Err(AppError::Conflict(NO_SET_UP_YET.into()));
+    }
     pages_of(&row)?.at_the_table(&req, &row, &side, &kind).await
 }

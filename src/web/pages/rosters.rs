@@ -360,6 +360,8 @@ struct ViewPage {
     /// Battles fought with this roster (owner's view only).
     battles: Vec<crate::web::pages::battles::BattleLine>,
     notice: Option<&'static str>,
+    /// A logged-in player who does not own the shared roster may copy it to their rosters.
+    copy_to_mine: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -394,6 +396,9 @@ pub async fn show(
     let notice = match query.done.as_deref() {
         Some("shared") => Some("Anyone with the link below can now see this roster (read-only)."),
         Some("unshared") => Some("The share link no longer works."),
+        Some("copied") => {
+            Some("A copy of the shared roster is now one of yours: change it as you like.")
+        }
         _ => None,
     };
     render(&ViewPage {
@@ -402,6 +407,7 @@ pub async fn show(
         body: body_of(&state, &loaded.row)?,
         reference: reference_of(&loaded.row)?,
         owner: true,
+        copy_to_mine: false,
         battles,
         print_base: format!("/rosters/{}", loaded.row.id),
         share_url: loaded
@@ -421,7 +427,9 @@ pub async fn shared(
     let token = token.into_inner();
     let print_base = format!("/shared/{token}");
     let row = rosters::load_shared_row(&state.app, token).await?;
+    let copy_to_mine = ctx.user.as_ref().is_some_and(|u| u.id != row.owner_id);
     render(&ViewPage {
+        copy_to_mine,
         print_base,
         battles: Vec::new(),
         ctx,
@@ -432,6 +440,17 @@ pub async fn shared(
         share_url: None,
         notice: None,
     })
+}
+
+/// A logged-in player copies a shared roster into their own rosters and lands on the copy.
+pub async fn copy_shared(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    token: web::Path<String>,
+    CsrfForm(_): CsrfForm<NoFields>,
+) -> Result<HttpResponse, AppError> {
+    let row = rosters::copy_shared(&state.app, &user.actor(), token.into_inner()).await?;
+    Ok(redirect(&format!("/rosters/{}?done=copied", row.id)))
 }
 
 pub async fn share(

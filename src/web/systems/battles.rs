@@ -115,8 +115,62 @@ pub async fn set_up_battle(
     request: BattleRequest,
 ) -> Result<BattleRow, AppError> {
     let actor = user.actor();
+    if request.first == OPEN_SIDE || request.second == OPEN_SIDE {
+        return set_up_open_battle(state, &actor, request).await;
+    }
     let system =
         records::system_of_forces(&state.app, &actor, &request.first, &request.second).await?;
     let pages = served(system)?;
     Ok(pages.set_up_battle(&state.app, &actor, request).await?)
+}
+
+/// The force value that leaves a side open for its player to bring their own roster.
+pub const OPEN_SIDE: &str = "open";
+
+/// Sets a battle up with one side open: the other force decides the rule system (which must be
+/// served); the invited player attaches their roster later, and the set-up is made then.
+async fn set_up_open_battle(
+    state: &AppState,
+    actor: &crate::app::Actor,
+    request: BattleRequest,
+) -> Result<BattleRow, AppError> {
+    let ctx = &state.app;
+    let mine_first = request.second == OPEN_SIDE;
+    let mine = if mine_first {
+        &request.first
+    } else {
+        &request.second
+    };
+    if mine == OPEN_SIDE {
+        return Err(records::invalid(
+            "second",
+            "Only one side can be left open: choose your own force for the other.",
+        )
+        .into());
+    }
+    let system = records::system_of_force(ctx, actor, mine).await?;
+    served(system)?;
+    let force = records::load_force(ctx, actor, system, mine).await?;
+    let first = records::read_player(ctx, actor, &request.first_player, "first_player").await?;
+    let second = records::read_player(ctx, actor, &request.second_player, "second_player").await?;
+    let (mine_player, theirs) = if mine_first {
+        (first, second)
+    } else {
+        (second, first)
+    };
+    let scenario = request.scenario.filter(|s| !s.is_empty());
+    Ok(records::club_night::create_open(
+        ctx,
+        actor,
+        records::club_night::OpenBattleRequest {
+            system,
+            mine: force,
+            mine_first,
+            my_player: mine_player,
+            their_player: theirs,
+            scenario,
+            roll_roles: request.roll_roles,
+        },
+    )
+    .await?)
 }

@@ -174,6 +174,8 @@ pub struct ToolForm {
     pub attacker: String,
     pub defender: String,
     pub scenario: String,
+    /// `yes`: the organiser confirms deciding a battle without its players.
+    pub confirm: String,
 }
 
 pub async fn organiser_action(
@@ -219,9 +221,19 @@ pub async fn organiser_action(
             .await
             .map(|_| "adjust")
         }
+        // The organiser decides without the players' consent: a confirmation and a reason for
+        // the log, checked here too so that the page works without JavaScript's confirm.
+        "simulate" if form.confirm != "yes" => Err(app::Error::bad_request(
+            "Nothing was decided: tick the box to confirm that the engine decides this battle \
+             without its players (its result is final at once).",
+        )),
+        "simulate" if form.reason.trim().is_empty() => Err(app::Error::bad_request(
+            "Nothing was decided: say why you decide this battle without its players; the \
+             reason goes into the campaign's log.",
+        )),
         "simulate" => {
             let no = form.battle.parse::<u32>().unwrap_or(0);
-            app::battles::simulate_campaign_battle(&state.app, &c, &user.actor(), no)
+            app::battles::simulate_campaign_battle(&state.app, &c, &user.actor(), no, &form.reason)
                 .await
                 .map(|_| "simulate")
         }

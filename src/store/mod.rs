@@ -8,6 +8,7 @@ pub mod campaigns;
 pub mod db;
 pub mod jobs;
 pub mod listing;
+pub mod notifications;
 pub mod rosters;
 pub mod schema;
 pub mod sessions;

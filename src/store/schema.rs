@@ -165,6 +165,68 @@ diesel::table! {
     }
 }
 
+// Notifications (migration 2026-11-27-000011_notifications).
+diesel::table! {
+    notifications (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        kind -> Text,
+        title -> Text,
+        link -> Text,
+        campaign_id -> Nullable<BigInt>,
+        battle_id -> Nullable<BigInt>,
+        created_at -> Timestamp,
+        read_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    outbox (id) {
+        id -> BigInt,
+        channel -> Text,
+        target -> Text,
+        subject -> Text,
+        body -> Text,
+        unsubscribe_url -> Nullable<Text>,
+        status -> Text,
+        attempts -> Integer,
+        run_after -> Timestamp,
+        claimed_by -> Nullable<Text>,
+        lease_until -> Nullable<Timestamp>,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamp,
+        sent_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    notification_prefs (user_id) {
+        user_id -> BigInt,
+        mail_off -> Text,
+        unsubscribe_token -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
+diesel::table! {
+    password_resets (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        token_hash -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        used_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    campaign_webhooks (campaign_id) {
+        campaign_id -> BigInt,
+        url -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     sessions,
@@ -175,5 +237,10 @@ diesel::allow_tables_to_appear_in_same_query!(
     campaign_members,
     campaign_log,
     throttle_hits,
-    jobs
+    jobs,
+    notifications,
+    outbox,
+    notification_prefs,
+    password_resets,
+    campaign_webhooks
 );

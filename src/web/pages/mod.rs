@@ -5,6 +5,8 @@ pub mod admin;
 pub mod battles;
 pub mod campaigns;
 pub mod home;
+pub mod inbox;
 pub mod odds;
+pub mod password_reset;
 pub mod print;
 pub mod rosters;

@@ -284,7 +284,12 @@ pub fn campaign_events(conn: &mut DbConnection, change: &CampaignChange<'_>) -> 
     let name = change.name;
     for (i, (turn, event, words)) in change.entries.iter().enumerate() {
         match event {
-            Event::TurnBegan { turn } => {
+            Event::Started | Event::TurnBegan { .. } => {
+                // The start opens the first turn's orders.
+                let turn = match event {
+                    Event::TurnBegan { turn } => *turn,
+                    _ => 1,
+                };
                 for user in players.iter().filter(|u| told(u)) {
                     notices.push(Notice {
                         user_id: *user,

@@ -306,6 +306,50 @@ async fn without_smtp_settings_nothing_is_sent_and_the_inbox_still_works() {
     assert_eq!(badge(&washington.get_html("/").await), "Inbox, 1 unread");
     tokio::time::sleep(Duration::from_millis(1500)).await;
     assert!(outbox(app.db.url()).is_empty(), "nothing queued to send");
+
+    // The same inbox over the API, each player's own.
+    let http = reqwest::Client::new();
+    let wash_token = app.api_token("washington@example.org", PASSWORD).await;
+    let inbox: Value = http
+        .get(app.url("/api/v1/notifications"))
+        .bearer_auth(&wash_token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(inbox["unread"], 1, "{inbox}");
+    assert_eq!(inbox["items"][0]["kind"], "result_to_confirm");
+    assert_eq!(inbox["items"][0]["link"], format!("/battles/{id}"));
+    let notice = inbox["items"][0]["id"].as_i64().unwrap();
+    let res = http
+        .post(app.url(&format!("/api/v1/notifications/{notice}/read")))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 404, "howe cannot mark washington's notice");
+    let res = http
+        .get(app.url("/api/v1/notifications"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 401);
+    let marked: Value = http
+        .post(app.url("/api/v1/notifications/read"))
+        .bearer_auth(&wash_token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(marked["marked"], 1);
+    assert_eq!(
+        badge(&washington.get_html("/").await),
+        "Inbox, nothing unread"
+    );
     let account = washington.get_html("/account").await;
     assert!(account.contains("does not send e-mail"), "{account}");
     assert!(!account.contains("mail_result_to_confirm"));
@@ -517,8 +561,9 @@ async fn a_campaign_turn_is_told_to_its_players_and_posted_to_its_webhook_withou
 
 #[tokio::test]
 async fn the_inbox_badge_shows_the_count_and_clears_on_reading() {
+    // A phone-sized window: the badge must show there too, and the pages fit.
     let Some(browser) =
-        Browser::start("the_inbox_badge_shows_the_count_and_clears_on_reading").await
+        Browser::start_phone("the_inbox_badge_shows_the_count_and_clears_on_reading", 390).await
     else {
         return;
     };
@@ -546,6 +591,24 @@ async fn the_inbox_badge_shows_the_count_and_clears_on_reading() {
     assert_eq!(label.as_deref(), Some("Inbox, 1 unread"));
     browser.click(".nav-inbox").await;
     browser.wait_for_path("/inbox").await;
+    // The inbox and the account page fit the phone.
+    for path in ["/inbox", "/account"] {
+        browser.open(&app.url(path)).await;
+        let sizes = browser
+            .client
+            .execute(
+                "const r = document.documentElement; return [r.scrollWidth, r.clientWidth];",
+                vec![],
+            )
+            .await
+            .expect("measure");
+        let (scroll, width) = (sizes[0].as_f64().unwrap(), sizes[1].as_f64().unwrap());
+        assert!(
+            scroll <= width + 1.0 && width <= 391.0,
+            "{path}: {scroll} px wide in {width}"
+        );
+    }
+    browser.open(&app.url("/inbox")).await;
     browser.click("form[action='/inbox/read-all'] button").await;
     browser.wait_for_path("/inbox?done=all").await;
     let label = browser
@@ -562,4 +625,71 @@ async fn the_inbox_badge_shows_the_count_and_clears_on_reading() {
         .unwrap();
     assert!(badges.is_empty(), "the badge is gone");
     browser.close().await;
+}
+
+#[tokio::test]
+async fn two_servers_on_one_database_send_each_mail_once() {
+    use muster::app::notifications::Payload;
+    use muster::store::notifications::{enqueue, NewMessage, MAIL};
+    let sink = SmtpSink::start();
+    let db = TestDb::create();
+    let settings = [
+        ("MUSTER_SMTP_URL", sink.url()),
+        ("MUSTER_MAIL_FROM", FROM.to_string()),
+    ];
+    let settings: Vec<(&str, &str)> = settings.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let (_first, _d1) = spawn_server(db.url(), &settings).await;
+    let (_second, _d2) = spawn_server(db.url(), &settings).await;
+    const MAILS: usize = 24;
+    {
+        let pool =
+            muster::store::connect(&muster::config::DatabaseConfig::parse(db.url()).unwrap(), 1)
+                .unwrap();
+        let mut conn = pool.get().unwrap();
+        for n in 0..MAILS {
+            let body = serde_json::to_string(&Payload::Notice {
+                title: format!("Notice {n}"),
+                link: "/inbox".into(),
+                kind: "orders_open".into(),
+            })
+            .unwrap();
+            enqueue(
+                &mut conn,
+                &NewMessage {
+                    channel: MAIL,
+                    target: "player@example.org",
+                    subject: &format!("Notice {n}"),
+                    body: &body,
+                    unsubscribe_url: None,
+                },
+            )
+            .unwrap();
+        }
+    }
+    let start = std::time::Instant::now();
+    while sink.count() < MAILS {
+        assert!(
+            start.elapsed().as_secs() < 30,
+            "{} of {MAILS} arrived",
+            sink.count()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Time for a second sending, if there were to be one.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let mut subjects: Vec<String> = sink
+        .mails
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|m| m.header("Subject").unwrap_or_default())
+        .collect();
+    assert_eq!(subjects.len(), MAILS, "each mail once");
+    subjects.sort();
+    subjects.dedup();
+    assert_eq!(subjects.len(), MAILS, "no mail twice");
+    assert!(
+        outbox(db.url()).len() == MAILS,
+        "the sent rows stay for a while, marked sent"
+    );
 }

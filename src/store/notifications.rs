@@ -184,6 +184,15 @@ pub fn claim(
         .or(outbox::status
             .eq(SENDING)
             .and(outbox::lease_until.lt(at).assume_not_null()));
+    // A plain read first, so an idle sender does not take SQLite's write lock every second.
+    let due: i64 = outbox::table
+        .filter(claimable)
+        .filter(outbox::channel.eq_any(&channels))
+        .count()
+        .get_result(conn)?;
+    if due == 0 {
+        return Ok(None);
+    }
     crate::store::db::write_transaction(conn, |conn| {
         let candidate: Option<i64> = match conn {
             DbConnection::Postgresql(pg) => outbox::table
@@ -331,14 +340,18 @@ pub fn prefs_or_default(
     if let Some(found) = prefs(conn, user)? {
         return Ok(found);
     }
-    let inserted = diesel::insert_into(notification_prefs::table)
-        .values((
-            notification_prefs::user_id.eq(user),
-            notification_prefs::mail_off.eq(""),
-            notification_prefs::unsubscribe_token.eq(fresh_token),
-            notification_prefs::updated_at.eq(now()),
-        ))
-        .execute(conn);
+    // In a savepoint: on PostgreSQL a refused insert would otherwise spoil the caller's
+    // whole transaction.
+    let inserted = conn.transaction(|conn| {
+        diesel::insert_into(notification_prefs::table)
+            .values((
+                notification_prefs::user_id.eq(user),
+                notification_prefs::mail_off.eq(""),
+                notification_prefs::unsubscribe_token.eq(fresh_token),
+                notification_prefs::updated_at.eq(now()),
+            ))
+            .execute(conn)
+    });
     match inserted {
         // Made meanwhile by another request: that one stands.
         Ok(_) | Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => {

@@ -36,6 +36,8 @@ pub async fn list(
 }
 
 /// Mark a notice read
+///
+/// Marks one of your notices read; it stays in the inbox. Someone else's notice is not found.
 #[utoipa::path(tag = "account", security(("bearer" = []), ("csrf_header" = [])), params(("id" = i64, Path, description = "Notice id")), responses(
     (status = 204, description = "Marked read"),
     (status = 401, description = "Not logged in", body = ErrorBody),
@@ -58,6 +60,9 @@ pub struct Marked {
 }
 
 /// Mark every notice read
+///
+/// Marks all your unread notices read (the navigation's count goes to none); answers how many
+/// there were.
 #[utoipa::path(tag = "account", security(("bearer" = []), ("csrf_header" = [])), responses(
     (status = 200, description = "Everything is read", body = Marked),
     (status = 401, description = "Not logged in", body = ErrorBody)

@@ -353,6 +353,23 @@ async fn without_smtp_settings_nothing_is_sent_and_the_inbox_still_works() {
     let account = washington.get_html("/account").await;
     assert!(account.contains("does not send e-mail"), "{account}");
     assert!(!account.contains("mail_result_to_confirm"));
+    // The e-mail choices are the signed-in player's own: a visitor is sent to log in.
+    let stranger = app.other_visitor();
+    let res = stranger.get("/inbox").await;
+    assert!(location(&res).starts_with("/login"), "{}", location(&res));
+    let res = stranger
+        .post_form(
+            "/login",
+            "/account/notifications",
+            &[("mail_orders_open", "on")],
+        )
+        .await;
+    assert!(
+        res.status() == 303 && location(&res).starts_with("/login"),
+        "{} {}",
+        res.status(),
+        location(&res)
+    );
 }
 
 /// Registers through the API and logs the visitor in with a cookie; answers the token.

@@ -87,6 +87,35 @@ pub struct Config {
     pub body_timeout: Duration,
     /// Limits of CPU-heavy work and the background job workers.
     pub work: WorkConfig,
+    /// `MUSTER_SMTP_URL` and `MUSTER_MAIL_FROM`: e-mail for notifications and password
+    /// resets. `None`: nothing is sent by e-mail.
+    pub mail: Option<MailConfig>,
+}
+
+/// Where notification and password-reset mail goes out.
+#[derive(Clone, PartialEq, Eq)]
+pub struct MailConfig {
+    /// `smtp://[user:pass@]host[:port]` (plain, or STARTTLS with `?tls=required`) or
+    /// `smtps://…` (TLS from the start). Holds the password: never log it.
+    pub smtp_url: String,
+    /// The sender, e.g. `Muster <muster@club.example>`.
+    pub from: String,
+}
+
+impl MailConfig {
+    /// The SMTP server without its password, safe to log.
+    pub fn describe(&self) -> String {
+        redact_url(&self.smtp_url)
+    }
+}
+
+impl std::fmt::Debug for MailConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MailConfig")
+            .field("smtp_url", &self.describe())
+            .field("from", &self.from)
+            .finish()
+    }
 }
 
 /// `MUSTER_WORK_LIMIT`, `MUSTER_WORK_PER_CALLER`, `MUSTER_WORK_DIRECT_COST`,
@@ -135,6 +164,7 @@ impl std::fmt::Debug for Config {
             .field("log_filter", &self.log_filter)
             .field("body_timeout", &self.body_timeout)
             .field("work", &self.work)
+            .field("mail", &self.mail)
             .finish()
     }
 }
@@ -281,6 +311,8 @@ impl Config {
             },
         };
 
+        let mail = mail_config(&non_empty)?;
+
         Ok(Self {
             bind,
             data_dir,
@@ -291,6 +323,7 @@ impl Config {
             log_filter,
             body_timeout,
             work,
+            mail,
         })
     }
 
@@ -307,6 +340,51 @@ impl Config {
             .clone()
             .unwrap_or_else(|| format!("http://{}", self.bind))
     }
+}
+
+/// `MUSTER_SMTP_URL` with `MUSTER_MAIL_FROM`: both or neither. Messages never repeat the URL's
+/// password.
+fn mail_config(
+    non_empty: &dyn Fn(&str) -> Option<String>,
+) -> Result<Option<MailConfig>, ConfigError> {
+    let url = non_empty("MUSTER_SMTP_URL").map(|u| u.trim().to_string());
+    let from = non_empty("MUSTER_MAIL_FROM").map(|f| f.trim().to_string());
+    let Some(smtp_url) = url else {
+        return match from {
+            Some(_) => Err(bad(
+                "MUSTER_MAIL_FROM",
+                "is set but MUSTER_SMTP_URL is not; set both to send e-mail",
+            )),
+            None => Ok(None),
+        };
+    };
+    let shown = redact_url(&smtp_url);
+    if !(smtp_url.starts_with("smtp://") || smtp_url.starts_with("smtps://")) {
+        return Err(bad(
+            "MUSTER_SMTP_URL",
+            format!("'{shown}' must start with smtp:// or smtps://"),
+        ));
+    }
+    if let Err(e) = lettre::SmtpTransport::from_url(&smtp_url) {
+        return Err(bad(
+            "MUSTER_SMTP_URL",
+            format!("'{shown}' is not an SMTP address like smtp://user:pass@host:587: {e}")
+                .replace(&smtp_url, &shown),
+        ));
+    }
+    let Some(from) = from else {
+        return Err(bad(
+            "MUSTER_MAIL_FROM",
+            "must be set with MUSTER_SMTP_URL (the sender, like Muster <muster@club.example>)",
+        ));
+    };
+    if from.parse::<lettre::message::Mailbox>().is_err() {
+        return Err(bad(
+            "MUSTER_MAIL_FROM",
+            format!("'{from}' is not an address like Muster <muster@club.example>"),
+        ));
+    }
+    Ok(Some(MailConfig { smtp_url, from }))
 }
 
 #[cfg(test)]
@@ -362,6 +440,8 @@ mod tests {
             ("MUSTER_BODY_TIMEOUT_SECS", "soon"),
             ("MUSTER_WORK_LIMIT", "0"),
             ("MUSTER_JOB_WORKERS", "many"),
+            ("MUSTER_SMTP_URL", "mail.example.org"),
+            ("MUSTER_MAIL_FROM", "muster@example.org"),
         ];
         for (var, value) in cases {
             let err = config(&[(var, value)]).expect_err(var);
@@ -388,5 +468,27 @@ mod tests {
         let shown = format!("{c:?}");
         assert!(!shown.contains("a-very-long-secret"), "{shown}");
         assert!(!shown.contains("hunter2"), "{shown}");
+    }
+
+    #[test]
+    fn smtp_settings_need_a_sender_and_hide_the_password() {
+        let err = config(&[("MUSTER_SMTP_URL", "smtp://u:hunter2@localhost:2525")])
+            .expect_err("no sender");
+        assert!(err.to_string().starts_with("MUSTER_MAIL_FROM"), "{err}");
+        let c = config(&[
+            ("MUSTER_SMTP_URL", "smtp://u:hunter2@localhost:2525"),
+            ("MUSTER_MAIL_FROM", "Muster <muster@example.org>"),
+        ])
+        .expect("valid");
+        assert!(c.mail.is_some());
+        let shown = format!("{c:?}");
+        assert!(!shown.contains("hunter2"), "{shown}");
+        let err = config(&[
+            ("MUSTER_SMTP_URL", "http://u:hunter2@localhost"),
+            ("MUSTER_MAIL_FROM", "muster@example.org"),
+        ])
+        .expect_err("not smtp");
+        assert!(!err.to_string().contains("hunter2"), "{err}");
+        assert!(config(&[]).expect("defaults").mail.is_none());
     }
 }

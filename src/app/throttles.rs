@@ -202,6 +202,41 @@ impl LoginThrottle {
     }
 }
 
+/// Password reset requests: 5 per address and 3 per e-mail address in 15 minutes (each one
+/// may send a mail). Counted whether or not the address has an account.
+pub const MAX_RESETS_PER_ADDRESS: i64 = 5;
+pub const MAX_RESETS_PER_EMAIL: i64 = 3;
+
+impl LoginThrottle {
+    /// Counts one password reset request for `email` from `address`; `Ok(Err(seconds))` past
+    /// the limits.
+    pub async fn password_reset(
+        &self,
+        ctx: &Context,
+        email: &str,
+        address: &str,
+    ) -> Result<Result<(), u64>, Error> {
+        let email: String = email.trim().to_lowercase().chars().take(254).collect();
+        let rules = vec![
+            Rule::new(
+                &format!("reset-address:{address}"),
+                Limit::Count {
+                    max: MAX_RESETS_PER_ADDRESS,
+                    window: WINDOW,
+                },
+            ),
+            Rule::new(
+                &format!("reset-email:{email}"),
+                Limit::Count {
+                    max: MAX_RESETS_PER_EMAIL,
+                    window: WINDOW,
+                },
+            ),
+        ];
+        Ok(admit(ctx, rules).await?.map(|_| ()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -132,10 +132,40 @@ backed_up_tables! {
         battle_id: i64, state: String, version: i32, updated_by: Option<i64>,
         updated_at: NaiveDateTime,
     }
+    notifications => NotificationRow {
+        id: i64, user_id: i64, kind: String, title: String, link: String,
+        campaign_id: Option<i64>, battle_id: Option<i64>, created_at: NaiveDateTime,
+        read_at: Option<NaiveDateTime>,
+    }
+    outbox => OutboxRow {
+        id: i64, channel: String, target: String, subject: String, body: String,
+        unsubscribe_url: Option<String>, status: String, attempts: i32, run_after: NaiveDateTime,
+        claimed_by: Option<String>, lease_until: Option<NaiveDateTime>,
+        last_error: Option<String>, created_at: NaiveDateTime, sent_at: Option<NaiveDateTime>,
+    }
+    notification_prefs => NotificationPrefsRow {
+        user_id: i64, mail_off: String, unsubscribe_token: String, updated_at: NaiveDateTime,
+    }
+    password_resets => PasswordResetRow {
+        id: i64, user_id: i64, token_hash: String, created_at: NaiveDateTime,
+        expires_at: NaiveDateTime, used_at: Option<NaiveDateTime>,
+    }
+    campaign_webhooks => CampaignWebhookRow {
+        campaign_id: i64, url: String, updated_at: NaiveDateTime,
+    }
 }
 
 /// Tables whose ids come from a PostgreSQL sequence, to move on past the restored ids.
-const SERIAL_TABLES: [&str; 5] = ["users", "rosters", "battles", "campaigns", "campaign_log"];
+const SERIAL_TABLES: [&str; 8] = [
+    "users",
+    "rosters",
+    "battles",
+    "campaigns",
+    "campaign_log",
+    "notifications",
+    "outbox",
+    "password_resets",
+];
 
 /// A backup document.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -10,6 +10,7 @@ pub mod db;
 pub mod jobs;
 pub mod listing;
 pub mod own_data;
+pub mod notifications;
 pub mod rosters;
 pub mod schema;
 pub mod sessions;

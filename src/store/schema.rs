@@ -176,6 +176,49 @@ diesel::table! {
     }
 }
 
+// Notifications (migration 2026-11-27-000011_notifications).
+diesel::table! {
+    notifications (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        kind -> Text,
+        title -> Text,
+        link -> Text,
+        campaign_id -> Nullable<BigInt>,
+        battle_id -> Nullable<BigInt>,
+        created_at -> Timestamp,
+        read_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    outbox (id) {
+        id -> BigInt,
+        channel -> Text,
+        target -> Text,
+        subject -> Text,
+        body -> Text,
+        unsubscribe_url -> Nullable<Text>,
+        status -> Text,
+        attempts -> Integer,
+        run_after -> Timestamp,
+        claimed_by -> Nullable<Text>,
+        lease_until -> Nullable<Timestamp>,
+        last_error -> Nullable<Text>,
+        created_at -> Timestamp,
+        sent_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    notification_prefs (user_id) {
+        user_id -> BigInt,
+        mail_off -> Text,
+        unsubscribe_token -> Text,
+        updated_at -> Timestamp,
+    }
+}
+
 diesel::table! {
     battle_open_sides (battle_id) {
         battle_id -> BigInt,
@@ -190,6 +233,17 @@ diesel::table! {
 }
 
 diesel::table! {
+    password_resets (id) {
+        id -> BigInt,
+        user_id -> BigInt,
+        token_hash -> Text,
+        created_at -> Timestamp,
+        expires_at -> Timestamp,
+        used_at -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
     battle_engine_requests (battle_id) {
         battle_id -> BigInt,
         requested_by -> BigInt,
@@ -199,6 +253,14 @@ diesel::table! {
 
 diesel::joinable!(battle_open_sides -> battles (battle_id));
 diesel::joinable!(battle_engine_requests -> battles (battle_id));
+
+diesel::table! {
+    campaign_webhooks (campaign_id) {
+        campaign_id -> BigInt,
+        url -> Text,
+        updated_at -> Timestamp,
+    }
+}
 
 diesel::allow_tables_to_appear_in_same_query!(
     users,
@@ -213,7 +275,12 @@ diesel::allow_tables_to_appear_in_same_query!(
     jobs,
     battle_table_states,
     battle_open_sides,
-    battle_engine_requests
+    battle_engine_requests,
+    notifications,
+    outbox,
+    notification_prefs,
+    password_resets,
+    campaign_webhooks
 );
 
 // Marks the one transaction that erases an account's name from the campaign logs (see

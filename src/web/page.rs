@@ -42,6 +42,8 @@ pub struct PageCtx {
     pub user: Option<SignedInUser>,
     pub csrf_token: String,
     nav: Vec<&'static Tool>,
+    /// The signed-in user's unread notices, for the navigation's badge.
+    pub unread: i64,
 }
 
 impl PageCtx {
@@ -56,6 +58,14 @@ impl PageCtx {
     }
     pub fn version(&self) -> &'static str {
         env!("CARGO_PKG_VERSION")
+    }
+
+    /// The inbox link's accessible name: "Inbox, 3 unread".
+    pub fn inbox_label(&self) -> String {
+        match self.unread {
+            0 => "Inbox, nothing unread".to_string(),
+            n => format!("Inbox, {n} unread"),
+        }
     }
 
     /// Every system's tool of one kind (`odds`, `reference`, `fight`), in navigation order.
@@ -94,6 +104,7 @@ impl PageCtx {
             user: cached_viewer(req),
             csrf_token,
             nav: nav_tools(req),
+            unread: 0,
         }
     }
 }
@@ -107,10 +118,21 @@ impl FromRequest for PageCtx {
         Box::pin(async move {
             let Viewer(user) = viewer.await?;
             let state = state_of(&req)?;
+            // One indexed count per page for a signed-in user; a failure costs only the badge.
+            let unread = match &user {
+                Some(u) => crate::app::notifications::unread_count(&state.app, u.id)
+                    .await
+                    .unwrap_or_else(|e| {
+                        tracing::warn!(error = ?e, "could not count unread notices");
+                        0
+                    }),
+                None => 0,
+            };
             Ok(PageCtx {
                 user,
                 csrf_token: csrf::current_token(&req, &state),
                 nav: nav_tools(&req),
+                unread,
             })
         })
     }

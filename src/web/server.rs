@@ -18,7 +18,8 @@ use crate::web::assets;
 use crate::web::auth::csrf;
 use crate::web::middleware::{guard_input, log_request, render_errors, security_headers};
 use crate::web::pages::{
-    accounts, admin, battles, campaigns, home, own_data, print, rosters, table,
+    accounts, admin, battles, campaigns, home, inbox, own_data, password_reset, print, rosters,
+    table,
 };
 use crate::web::state::{AppState, Keys};
 
@@ -30,6 +31,8 @@ pub enum StartupError {
     Store(#[from] store::StoreError),
     #[error("cannot bring the stored display names up to date: {0}")]
     DisplayNames(String),
+    #[error("cannot start sending mail: {0}")]
+    Mail(String),
     #[error("cannot listen on {addr}: {source}")]
     Bind {
         addr: String,
@@ -66,6 +69,12 @@ pub fn prepare_state(config: &Config, rules: Systems) -> Result<AppState, Startu
             .map_err(store::StoreError::from)?,
     };
     drop(conn);
+    let outbox =
+        crate::app::mail::Outbox::start(pool.clone(), config.mail.as_ref(), &config.base_url())
+            .map_err(StartupError::Mail)?;
+    if let Some(mail) = &config.mail {
+        tracing::info!(smtp = %mail.describe(), "notification mail is on");
+    }
     Ok(AppState {
         app: crate::app::Context::new(pool, rules, backend)
             .with_work_limits(crate::app::work::WorkLimits {
@@ -80,6 +89,7 @@ pub fn prepare_state(config: &Config, rules: Systems) -> Result<AppState, Startu
         trusted_proxy: config.trusted_proxy,
         body_timeout: config.body_timeout,
         throttle: LoginThrottle,
+        outbox,
     })
 }
 
@@ -106,6 +116,11 @@ impl Application {
             .map(|a| a.to_string())
             .unwrap_or_default();
         let port = listener.local_addr().map(|a| a.port()).unwrap_or(0);
+        // Links in mails go to the address the server really listens on (a port of 0 is
+        // only known now), unless MUSTER_PUBLIC_URL says otherwise.
+        if state.public_url.is_none() && !addr.is_empty() {
+            state.outbox.set_base_url(&format!("http://{addr}"));
+        }
         let state = web::Data::new(state);
         let server = HttpServer::new(move || {
             let (app, openapi) = App::new()
@@ -144,6 +159,28 @@ impl Application {
                     web::resource("/account/delete")
                         .get(own_data::delete_page)
                         .post(own_data::delete),
+                )
+                // Notifications and password reset by e-mail.
+                .service(
+                    web::resource("/account/notifications").post(accounts::update_notifications),
+                )
+                .service(web::resource("/inbox").get(inbox::inbox))
+                .service(web::resource("/inbox/read-all").post(inbox::mark_all_read))
+                .service(web::resource("/inbox/{id}/read").post(inbox::mark_read))
+                .service(
+                    web::resource("/unsubscribe/{token}/{kind}")
+                        .get(inbox::unsubscribe_page)
+                        .post(inbox::unsubscribe),
+                )
+                .service(
+                    web::resource("/password/forgot")
+                        .get(password_reset::forgot_page)
+                        .post(password_reset::forgot),
+                )
+                .service(
+                    web::resource("/password/reset/{token}")
+                        .get(password_reset::reset_page)
+                        .post(password_reset::reset),
                 )
                 .service(web::resource("/admin/users").get(admin::users_page))
                 .service(web::resource("/admin/users/{id}/disable").post(admin::disable_user))
@@ -243,6 +280,7 @@ impl Application {
                         .get(campaigns::organiser)
                         .post(campaigns::organiser_action),
                 )
+                .service(web::resource("/campaigns/{id}/webhook").post(campaigns::webhook))
                 .service(web::resource("/campaigns/{id}/forces/{force}").get(campaigns::force))
                 .service(web::resource("/campaigns/{id}/forces/{force}/buy").post(campaigns::buy))
                 .service(

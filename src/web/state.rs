@@ -18,6 +18,8 @@ pub struct AppState {
     pub throttle: LoginThrottle,
     /// How long a client may take to send a whole request body.
     pub body_timeout: std::time::Duration,
+    /// This server's sender of notification mail and webhook posts (and whether it has SMTP).
+    pub outbox: std::sync::Arc<crate::app::mail::Outbox>,
 }
 
 impl AppState {

@@ -782,11 +782,24 @@ pub async fn record_result(
         against_guest.then_some(actor.id),
         against_guest,
     );
-    let (id, rules) = (row.id, ctx.rules.clone());
+    let (id, rules, uid) = (row.id, ctx.rules.clone(), actor.id);
     let saved = ctx
         .with_conn(move |conn| {
             decide_in_one_transaction(conn, &rules, id, None, |conn| {
-                Ok(battles::record_result(conn, id, based_on, &change)?)
+                let (stored, now) = battles::record_result(conn, id, based_on, &change)?;
+                // A provisional result waits for the other player: tell them.
+                if let (true, Some(r)) = (stored, &now) {
+                    if r.status == RecordStatus::Provisional.id() {
+                        crate::app::notifications::result_recorded(
+                            conn,
+                            r.id,
+                            &r.title,
+                            uid,
+                            [r.attacker_user_id, r.defender_user_id],
+                        )?;
+                    }
+                }
+                Ok((stored, now))
             })
         })
         .await?;

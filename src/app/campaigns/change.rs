@@ -96,6 +96,8 @@ fn store_events(
     let now = chrono::Utc::now().naive_utc();
     let mut rows = Vec::new();
     let mut voided = false;
+    // What was appended, for the notifications derived from it.
+    let mut appended: Vec<(u32, Event, String)> = Vec::new();
     for p in events {
         seq += 1;
         let turn_before = next.turn;
@@ -108,6 +110,7 @@ fn store_events(
         } else {
             turn_before
         };
+        appended.push((turn, p.event.clone(), words.clone()));
         rows.push(NewLogRow {
             campaign_id: row.id,
             seq,
@@ -140,6 +143,20 @@ fn store_events(
         turn: i32::try_from(next.turn).unwrap_or(i32::MAX),
     };
     if store::append(conn, row.id, row.version, &change, &rows)? {
+        crate::app::notifications::campaign_events(
+            conn,
+            &crate::app::notifications::CampaignChange {
+                campaign_id: row.id,
+                name: &row.name,
+                organiser_id: row.organiser_id,
+                actor,
+                after: &next,
+                entries: appended
+                    .iter()
+                    .map(|(t, e, w)| (*t, e, w.as_str()))
+                    .collect(),
+            },
+        )?;
         Ok(next)
     } else {
         Err(Attempt::Stale)

@@ -8,6 +8,7 @@ pub mod battle_records;
 pub mod campaigns;
 pub mod health;
 pub mod jobs;
+pub mod notifications;
 pub mod rosters;
 
 use actix_web::http::header;
@@ -130,7 +131,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(campaigns::adjust)
             .service(campaigns::get_standings)
             .service(campaigns::get_log)
-            .service(campaigns::get_audit),
+            .service(campaigns::get_audit)
+            .service(notifications::list)
+            .service(notifications::mark_read)
+            .service(notifications::mark_all_read),
     );
 }
 

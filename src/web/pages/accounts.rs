@@ -87,6 +87,8 @@ struct LoginPage {
     next: String,
     error: Option<String>,
     notice: Option<&'static str>,
+    /// The server sends mail: offer a reset link instead of "ask the administrator".
+    mail: bool,
 }
 
 #[derive(Deserialize)]
@@ -96,6 +98,7 @@ pub struct LoginQuery {
 }
 
 pub async fn login_page(
+    state: web::Data<AppState>,
     ctx: PageCtx,
     query: web::Query<LoginQuery>,
 ) -> Result<HttpResponse, AppError> {
@@ -106,6 +109,9 @@ pub async fn login_page(
     let notice = match query.done.as_deref() {
         Some("logged_out") => Some("You are logged out."),
         Some("password") => Some("Your password was changed. Log in with the new one."),
+        Some("reset") => Some(
+            "Your new password is set and every device was logged out. Log in with the new one.",
+        ),
         _ => None,
     };
     render(&LoginPage {
@@ -114,6 +120,7 @@ pub async fn login_page(
         next,
         error: None,
         notice,
+        mail: state.outbox.mail_enabled(),
     })
 }
 
@@ -153,6 +160,7 @@ pub async fn login(
         next,
         error: Some(failure.to_string()),
         notice: None,
+        mail: state.outbox.mail_enabled(),
     };
     let mut res = render_with_status(&page, actix_web::ResponseError::status_code(&failure))?;
     if let AppError::TooManyRequests { retry_after_secs } = failure {
@@ -188,6 +196,35 @@ struct AccountPage {
     notice: Option<&'static str>,
     profile_errors: FormErrors,
     password_errors: FormErrors,
+    /// Whether the server sends e-mail, and which notices the user gets by e-mail.
+    mail: bool,
+    mail_kinds: Vec<MailKind>,
+}
+
+/// One line of the notification preferences: `mail_<id>` is the checkbox.
+pub struct MailKind {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub on: bool,
+}
+
+async fn mail_kinds(
+    state: &AppState,
+    user: &auth::SignedInUser,
+) -> Result<(bool, Vec<MailKind>), AppError> {
+    let prefs = crate::app::notifications::preferences(&state.app, &user.actor()).await?;
+    Ok((
+        prefs.mail_enabled && state.outbox.mail_enabled(),
+        prefs
+            .kinds
+            .into_iter()
+            .map(|(k, on)| MailKind {
+                id: k.id(),
+                label: k.label(),
+                on,
+            })
+            .collect(),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -196,6 +233,7 @@ pub struct DoneQuery {
 }
 
 pub async fn account_page(
+    state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
     query: web::Query<DoneQuery>,
@@ -206,9 +244,13 @@ pub async fn account_page(
         Some("password") => {
             Some("Your password was changed. Every other device has been logged out.")
         }
+        Some("notifications") => Some("Your e-mail choices were saved."),
         _ => None,
     };
+    let (mail, mail_kinds) = mail_kinds(&state, &user).await?;
     render(&AccountPage {
+        mail,
+        mail_kinds,
         ctx,
         email: user.email,
         display_name: user.display_name,
@@ -229,6 +271,8 @@ pub async fn update_profile(
         Ok(_) => Ok(redirect("/account?done=profile")),
         Err(e) => render_with_status(
             &AccountPage {
+                mail: mail_kinds(&state, &user).await?.0,
+                mail_kinds: mail_kinds(&state, &user).await?.1,
                 ctx,
                 email: user.email,
                 display_name,
@@ -274,6 +318,8 @@ pub async fn update_password(
         }
         Err(errors) => render_with_status(
             &AccountPage {
+                mail: mail_kinds(&state, &user).await?.0,
+                mail_kinds: mail_kinds(&state, &user).await?.1,
                 ctx,
                 email: user.email,
                 display_name: user.display_name,
@@ -284,4 +330,18 @@ pub async fn update_password(
             StatusCode::UNPROCESSABLE_ENTITY,
         ),
     }
+}
+
+/// Saves which notices come by e-mail: every `mail_<kind>` checkbox ticked is on, the rest off.
+pub async fn update_notifications(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    CsrfForm(form): CsrfForm<std::collections::HashMap<String, String>>,
+) -> Result<HttpResponse, AppError> {
+    let on: Vec<crate::app::notifications::Kind> = crate::app::notifications::Kind::ALL
+        .into_iter()
+        .filter(|k| form.contains_key(&format!("mail_{}", k.id())))
+        .collect();
+    crate::app::notifications::set_preferences(&state.app, &user.actor(), on).await?;
+    Ok(redirect("/account?done=notifications#notifications"))
 }

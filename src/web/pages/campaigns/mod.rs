@@ -12,7 +12,7 @@ mod standings;
 pub use force::{buy, force, force_print, reorganise};
 pub use list::{create, join, join_code, join_show, list, phase_label};
 pub use map::{map_change, map_edit};
-pub use organiser::{organiser, organiser_action};
+pub use organiser::{organiser, organiser_action, webhook};
 pub use show::{close_turn, give_order, show, start};
 pub use standings::{log_page, standings_page};
 

@@ -42,6 +42,9 @@ struct OrganiserPage {
     rules: Vec<(&'static str, &'static str, bool)>,
     errors: FormErrors,
     done: String,
+    /// The webhook's host, when one is set; what was typed into its form.
+    webhook: Option<String>,
+    webhook_typed: String,
 }
 
 async fn organiser_page(
@@ -52,6 +55,19 @@ async fn organiser_page(
     status: StatusCode,
     done: String,
 ) -> Result<HttpResponse, AppError> {
+    organiser_page_typed(state, ctx, c, errors, status, done, String::new()).await
+}
+
+async fn organiser_page_typed(
+    state: &web::Data<AppState>,
+    ctx: PageCtx,
+    c: Loaded,
+    errors: FormErrors,
+    status: StatusCode,
+    done: String,
+    webhook_typed: String,
+) -> Result<HttpResponse, AppError> {
+    let webhook = crate::app::notifications_campaign::webhook_host(&state.app, &c).await?;
     let voidable = crate::app::campaigns::voidable_battles(&state.app, &c).await?;
     let st = &c.state;
     let label = |f: &String| choice(f.clone(), force_name(&c, f));
@@ -119,6 +135,8 @@ async fn organiser_page(
             },
             errors,
             done,
+            webhook,
+            webhook_typed,
             ctx,
         },
         status,
@@ -146,6 +164,7 @@ pub async fn organiser(
         "replace" => "The force has its new player.",
         "arrange" => "The battle is set up again as you chose.",
         "simulate" => "The simulator has fought the battle; its result is in the log.",
+        "webhook" => "The webhook is saved.",
         _ => "",
     };
     organiser_page(
@@ -266,6 +285,37 @@ pub async fn organiser_action(
             let (errors, status) = into_form_errors(e)?;
             let c = load_for(&state.app, &user.actor(), id).await?;
             organiser_page(&state, ctx, c, errors, status, String::new()).await
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct WebhookForm {
+    /// An http(s) address; empty removes the webhook.
+    pub url: String,
+}
+
+/// The organiser sets or removes the campaign's webhook (turn closings and finished battles
+/// are posted to it, never orders).
+pub async fn webhook(
+    state: web::Data<AppState>,
+    SignedIn(user): SignedIn,
+    ctx: PageCtx,
+    id: web::Path<i64>,
+    CsrfForm(form): CsrfForm<WebhookForm>,
+) -> Result<HttpResponse, AppError> {
+    let id = id.into_inner();
+    match crate::app::notifications_campaign::set_webhook(&state.app, &user.actor(), id, &form.url)
+        .await
+    {
+        Ok(()) => Ok(redirect(&format!(
+            "/campaigns/{id}/organiser?done=webhook#webhook"
+        ))),
+        Err(e) => {
+            let (errors, status) = into_form_errors(e)?;
+            let c = load_for(&state.app, &user.actor(), id).await?;
+            organiser_page_typed(&state, ctx, c, errors, status, String::new(), form.url).await
         }
     }
 }

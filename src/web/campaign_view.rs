@@ -339,7 +339,20 @@ pub fn campaign_json(c: &Loaded, system: &dyn ForceRules) -> Value {
         "battles": battles_json(st),
         "ended": st.ended,
         "attention": attention(c, system),
+        "archived": st.archived,
+        "public_path": public_path(c),
     })
+}
+
+/// The public read-only page's address, for the organiser, while it is on.
+pub fn public_path(c: &Loaded) -> Option<String> {
+    if !c.organiser || !c.state.public {
+        return None;
+    }
+    c.row
+        .public_token
+        .as_ref()
+        .map(|t| format!("/public/campaigns/{t}"))
 }
 
 pub fn battles_json(st: &CampaignState) -> Vec<Value> {
@@ -925,4 +938,45 @@ mod tests {
         assert_eq!(short_text("Ännchen Ø'Brie", 14), "Ännchen Ø'Brie");
         assert_eq!(short_text("Howe", 14), "Howe");
     }
+}
+
+/// A campaign as its public page shows it (issue 19): the standings, the map as every member
+/// sees it, the finished battles. Nothing a non-member may not see: no orders (not even how
+/// many are in), no rosters, ratings, banks or log.
+pub fn public_json(c: &Loaded) -> Value {
+    let st = &c.state;
+    let s = crate::rules::campaign::standings::standings(st);
+    json!({
+        "name": c.row.name,
+        "phase": phase_id(st.phase),
+        "turn": st.turn,
+        "turns": st.settings().map(|s| s.turns),
+        "sides": st.settings().map(|s| s.sides.iter().map(|x| json!({"name": x.name})).collect::<Vec<_>>()),
+        "standings": {"final": st.ended.is_some(), "sides": s.sides, "players": s.players},
+        "map": {
+            "places": st.map.places,
+            "routes": st.map.routes,
+            "holders": st.holders,
+            "forces": st.forces.values().map(|f| json!({
+                "id": f.id, "name": f.roster.name(), "player": f.player, "side": f.side,
+                "place": f.place, "out": f.out,
+            })).collect::<Vec<_>>(),
+        },
+        "battles": finished_battles(st).map(|b| json!({
+            "no": b.no, "turn": b.turn, "name": b.name,
+            "attacker": crate::rules::campaign::words::force_label(st, &b.attacker),
+            "defender": crate::rules::campaign::words::force_label(st, &b.defender),
+            "result": b.result,
+        })).collect::<Vec<_>>(),
+        "ended": st.ended,
+    })
+}
+
+/// The battles that have been decided, in order.
+pub fn finished_battles(
+    st: &CampaignState,
+) -> impl Iterator<Item = &crate::rules::campaign::state::CampaignBattle> {
+    st.battles
+        .iter()
+        .filter(|b| b.status == BattleStatus::Resolved)
 }

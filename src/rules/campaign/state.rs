@@ -280,6 +280,21 @@ pub struct CampaignState {
     pub side_adjustment: [i32; 2],
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended: Option<String>,
+    /// Archived by the organiser: hidden from lists and read-only until unarchived.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub archived: bool,
+    /// Whether the public read-only page is on (its link lives with the campaign's row, never
+    /// in the log).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub public: bool,
+    /// How many forces left before the start (withdrawn or removed), so that force ids are
+    /// never used twice.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub withdrawn: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// One log entry's content. Each variant stores the outcome it records.
@@ -305,6 +320,9 @@ pub enum Event {
         ratings: BTreeMap<String, u8>,
         /// The rolls in words.
         rolls: Vec<String>,
+        /// A warning the player enlisted over (a roster of a nation of the other side, M-104).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        warning: Option<String>,
     },
     Started,
     OrderGiven {
@@ -464,6 +482,44 @@ pub enum Event {
         what: String,
         roster: RosterJson,
     },
+    /// A player withdrew their force before the start.
+    ForceWithdrawn {
+        force: String,
+    },
+    /// The organiser removed a player's force before the start.
+    ForceRemoved {
+        force: String,
+        reason: String,
+    },
+    /// A player enlisted another of their rosters instead, before the start: the force keeps
+    /// its id and side; its commanders' ratings are rolled afresh.
+    ForceChanged {
+        force: String,
+        roster: RosterJson,
+        ratings: BTreeMap<String, u8>,
+        rolls: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        warning: Option<String>,
+    },
+    /// The organiser changed the house-rule switches before the start.
+    HouseRulesChanged {
+        rules: HouseRules,
+        /// What changed, in words.
+        changes: Vec<String>,
+    },
+    /// The organiser named an officer made by field promotion.
+    OfficerRenamed {
+        force: String,
+        commander: String,
+        from: String,
+        name: String,
+    },
+    /// Archived: hidden from lists, every action refused until unarchived.
+    Archived,
+    Unarchived,
+    /// The public read-only page was turned on (a new link) or off (the link no longer works).
+    PublicPageOn,
+    PublicPageOff,
 }
 
 impl Event {
@@ -497,6 +553,15 @@ impl Event {
             Event::Adjusted { .. } => "adjusted",
             Event::PlayerReplaced { .. } => "player_replaced",
             Event::Reorganised { .. } => "reorganised",
+            Event::ForceWithdrawn { .. } => "force_withdrawn",
+            Event::ForceRemoved { .. } => "force_removed",
+            Event::ForceChanged { .. } => "force_changed",
+            Event::HouseRulesChanged { .. } => "house_rules_changed",
+            Event::OfficerRenamed { .. } => "officer_renamed",
+            Event::Archived => "archived",
+            Event::Unarchived => "unarchived",
+            Event::PublicPageOn => "public_page_on",
+            Event::PublicPageOff => "public_page_off",
         }
     }
 
@@ -518,7 +583,11 @@ impl Event {
             | Event::Reinforced { force, .. }
             | Event::Purchased { force, .. }
             | Event::PlayerReplaced { force, .. }
-            | Event::Reorganised { force, .. } => Some(force),
+            | Event::Reorganised { force, .. }
+            | Event::ForceWithdrawn { force }
+            | Event::ForceRemoved { force, .. }
+            | Event::ForceChanged { force, .. }
+            | Event::OfficerRenamed { force, .. } => Some(force),
             Event::PlaceTaken { force, .. } | Event::Adjusted { force, .. } => force.as_deref(),
             Event::Created { .. }
             | Event::MapChanged { .. }
@@ -529,7 +598,12 @@ impl Event {
             | Event::BattleFought { .. }
             | Event::TurnBegan { .. }
             | Event::Ended { .. }
-            | Event::BattleVoided { .. } => None,
+            | Event::BattleVoided { .. }
+            | Event::HouseRulesChanged { .. }
+            | Event::Archived
+            | Event::Unarchived
+            | Event::PublicPageOn
+            | Event::PublicPageOff => None,
         }
     }
 }
@@ -639,9 +713,14 @@ impl CampaignState {
         self.battles.iter().find(|b| b.record == record)
     }
 
-    /// The next force id: `f1`, `f2`, … in order of enlistment.
+    /// The next force id: `f1`, `f2`, … in order of enlistment; the id of a force that left
+    /// before the start is not used again.
     pub fn next_force_id(&self) -> String {
-        format!("f{}", self.forces.len() + 1)
+        let n = self.forces.len() + self.withdrawn as usize + 1;
+        // A stored state from before `withdrawn` was kept cannot collide either.
+        let taken = |n: usize| self.forces.contains_key(&format!("f{n}"));
+        let n = (n..).find(|&n| !taken(n)).unwrap_or(n);
+        format!("f{n}")
     }
 
     fn force_mut(&mut self, seq: i64, id: &str) -> Result<&mut Force, CampaignError> {
@@ -995,6 +1074,62 @@ impl CampaignState {
                 f.roster = roster.clone();
                 f.note(element, format!("Moved {what}, turn {turn}"));
             }
+            Event::ForceWithdrawn { force } | Event::ForceRemoved { force, .. } => {
+                if self.phase != Phase::Enlisting {
+                    return Err(bad(seq, "a force only leaves before the start"));
+                }
+                self.forces
+                    .remove(force)
+                    .ok_or_else(|| bad(seq, format!("no force {force}")))?;
+                self.withdrawn += 1;
+            }
+            Event::ForceChanged {
+                force,
+                roster,
+                ratings,
+                ..
+            } => {
+                if self.phase != Phase::Enlisting {
+                    return Err(bad(seq, "a force is only changed before the start"));
+                }
+                let full_sizes = rules
+                    .element_sizes(roster)
+                    .map_err(|e| bad(seq, e))?
+                    .into_iter()
+                    .collect();
+                let f = self.force_mut(seq, force)?;
+                f.roster = roster.clone();
+                f.full_sizes = full_sizes;
+                f.ratings = ratings.clone();
+                f.history.clear();
+            }
+            Event::HouseRulesChanged { rules: house, .. } => {
+                let s = self
+                    .settings
+                    .as_mut()
+                    .ok_or_else(|| bad(seq, "no campaign"))?;
+                s.rules = house.clone();
+            }
+            Event::OfficerRenamed {
+                force,
+                commander,
+                from,
+                name,
+            } => {
+                let turn = self.turn;
+                let f = self.force_mut(seq, force)?;
+                rules
+                    .rename_commander(&mut f.roster, commander, name)
+                    .map_err(|e| bad(seq, e))?;
+                f.note(
+                    commander,
+                    format!("{from} was named {name} by the organiser, turn {turn}"),
+                );
+            }
+            Event::Archived => self.archived = true,
+            Event::Unarchived => self.archived = false,
+            Event::PublicPageOn => self.public = true,
+            Event::PublicPageOff => self.public = false,
         }
         Ok(())
     }
@@ -1114,6 +1249,7 @@ mod tests {
                 roster: roster(),
                 ratings: BTreeMap::new(),
                 rolls: Vec::new(),
+                warning: None,
             },
             Event::Started,
             Event::OrderGiven {
@@ -1238,6 +1374,32 @@ mod tests {
                 what: "from Group 2 to Group 1".into(),
                 roster: roster(),
             },
+            Event::ForceWithdrawn { force: f() },
+            Event::ForceRemoved {
+                force: f(),
+                reason: "never turned up".into(),
+            },
+            Event::ForceChanged {
+                force: f(),
+                roster: roster(),
+                ratings: BTreeMap::new(),
+                rolls: Vec::new(),
+                warning: None,
+            },
+            Event::HouseRulesChanged {
+                rules: HouseRules::default(),
+                changes: vec!["Surrender: off".into()],
+            },
+            Event::OfficerRenamed {
+                force: f(),
+                commander: "c1".into(),
+                from: "Officer".into(),
+                name: "Major André".into(),
+            },
+            Event::Archived,
+            Event::Unarchived,
+            Event::PublicPageOn,
+            Event::PublicPageOff,
         ]
     }
 
@@ -1271,6 +1433,15 @@ mod tests {
             Event::Adjusted { .. } => 24,
             Event::PlayerReplaced { .. } => 25,
             Event::Reorganised { .. } => 26,
+            Event::ForceWithdrawn { .. } => 27,
+            Event::ForceRemoved { .. } => 28,
+            Event::ForceChanged { .. } => 29,
+            Event::HouseRulesChanged { .. } => 30,
+            Event::OfficerRenamed { .. } => 31,
+            Event::Archived => 32,
+            Event::Unarchived => 33,
+            Event::PublicPageOn => 34,
+            Event::PublicPageOff => 35,
         }
     }
 
@@ -1280,7 +1451,7 @@ mod tests {
         let covered: Vec<usize> = events.iter().map(variant_no).collect();
         assert_eq!(
             covered,
-            (0..27).collect::<Vec<_>>(),
+            (0..36).collect::<Vec<_>>(),
             "one sample per variant"
         );
         for e in &events {
@@ -1319,6 +1490,10 @@ mod tests {
                 "adjusted",
                 "player_replaced",
                 "reorganised",
+                "force_withdrawn",
+                "force_removed",
+                "force_changed",
+                "officer_renamed",
             ]
         );
         // Campaign-wide entries and battles name no single force.

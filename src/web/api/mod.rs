@@ -122,7 +122,20 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(campaigns::adjust)
             .service(campaigns::get_standings)
             .service(campaigns::get_log)
-            .service(campaigns::get_audit),
+            .service(campaigns::get_audit)
+            // Campaign administration (issue 19).
+            .service(campaigns::withdraw_force)
+            .service(campaigns::remove_force)
+            .service(campaigns::change_force)
+            .service(campaigns::put_rules)
+            .service(campaigns::officers)
+            .service(campaigns::rename_officer)
+            .service(campaigns::archive)
+            .service(campaigns::unarchive)
+            .service(campaigns::delete_campaign)
+            .service(campaigns::public_on)
+            .service(campaigns::public_off)
+            .service(campaigns::public_campaign),
     );
 }
 

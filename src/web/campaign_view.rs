@@ -926,20 +926,6 @@ pub fn system_of<'a>(state: &'a AppState, c: &Loaded) -> Result<&'a dyn ForceRul
     Ok(crate::app::campaigns::system_of(&state.app.rules, &c.row)?)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::short_text;
-
-    /// A long name on the map ends with an ellipsis; one that fits, accented or not, is whole.
-    #[test]
-    fn map_labels_are_cut_with_an_ellipsis() {
-        assert_eq!(short_text("Ännchen Ø'Brien", 14), "Ännchen Ø'Bri…");
-        assert_eq!(short_text("Tuesday Organiser", 14), "Tuesday Organ…");
-        assert_eq!(short_text("Ännchen Ø'Brie", 14), "Ännchen Ø'Brie");
-        assert_eq!(short_text("Howe", 14), "Howe");
-    }
-}
-
 /// A campaign as its public page shows it (issue 19): the standings, the map as every member
 /// sees it, the finished battles. Nothing a non-member may not see: no orders (not even how
 /// many are in), no rosters, ratings, banks or log.
@@ -979,4 +965,18 @@ pub fn finished_battles(
     st.battles
         .iter()
         .filter(|b| b.status == BattleStatus::Resolved)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_text;
+
+    /// A long name on the map ends with an ellipsis; one that fits, accented or not, is whole.
+    #[test]
+    fn map_labels_are_cut_with_an_ellipsis() {
+        assert_eq!(short_text("Ännchen Ø'Brien", 14), "Ännchen Ø'Bri…");
+        assert_eq!(short_text("Tuesday Organiser", 14), "Tuesday Organ…");
+        assert_eq!(short_text("Ännchen Ø'Brie", 14), "Ännchen Ø'Brie");
+        assert_eq!(short_text("Howe", 14), "Howe");
+    }
 }

@@ -95,6 +95,9 @@ pub(super) fn warned(
     }
 }
 
+/// A roster as a force holds it, its commanders' ratings, and the rolls in words.
+pub(super) type Rated = (RosterJson, BTreeMap<String, u8>, Vec<String>);
+
 /// A roster read for enlisting, checked at the battle size, with every commander's rating
 /// rolled: the roster as the force holds it, the ratings, the rolls in words.
 pub(super) fn checked_and_rated(
@@ -102,7 +105,7 @@ pub(super) fn checked_and_rated(
     rules: &dyn ForceRules,
     roster: &RosterJson,
     seed: u64,
-) -> Result<(RosterJson, BTreeMap<String, u8>, Vec<String>), CampaignError> {
+) -> Result<Rated, CampaignError> {
     let roster = rules
         .enlistment(roster, &settings.war, settings.points)
         .map_err(invalid)?;

@@ -1,13 +1,13 @@
 //! The organiser's tools: arrange, void or simulate a battle, adjust points, replace a player.
 
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
 use crate::app;
 use crate::app::campaigns::actions::{self as actions, Adjustment};
-use crate::app::campaigns::{load_for, Loaded};
+use crate::app::campaigns::{admin, load_for, Loaded};
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::SignedIn;
 use crate::web::page::SelectOption;
@@ -42,10 +42,27 @@ struct OrganiserPage {
     rules: Vec<(&'static str, &'static str, bool)>,
     errors: FormErrors,
     done: String,
+    /// Before the start: forces may be removed, the house rules edited, the campaign deleted.
+    enlisting: bool,
+    archived: bool,
+    /// The public page's full address while it is on.
+    public_url: Option<String>,
+    /// Officers made by field promotion, to name: (force, commander, label, name now).
+    officers: Vec<OfficerView>,
+}
+
+/// A promoted officer the organiser may name.
+pub struct OfficerView {
+    pub force: String,
+    pub commander: String,
+    /// "Promoted officer no. 1 (Left), of Force 1 (Howe)".
+    pub label: String,
+    pub name: String,
 }
 
 async fn organiser_page(
     state: &web::Data<AppState>,
+    req: &HttpRequest,
     ctx: PageCtx,
     c: Loaded,
     errors: FormErrors,
@@ -53,6 +70,18 @@ async fn organiser_page(
     done: String,
 ) -> Result<HttpResponse, AppError> {
     let voidable = crate::app::campaigns::voidable_battles(&state.app, &c).await?;
+    let officers = app::campaigns::admin::promoted_officers(&state.app, &c)
+        .await?
+        .into_iter()
+        .map(|o| OfficerView {
+            label: format!("{}, of {}", o.name, force_name(&c, &o.force)),
+            force: o.force,
+            commander: o.commander,
+            name: o.name,
+        })
+        .collect();
+    let public_url =
+        crate::web::campaign_view::public_path(&c).map(|p| state.absolute_url(req, &p));
     let st = &c.state;
     let label = |f: &String| choice(f.clone(), force_name(&c, f));
     render_with_status(
@@ -119,6 +148,10 @@ async fn organiser_page(
             },
             errors,
             done,
+            enlisting: c.state.phase == crate::rules::campaign::state::Phase::Enlisting,
+            archived: c.state.archived,
+            public_url,
+            officers,
             ctx,
         },
         status,
@@ -135,6 +168,7 @@ pub async fn organiser(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
+    req: HttpRequest,
     id: web::Path<i64>,
     query: web::Query<DoneQuery>,
 ) -> Result<HttpResponse, AppError> {
@@ -146,10 +180,18 @@ pub async fn organiser(
         "replace" => "The force has its new player.",
         "arrange" => "The battle is set up again as you chose.",
         "simulate" => "The simulator has fought the battle; its result is in the log.",
+        "remove" => "The force is removed from the campaign; the log says why.",
+        "rules" => "The campaign rules are changed; the log says which.",
+        "rename" => "The officer has his name; the log and his history say so.",
+        "archive" => "The campaign is archived: it is read-only and left out of lists until you unarchive it.",
+        "unarchive" => "The campaign is unarchived: it is back in the lists and open to changes.",
+        "public_on" => "The public page is on: anyone with its link can see the standings, the map and the finished battles.",
+        "public_off" => "The public page is off: its link no longer works.",
         _ => "",
     };
     organiser_page(
         &state,
+        &req,
         ctx,
         c,
         FormErrors::default(),
@@ -174,12 +216,30 @@ pub struct ToolForm {
     pub attacker: String,
     pub defender: String,
     pub scenario: String,
+    /// A promoted officer to name: his force (`target`), his commander id and the name.
+    pub commander: String,
+    pub name: String,
+    /// The house-rule switches ticked (`rule_<id>`; a form sends only those).
+    #[serde(flatten)]
+    pub ticks: std::collections::HashMap<String, String>,
+}
+
+impl ToolForm {
+    /// The house rules as the form's boxes are ticked.
+    fn house_rules(&self) -> crate::rules::campaign::state::HouseRules {
+        let mut rules = crate::rules::campaign::state::HouseRules::default();
+        for (id, _, _) in crate::rules::campaign::state::HouseRules::default().switches() {
+            rules.set(id, self.ticks.contains_key(&format!("rule_{id}")));
+        }
+        rules
+    }
 }
 
 pub async fn organiser_action(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
+    req: HttpRequest,
     id: web::Path<i64>,
     CsrfForm(form): CsrfForm<ToolForm>,
 ) -> Result<HttpResponse, AppError> {
@@ -246,6 +306,34 @@ pub async fn organiser_action(
                 .await
                 .map(|_| "replace")
         }
+        "remove" => admin::remove_force(&state.app, &c, &user.actor(), &form.target, &form.reason)
+            .await
+            .map(|_| "remove"),
+        "rules" => admin::set_rules(&state.app, &c, &user.actor(), form.house_rules())
+            .await
+            .map(|_| "rules"),
+        "rename" => admin::rename_officer(
+            &state.app,
+            &c,
+            &user.actor(),
+            &form.target,
+            &form.commander,
+            &form.name,
+        )
+        .await
+        .map(|_| "rename"),
+        "archive" => admin::archive(&state.app, &c, &user.actor())
+            .await
+            .map(|_| "archive"),
+        "unarchive" => admin::unarchive(&state.app, &c, &user.actor())
+            .await
+            .map(|_| "unarchive"),
+        "public_on" => admin::public_on(&state.app, &c, &user.actor())
+            .await
+            .map(|_| "public_on"),
+        "public_off" => admin::public_off(&state.app, &c, &user.actor())
+            .await
+            .map(|_| "public_off"),
         _ => Err(app::Error::bad_request("Choose a tool.")),
     };
     match done {
@@ -253,7 +341,7 @@ pub async fn organiser_action(
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
             let c = load_for(&state.app, &user.actor(), id).await?;
-            organiser_page(&state, ctx, c, errors, status, String::new()).await
+            organiser_page(&state, &req, ctx, c, errors, status, String::new()).await
         }
     }
 }

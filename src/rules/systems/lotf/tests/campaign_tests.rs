@@ -1813,9 +1813,11 @@ mod admin {
     #[test]
     fn house_rules_change_before_the_start_and_say_what_changed() {
         let mut log = enlisting();
-        let mut wanted = HouseRules::default();
-        wanted.surrender = false;
-        wanted.experience = false;
+        let wanted = HouseRules {
+            surrender: false,
+            experience: false,
+            ..HouseRules::default()
+        };
         let e = change_rules(&log.state, &log.cat, &wanted).expect("before the start");
         let Event::HouseRulesChanged { changes, .. } = &e else {
             panic!("{e:?}")

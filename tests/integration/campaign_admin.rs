@@ -903,3 +903,34 @@ async fn only_the_organiser_names_promoted_officers_and_only_promoted_ones() {
     let (got, _) = w.api.call(Some(&w.org), "PUT", &path, Some(body)).await;
     assert_eq!(got, 404);
 }
+
+#[tokio::test]
+async fn a_refused_removal_keeps_what_the_organiser_typed() {
+    let app = spawn_app().await;
+    let w = world(&app).await;
+    let id = w.id;
+    let org = browser(&app, "org@example.com").await;
+    let tools = format!("/campaigns/{id}/organiser");
+    let long = format!("Sent a roster of another war {}", "and more ".repeat(60));
+    let res = org
+        .post_form(
+            &tools,
+            &tools,
+            &[("tool", "remove"), ("target", "f3"), ("reason", &long)],
+        )
+        .await;
+    assert_eq!(res.status(), 422);
+    let html = res.text().await.expect("page");
+    assert!(html.contains("1 to 500 characters"), "{html}");
+    assert!(html.contains(long.trim()), "the reason is kept");
+    assert!(
+        html.contains("<option value=\"f3\" selected>"),
+        "the force is kept"
+    );
+    // Nothing was removed.
+    let c = w
+        .api
+        .ok(&w.org, "GET", &format!("/campaigns/{id}"), None)
+        .await;
+    assert_eq!(c["forces"].as_array().map(Vec::len), Some(3));
+}

@@ -49,6 +49,9 @@ struct OrganiserPage {
     public_url: Option<String>,
     /// Officers made by field promotion, to name: (force, commander, label, name now).
     officers: Vec<OfficerView>,
+    /// What was typed into a refused removal (force, reason), kept for the form.
+    remove_target: String,
+    remove_reason: String,
 }
 
 /// A promoted officer the organiser may name.
@@ -60,6 +63,7 @@ pub struct OfficerView {
     pub name: String,
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn organiser_page(
     state: &web::Data<AppState>,
     req: &HttpRequest,
@@ -68,18 +72,35 @@ async fn organiser_page(
     errors: FormErrors,
     status: StatusCode,
     done: String,
+    typed: &ToolForm,
 ) -> Result<HttpResponse, AppError> {
     let voidable = crate::app::campaigns::voidable_battles(&state.app, &c).await?;
     let officers = app::campaigns::admin::promoted_officers(&state.app, &c)
         .await?
         .into_iter()
-        .map(|o| OfficerView {
-            label: format!("{}, of {}", o.name, force_name(&c, &o.force)),
-            force: o.force,
-            commander: o.commander,
-            name: o.name,
+        .map(|o| {
+            // A refused name is given back as it was typed.
+            let name = if typed.tool == "rename"
+                && typed.target == o.force
+                && typed.commander == o.commander
+            {
+                typed.name.clone()
+            } else {
+                o.name.clone()
+            };
+            OfficerView {
+                label: format!("{}, of {}", o.name, force_name(&c, &o.force)),
+                force: o.force,
+                commander: o.commander,
+                name,
+            }
         })
         .collect();
+    let (remove_target, remove_reason) = if typed.tool == "remove" {
+        (typed.target.clone(), typed.reason.clone())
+    } else {
+        (String::new(), String::new())
+    };
     let public_url =
         crate::web::campaign_view::public_path(&c).map(|p| state.absolute_url(req, &p));
     let st = &c.state;
@@ -152,6 +173,8 @@ async fn organiser_page(
             archived: c.state.archived,
             public_url,
             officers,
+            remove_target,
+            remove_reason,
             ctx,
         },
         status,
@@ -197,6 +220,7 @@ pub async fn organiser(
         FormErrors::default(),
         StatusCode::OK,
         done.into(),
+        &ToolForm::default(),
     )
     .await
 }
@@ -341,7 +365,7 @@ pub async fn organiser_action(
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
             let c = load_for(&state.app, &user.actor(), id).await?;
-            organiser_page(&state, &req, ctx, c, errors, status, String::new()).await
+            organiser_page(&state, &req, ctx, c, errors, status, String::new(), &form).await
         }
     }
 }

@@ -228,7 +228,8 @@ pub fn attention_beside_battles(c: &Loaded, system: &dyn ForceRules) -> Vec<Stri
 fn attention_of(c: &Loaded, system: &dyn ForceRules, results_to_confirm: bool) -> Vec<String> {
     let st = &c.state;
     let mut out = Vec::new();
-    if st.phase == Phase::Ended {
+    // An archived campaign is read-only: nothing in it waits for anyone.
+    if st.phase == Phase::Ended || st.archived {
         return out;
     }
     if let Some(f) = c.force.as_deref().and_then(|f| st.forces.get(f)) {

@@ -546,6 +546,11 @@ async fn an_archived_campaign_is_hidden_from_lists_and_read_only_until_unarchive
     }
     let c = w.api.ok(&w.org, "POST", &archive, None).await;
     assert_eq!(c["archived"], true);
+    assert_eq!(
+        c["attention"].as_array().map(Vec::len),
+        Some(0),
+        "nothing waits in a read-only campaign"
+    );
     // Left out of the lists; asked for, it is there.
     let list = w.api.ok(&w.crown, "GET", "/campaigns", None).await;
     assert_eq!(

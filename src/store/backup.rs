@@ -94,6 +94,7 @@ backed_up_tables! {
         id: i64, rule_system: String, name: String, organiser_id: i64, invite_code: String,
         state: String, phase: String, turn: i32, version: i32, created_at: NaiveDateTime,
         updated_at: NaiveDateTime,
+        archived: bool, public_token: Option<String>,
     }
     campaign_members => MemberRow { campaign_id: i64, user_id: i64, force_id: Option<String> }
     battles => BattleRow {

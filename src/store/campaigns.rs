@@ -24,6 +24,10 @@ pub struct CampaignRow {
     pub version: i32,
     pub created_at: NaiveDateTime,
     pub updated_at: NaiveDateTime,
+    /// Archived: hidden from lists, read-only (the state says so too).
+    pub archived: bool,
+    /// The public read-only page's token; none while the page is off.
+    pub public_token: Option<String>,
 }
 
 #[derive(Debug, Clone, Insertable)]
@@ -79,6 +83,7 @@ pub struct StateChange {
     pub state: String,
     pub phase: String,
     pub turn: i32,
+    pub archived: bool,
 }
 
 /// Creates a campaign with its first log entries.
@@ -141,9 +146,10 @@ pub fn find_by_code(conn: &mut DbConnection, code: &str) -> QueryResult<Option<C
         .optional()
 }
 
-/// Campaigns a user organises or plays in, newest first.
+/// Campaigns a user organises or plays in and that are not archived, newest first.
 pub fn list_for_user(conn: &mut DbConnection, user: i64) -> QueryResult<Vec<CampaignRow>> {
     of_user(user)
+        .filter(campaigns::archived.eq(false))
         .order(campaigns::id.desc())
         .select(CampaignRow::as_select())
         .load(conn)
@@ -171,11 +177,18 @@ pub struct CampaignListing {
     pub phase: String,
     pub turn: i32,
     pub created_at: NaiveDateTime,
+    pub archived: bool,
 }
 
-/// The campaigns a user organises or plays in, newest first, without their state.
-pub fn listing_for_user(conn: &mut DbConnection, user: i64) -> QueryResult<Vec<CampaignListing>> {
+/// The campaigns a user organises or plays in, newest first, without their state: the
+/// archived ones or the others.
+pub fn listing_for_user(
+    conn: &mut DbConnection,
+    user: i64,
+    archived: bool,
+) -> QueryResult<Vec<CampaignListing>> {
     of_user(user)
+        .filter(campaigns::archived.eq(archived))
         .order(campaigns::id.desc())
         .select(CampaignListing::as_select())
         .load(conn)
@@ -193,14 +206,16 @@ pub enum ListingOrder {
     Name,
 }
 
-/// One page of the campaigns a user organises or plays in, and how many match in all.
+/// One page of the campaigns a user organises or plays in (the archived ones or the others),
+/// and how many match in all.
 pub fn listing_page_for_user(
     conn: &mut DbConnection,
     user: i64,
     q: &ListingQuery,
+    archived: bool,
 ) -> QueryResult<(Vec<CampaignListing>, i64)> {
     let filtered = || {
-        let mut query = of_user(user);
+        let mut query = of_user(user).filter(campaigns::archived.eq(archived));
         if let Some(pattern) = search_pattern(q.search.as_deref()) {
             query = query.filter(lower(campaigns::name).like(pattern).escape('\\'));
         }
@@ -277,6 +292,7 @@ pub fn append(
         campaigns::state.eq(&change.state),
         campaigns::phase.eq(&change.phase),
         campaigns::turn.eq(change.turn),
+        campaigns::archived.eq(change.archived),
         campaigns::version.eq(based_on + 1),
         campaigns::updated_at.eq(chrono::Utc::now().naive_utc()),
     ))
@@ -380,4 +396,36 @@ pub fn last_seq(conn: &mut DbConnection, campaign: i64) -> QueryResult<i64> {
         .select(diesel::dsl::max(campaign_log::seq))
         .first(conn)?;
     Ok(max.unwrap_or(0))
+}
+
+/// Sets or clears the public page's token (inside the change's transaction).
+pub fn set_public_token(conn: &mut DbConnection, id: i64, token: Option<&str>) -> QueryResult<()> {
+    diesel::update(campaigns::table.find(id))
+        .set(campaigns::public_token.eq(token))
+        .execute(conn)?;
+    Ok(())
+}
+
+/// The campaign whose public page has this token, while the page is on.
+pub fn find_by_public_token(
+    conn: &mut DbConnection,
+    token: &str,
+) -> QueryResult<Option<CampaignRow>> {
+    campaigns::table
+        .filter(campaigns::public_token.eq(token))
+        .select(CampaignRow::as_select())
+        .first(conn)
+        .optional()
+}
+
+/// Deletes a campaign that is still at `based_on`, with its members, log and battle records
+/// (the tables cascade). False when it changed since it was read.
+pub fn delete_if(conn: &mut DbConnection, id: i64, based_on: i32) -> QueryResult<bool> {
+    let n = diesel::delete(
+        campaigns::table
+            .find(id)
+            .filter(campaigns::version.eq(based_on)),
+    )
+    .execute(conn)?;
+    Ok(n > 0)
 }

@@ -108,6 +108,8 @@ diesel::table! {
         version -> Integer,
         created_at -> Timestamp,
         updated_at -> Timestamp,
+        archived -> Bool,
+        public_token -> Nullable<Text>,
     }
 }
 

@@ -228,7 +228,8 @@ pub fn attention_beside_battles(c: &Loaded, system: &dyn ForceRules) -> Vec<Stri
 fn attention_of(c: &Loaded, system: &dyn ForceRules, results_to_confirm: bool) -> Vec<String> {
     let st = &c.state;
     let mut out = Vec::new();
-    if st.phase == Phase::Ended {
+    // An archived campaign is read-only: nothing in it waits for anyone.
+    if st.phase == Phase::Ended || st.archived {
         return out;
     }
     if let Some(f) = c.force.as_deref().and_then(|f| st.forces.get(f)) {
@@ -339,7 +340,20 @@ pub fn campaign_json(c: &Loaded, system: &dyn ForceRules) -> Value {
         "battles": battles_json(st),
         "ended": st.ended,
         "attention": attention(c, system),
+        "archived": st.archived,
+        "public_path": public_path(c),
     })
+}
+
+/// The public read-only page's address, for the organiser, while it is on.
+pub fn public_path(c: &Loaded) -> Option<String> {
+    if !c.organiser || !c.state.public {
+        return None;
+    }
+    c.row
+        .public_token
+        .as_ref()
+        .map(|t| format!("/public/campaigns/{t}"))
 }
 
 pub fn battles_json(st: &CampaignState) -> Vec<Value> {
@@ -911,6 +925,47 @@ fn short_text(name: &str, most: usize) -> String {
 /// The campaign's rule system, as the campaign pages ask it.
 pub fn system_of<'a>(state: &'a AppState, c: &Loaded) -> Result<&'a dyn ForceRules, AppError> {
     Ok(crate::app::campaigns::system_of(&state.app.rules, &c.row)?)
+}
+
+/// A campaign as its public page shows it (issue 19): the standings, the map as every member
+/// sees it, the finished battles. Nothing a non-member may not see: no orders (not even how
+/// many are in), no rosters, ratings, banks or log.
+pub fn public_json(c: &Loaded) -> Value {
+    let st = &c.state;
+    let s = crate::rules::campaign::standings::standings(st);
+    json!({
+        "name": c.row.name,
+        "phase": phase_id(st.phase),
+        "turn": st.turn,
+        "turns": st.settings().map(|s| s.turns),
+        "sides": st.settings().map(|s| s.sides.iter().map(|x| json!({"name": x.name})).collect::<Vec<_>>()),
+        "standings": {"final": st.ended.is_some(), "sides": s.sides, "players": s.players},
+        "map": {
+            "places": st.map.places,
+            "routes": st.map.routes,
+            "holders": st.holders,
+            "forces": st.forces.values().map(|f| json!({
+                "id": f.id, "name": f.roster.name(), "player": f.player, "side": f.side,
+                "place": f.place, "out": f.out,
+            })).collect::<Vec<_>>(),
+        },
+        "battles": finished_battles(st).map(|b| json!({
+            "no": b.no, "turn": b.turn, "name": b.name,
+            "attacker": crate::rules::campaign::words::force_label(st, &b.attacker),
+            "defender": crate::rules::campaign::words::force_label(st, &b.defender),
+            "result": b.result,
+        })).collect::<Vec<_>>(),
+        "ended": st.ended,
+    })
+}
+
+/// The battles that have been decided, in order.
+pub fn finished_battles(
+    st: &CampaignState,
+) -> impl Iterator<Item = &crate::rules::campaign::state::CampaignBattle> {
+    st.battles
+        .iter()
+        .filter(|b| b.status == BattleStatus::Resolved)
 }
 
 #[cfg(test)]

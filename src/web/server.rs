@@ -282,6 +282,25 @@ impl Application {
                 )
                 .service(web::resource("/campaigns/{id}/webhook").post(campaigns::webhook))
                 .service(web::resource("/campaigns/{id}/forces/{force}").get(campaigns::force))
+                // Campaign administration (issue 19).
+                .service(
+                    web::resource("/campaigns/{id}/forces/{force}/enlistment")
+                        .get(campaigns::enlistment),
+                )
+                .service(
+                    web::resource("/campaigns/{id}/forces/{force}/change")
+                        .post(campaigns::change_force),
+                )
+                .service(
+                    web::resource("/campaigns/{id}/forces/{force}/withdraw")
+                        .post(campaigns::withdraw),
+                )
+                .service(
+                    web::resource("/campaigns/{id}/delete")
+                        .get(campaigns::delete_confirm)
+                        .post(campaigns::delete_campaign),
+                )
+                .service(web::resource("/public/campaigns/{token}").get(campaigns::public_page))
                 .service(web::resource("/campaigns/{id}/forces/{force}/buy").post(campaigns::buy))
                 .service(
                     web::resource("/campaigns/{id}/forces/{force}/reorganise")

@@ -15,6 +15,7 @@ mod browser_lod_rosters;
 mod browser_phone;
 mod browser_print;
 mod browser_rosters;
+mod campaign_admin;
 mod campaign_map;
 mod campaign_systems;
 mod campaigns;

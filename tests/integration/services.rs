@@ -222,10 +222,10 @@ async fn campaign_at_battle_under(rules: HouseRules) -> AtBattle {
     let id = created.id;
     let crown = roster_of(&w, &w.howe, "Crown", "british").await;
     let congress = roster_of(&w, &w.washington, "Congress", "american").await;
-    let (_, f1) = actions::join(ctx, &w.howe, &created.invite_code, 0, crown)
+    let (_, f1) = actions::join(ctx, &w.howe, &created.invite_code, 0, crown, false)
         .await
         .expect("Howe joins");
-    let (_, f2) = actions::join(ctx, &w.washington, &created.invite_code, 1, congress)
+    let (_, f2) = actions::join(ctx, &w.washington, &created.invite_code, 1, congress, false)
         .await
         .expect("Washington joins");
     assert_eq!((f1.as_str(), f2.as_str()), ("f1", "f2"));

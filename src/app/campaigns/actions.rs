@@ -11,7 +11,7 @@ use super::{
 };
 use crate::app::{Actor, Context, Error, ErrorDetail};
 use crate::rules::campaign::aftermath::bank_after_adjustment;
-use crate::rules::campaign::forces::{enlist, purchase as buy, reorganise as move_element};
+use crate::rules::campaign::forces::{enlist_warned, purchase as buy, reorganise as move_element};
 use crate::rules::campaign::forces_api::{self, RosterJson};
 use crate::rules::campaign::movement::{Map, Order};
 use crate::rules::campaign::settings::SettingsInput;
@@ -130,15 +130,14 @@ pub async fn create(
         .await
 }
 
-/// A player joins a side with one of their rosters, found by the invite code.
-pub async fn join(
+/// One of the actor's rosters, read for enlisting in the campaign `row`: refused by name when
+/// it is not theirs or is of another rule system.
+pub(super) async fn roster_for(
     ctx: &Context,
     actor: &Actor,
-    code: &str,
-    side: u8,
+    row: &CampaignRow,
     roster_id: i64,
-) -> Result<(i64, String), Error> {
-    let (row, _) = by_code(ctx, code).await?;
+) -> Result<RosterJson, Error> {
     let roster = crate::app::rosters::load_owned_row(ctx, actor, roster_id)
         .await
         .map_err(|e| match e {
@@ -159,12 +158,26 @@ pub async fn join(
         }
         return Err(invalid("roster", &message));
     }
-    let document: RosterJson = serde_json::from_str(&roster.document)
-        .map_err(|e| Error::internal(format!("roster {roster_id} does not parse: {e}")))?;
+    serde_json::from_str(&roster.document)
+        .map_err(|e| Error::internal(format!("roster {roster_id} does not parse: {e}")))
+}
+
+/// A player joins a side with one of their rosters, found by the invite code. A roster of a
+/// nation that did not fight for the side is refused unless `accept_warning` (M-104).
+pub async fn join(
+    ctx: &Context,
+    actor: &Actor,
+    code: &str,
+    side: u8,
+    roster_id: i64,
+    accept_warning: bool,
+) -> Result<(i64, String), Error> {
+    let (row, _) = by_code(ctx, code).await?;
+    let document = roster_for(ctx, actor, &row, roster_id).await?;
     let (uid, player, cat, id) = (actor.id, actor.name.clone(), ctx.rules.clone(), row.id);
     let after = change(ctx, id, actor, move |conn, row, st| {
         let seed = crate::app::dice::fresh_seed();
-        let event = enlist(
+        let event = enlist_warned(
             st,
             system_of(&cat, row)?,
             uid,
@@ -172,6 +185,7 @@ pub async fn join(
             side,
             &document,
             seed,
+            Some(accept_warning),
         )?;
         store::add_member(conn, id, uid, event.force())?;
         Ok(vec![Pending {
@@ -402,7 +416,7 @@ pub async fn reorganise(
     .await
 }
 
-fn reason_of(reason: &str) -> Result<String, Error> {
+pub(super) fn reason_of(reason: &str) -> Result<String, Error> {
     let r = reason.trim();
     if r.is_empty() || r.chars().count() > 500 {
         return Err(invalid("reason", "Give a reason of 1 to 500 characters."));

@@ -5,6 +5,7 @@
 use super::{parse_entry, parse_state, phase_id, system_of, Loaded};
 use crate::app::battle_record::RecordStatus;
 use crate::app::{Actor, Context, Error};
+use crate::rules::campaign::admin::ARCHIVED;
 use crate::rules::campaign::after_battle::resolve_battle;
 use crate::rules::campaign::forces_api::SetupForce;
 use crate::rules::campaign::state::{CampaignBattle, CampaignState, Entry, Event, Phase};
@@ -141,6 +142,7 @@ fn store_events(
         state: serde_json::to_string(&next).map_err(Error::internal)?,
         phase: phase_id(next.phase).into(),
         turn: i32::try_from(next.turn).unwrap_or(i32::MAX),
+        archived: next.archived,
     };
     if store::append(conn, row.id, row.version, &change, &rows)? {
         crate::app::notifications::campaign_events(
@@ -177,11 +179,23 @@ fn change_within(
     id: i64,
     actor: Option<i64>,
     decide: &Decide,
+    archived: Archived,
 ) -> Result<CampaignState, Attempt> {
     store::lock_for_change(conn, id)?;
     let mut row = store::find(conn, id)?.ok_or(Error::NotFound)?;
     let system = system_of(rules, &row)?;
     let mut current = parse_state(&row)?;
+    // An archived campaign is read-only: every change is refused in words, before anything
+    // else is decided, except the one that unarchives it (and reading brings nothing in).
+    if current.archived {
+        match archived {
+            Archived::Refuse => return Err(Attempt::Failed(Error::Conflict(ARCHIVED.into()))),
+            Archived::Allow => {
+                let events = decide(conn, &row, &current)?;
+                return store_events(conn, system, &row, &current, events, actor);
+            }
+        }
+    }
     let synced = sync_events(conn, system, &current)?;
     if !synced.is_empty() {
         current = store_events(conn, system, &row, &current, synced, None)?;
@@ -191,9 +205,34 @@ fn change_within(
     store_events(conn, system, &row, &current, events, actor)
 }
 
+/// Whether a change may be made to an archived campaign.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Archived {
+    /// Refused in words (every action).
+    Refuse,
+    /// Decided as ever (unarchiving).
+    Allow,
+}
+
 /// Runs a change to a campaign in one transaction and answers the campaign as the actor now
-/// sees it.
+/// sees it. An archived campaign refuses it.
 pub async fn change<F>(ctx: &Context, id: i64, actor: &Actor, decide: F) -> Result<Loaded, Error>
+where
+    F: Fn(&mut DbConnection, &CampaignRow, &CampaignState) -> Result<Vec<Pending>, Error>
+        + Send
+        + 'static,
+{
+    change_when(ctx, id, actor, Archived::Refuse, decide).await
+}
+
+/// [`change`], saying whether an archived campaign allows it.
+pub async fn change_when<F>(
+    ctx: &Context,
+    id: i64,
+    actor: &Actor,
+    archived: Archived,
+    decide: F,
+) -> Result<Loaded, Error>
 where
     F: Fn(&mut DbConnection, &CampaignRow, &CampaignState) -> Result<Vec<Pending>, Error>
         + Send
@@ -203,7 +242,7 @@ where
     ctx.with_conn(move |conn| {
         retrying(conn, |conn| {
             crate::store::write_transaction(conn, |conn| {
-                change_within(conn, &rules, id, Some(uid), &decide)
+                change_within(conn, &rules, id, Some(uid), &decide, archived)
             })
         })?;
         Loaded::read(conn, id, uid)
@@ -219,7 +258,14 @@ pub fn bring_in_decided_battles(
     rules: &Systems,
     campaign: i64,
 ) -> Result<(), Attempt> {
-    change_within(conn, rules, campaign, None, &|_, _, _| Ok(Vec::new()))?;
+    change_within(
+        conn,
+        rules,
+        campaign,
+        None,
+        &|_, _, _| Ok(Vec::new()),
+        Archived::Refuse,
+    )?;
     Ok(())
 }
 
@@ -235,17 +281,26 @@ pub fn log_for_battle(
     actor: i64,
     event: &(dyn Fn(u32) -> Event + Sync),
 ) -> Result<(), Attempt> {
-    change_within(conn, rules, campaign, Some(actor), &|_, _, st| {
-        let battle = st
-            .battles
-            .iter()
-            .find(|b| b.record == record)
-            .map(|b| b.no)
-            .ok_or_else(|| {
-                Error::Conflict("This battle is no longer one of the campaign's battles.".into())
-            })?;
-        Ok(vec![Pending::new(event(battle))])
-    })?;
+    change_within(
+        conn,
+        rules,
+        campaign,
+        Some(actor),
+        &|_, _, st| {
+            let battle = st
+                .battles
+                .iter()
+                .find(|b| b.record == record)
+                .map(|b| b.no)
+                .ok_or_else(|| {
+                    Error::Conflict(
+                        "This battle is no longer one of the campaign's battles.".into(),
+                    )
+                })?;
+            Ok(vec![Pending::new(event(battle))])
+        },
+        Archived::Refuse,
+    )?;
     Ok(())
 }
 

@@ -3,11 +3,14 @@
 //! (moves, battles' aftermath, purchases) is decided in `rules::campaign`.
 
 pub mod actions;
+pub mod admin;
 pub mod change;
 
 use std::collections::BTreeMap;
 
-pub use change::{bring_in_decided_battles, change, retrying, Attempt, Pending};
+pub use change::{
+    bring_in_decided_battles, change, change_when, retrying, Archived, Attempt, Pending,
+};
 
 use crate::app::{Actor, Context, Error};
 use crate::rules::campaign::state::{CampaignState, Entry, Event, Phase};
@@ -116,22 +119,28 @@ pub async fn running_for(ctx: &Context, actor: &Actor) -> Result<Vec<Loaded>, Er
     .await
 }
 
-/// The campaigns the actor organises or plays in, newest first (summary columns only).
-pub async fn list(ctx: &Context, actor: &Actor) -> Result<Vec<store::CampaignListing>, Error> {
+/// The campaigns the actor organises or plays in, newest first (summary columns only): the
+/// archived ones, or the others.
+pub async fn list(
+    ctx: &Context,
+    actor: &Actor,
+    archived: bool,
+) -> Result<Vec<store::CampaignListing>, Error> {
     let uid = actor.id;
-    ctx.with_conn(move |conn| Ok(store::listing_for_user(conn, uid)?))
+    ctx.with_conn(move |conn| Ok(store::listing_for_user(conn, uid, archived)?))
         .await
 }
 
-/// One page of the campaigns the actor organises or plays in (summary columns only), and how
-/// many match in all.
+/// One page of the campaigns the actor organises or plays in (summary columns only; the
+/// archived ones, or the others), and how many match in all.
 pub async fn listing(
     ctx: &Context,
     actor: &Actor,
     query: store::ListingQuery,
+    archived: bool,
 ) -> Result<(Vec<store::CampaignListing>, i64), Error> {
     let uid = actor.id;
-    ctx.with_conn(move |conn| Ok(store::listing_page_for_user(conn, uid, &query)?))
+    ctx.with_conn(move |conn| Ok(store::listing_page_for_user(conn, uid, &query, archived)?))
         .await
 }
 

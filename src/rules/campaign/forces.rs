@@ -19,7 +19,7 @@ fn invalid(message: impl Into<String>) -> CampaignError {
 }
 
 /// Enlists a force: checks the roster at the battle size and rolls every commander's rating.
-#[allow(clippy::too_many_arguments)]
+/// No allegiance warning is asked for ([`enlist_warned`] does).
 pub fn enlist(
     state: &CampaignState,
     rules: &dyn ForceRules,
@@ -28,6 +28,23 @@ pub fn enlist(
     side: u8,
     roster: &RosterJson,
     seed: u64,
+) -> Result<Event, CampaignError> {
+    enlist_warned(state, rules, user, player, side, roster, seed, None)
+}
+
+/// Enlists a force as [`enlist`] does, first asking the rule system whether the roster's nation
+/// fought on that side (M-104) unless `accept_warning` is `None`: a warning refuses the
+/// enlistment unless it is `Some(true)`, and is then kept in the log.
+#[allow(clippy::too_many_arguments)]
+pub fn enlist_warned(
+    state: &CampaignState,
+    rules: &dyn ForceRules,
+    user: i64,
+    player: &str,
+    side: u8,
+    roster: &RosterJson,
+    seed: u64,
+    accept_warning: Option<bool>,
 ) -> Result<Event, CampaignError> {
     let settings = state
         .settings()
@@ -43,6 +60,52 @@ pub fn enlist(
     if state.force_of_user(user).is_some() {
         return Err(refuse("You already have a force in this campaign."));
     }
+    let warning = match accept_warning {
+        Some(accept) => warned(rules, roster, &settings.war, state.side_name(side), accept)?,
+        None => None,
+    };
+    let (roster, ratings, rolls) = checked_and_rated(settings, rules, roster, seed)?;
+    Ok(Event::Enlisted {
+        force: state.next_force_id(),
+        user,
+        player: player.to_string(),
+        side,
+        roster,
+        ratings,
+        rolls,
+        warning,
+    })
+}
+
+/// The allegiance warning for enlisting `roster` on `side` (M-104): refused unless the player
+/// accepted it, and then kept for the log.
+pub(super) fn warned(
+    rules: &dyn ForceRules,
+    roster: &RosterJson,
+    war: &str,
+    side_name: &str,
+    accept_warning: bool,
+) -> Result<Option<String>, CampaignError> {
+    match rules.allegiance_warning(roster, war, side_name) {
+        Some(w) if !accept_warning => Err(CampaignError::Field(super::error::FieldProblem::new(
+            "accept_warning",
+            format!("{w} Confirm that you mean it to enlist it anyway."),
+        ))),
+        w => Ok(w),
+    }
+}
+
+/// A roster as a force holds it, its commanders' ratings, and the rolls in words.
+pub(super) type Rated = (RosterJson, BTreeMap<String, u8>, Vec<String>);
+
+/// A roster read for enlisting, checked at the battle size, with every commander's rating
+/// rolled: the roster as the force holds it, the ratings, the rolls in words.
+pub(super) fn checked_and_rated(
+    settings: &super::state::Settings,
+    rules: &dyn ForceRules,
+    roster: &RosterJson,
+    seed: u64,
+) -> Result<Rated, CampaignError> {
     let roster = rules
         .enlistment(roster, &settings.war, settings.points)
         .map_err(invalid)?;
@@ -79,15 +142,7 @@ pub fn enlist(
         });
         ratings.insert(c.id.clone(), roll);
     }
-    Ok(Event::Enlisted {
-        force: state.next_force_id(),
-        user,
-        player: player.to_string(),
-        side,
-        roster,
-        ratings,
-        rolls,
-    })
+    Ok((roster, ratings, rolls))
 }
 
 fn spendable<'a>(state: &'a CampaignState, force: &str) -> Result<&'a Force, CampaignError> {

@@ -454,6 +454,18 @@ pub trait ForceRules: Sync {
     /// the campaign's battle size on it.
     fn enlistment(&self, roster: &RosterJson, war: &str, points: u32)
         -> Result<RosterJson, String>;
+    /// A warning in words when the roster's nation did not fight for the side called
+    /// `side_name` in `war` (M-104: the side's camp is read from its name, [`camps_named`]);
+    /// `None` when it did, or when the system or the name cannot tell.
+    fn allegiance_warning(
+        &self,
+        roster: &RosterJson,
+        war: &str,
+        side_name: &str,
+    ) -> Option<String> {
+        let _ = (roster, war, side_name);
+        None
+    }
     /// The force's size in the system's own measure; `None` for a system without points, which
     /// turns reinforcements and purchases off.
     fn points(&self, roster: &RosterJson) -> Option<u32>;
@@ -573,4 +585,49 @@ pub trait ForceRules: Sync {
     ) -> Result<BattleDoc, String>;
     /// What a decided battle (the system's stored result) means for the campaign.
     fn battle_report(&self, result: &str) -> Result<BattleReport, String>;
+}
+
+/// The camps a side's name says it belongs to (M-104): `crown` (British, Crown, King's,
+/// Royal, Loyalist, Canadian, Provincial, Hessian, German), `american` (American,
+/// Continental, Congress, United States, Patriot, Rebel) and `french` (French, France). A
+/// side's camp is known when its name names exactly one.
+pub fn camps_named(name: &str) -> Option<&'static str> {
+    const CAMPS: [(&str, &[&str]); 3] = [
+        (
+            "crown",
+            &[
+                "british",
+                "britain",
+                "crown",
+                "king",
+                "royal",
+                "loyalist",
+                "canad",
+                "provincial",
+                "hessian",
+                "german",
+            ],
+        ),
+        (
+            "american",
+            &[
+                "american",
+                "continental",
+                "congress",
+                "united states",
+                "patriot",
+                "rebel",
+            ],
+        ),
+        ("french", &["french", "france"]),
+    ];
+    let name = name.to_lowercase();
+    let mut named = CAMPS
+        .iter()
+        .filter(|(_, words)| words.iter().any(|w| name.contains(w)))
+        .map(|(camp, _)| *camp);
+    match (named.next(), named.next()) {
+        (Some(camp), None) => Some(camp),
+        _ => None,
+    }
 }

@@ -4,6 +4,7 @@
 //! Rule-system neutral where it can be: sizes and ratings come in as plain ordered values.
 //! Every roll takes the campaign's seeded dice.
 
+pub mod admin;
 pub mod after_battle;
 pub mod aftermath;
 pub mod error;

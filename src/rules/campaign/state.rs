@@ -280,6 +280,21 @@ pub struct CampaignState {
     pub side_adjustment: [i32; 2],
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended: Option<String>,
+    /// Archived by the organiser: hidden from lists and read-only until unarchived.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub archived: bool,
+    /// Whether the public read-only page is on (its link lives with the campaign's row, never
+    /// in the log).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub public: bool,
+    /// How many forces left before the start (withdrawn or removed), so that force ids are
+    /// never used twice.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub withdrawn: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// One log entry's content. Each variant stores the outcome it records.
@@ -305,6 +320,9 @@ pub enum Event {
         ratings: BTreeMap<String, u8>,
         /// The rolls in words.
         rolls: Vec<String>,
+        /// A warning the player enlisted over (a roster of a nation of the other side, M-104).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        warning: Option<String>,
     },
     Started,
     OrderGiven {
@@ -477,6 +495,44 @@ pub enum Event {
         battle: u32,
         reason: String,
     },
+    /// A player withdrew their force before the start.
+    ForceWithdrawn {
+        force: String,
+    },
+    /// The organiser removed a player's force before the start.
+    ForceRemoved {
+        force: String,
+        reason: String,
+    },
+    /// A player enlisted another of their rosters instead, before the start: the force keeps
+    /// its id and side; its commanders' ratings are rolled afresh.
+    ForceChanged {
+        force: String,
+        roster: RosterJson,
+        ratings: BTreeMap<String, u8>,
+        rolls: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        warning: Option<String>,
+    },
+    /// The organiser changed the house-rule switches before the start.
+    HouseRulesChanged {
+        rules: HouseRules,
+        /// What changed, in words.
+        changes: Vec<String>,
+    },
+    /// The organiser named an officer made by field promotion.
+    OfficerRenamed {
+        force: String,
+        commander: String,
+        from: String,
+        name: String,
+    },
+    /// Archived: hidden from lists, every action refused until unarchived.
+    Archived,
+    Unarchived,
+    /// The public read-only page was turned on (a new link) or off (the link no longer works).
+    PublicPageOn,
+    PublicPageOff,
 }
 
 /// A step of asking for the engine to fight a battle (`Event::EngineConsent`).
@@ -522,6 +578,15 @@ impl Event {
             Event::Reorganised { .. } => "reorganised",
             Event::EngineConsent { .. } => "engine_consent",
             Event::EngineOrdered { .. } => "engine_ordered",
+            Event::ForceWithdrawn { .. } => "force_withdrawn",
+            Event::ForceRemoved { .. } => "force_removed",
+            Event::ForceChanged { .. } => "force_changed",
+            Event::HouseRulesChanged { .. } => "house_rules_changed",
+            Event::OfficerRenamed { .. } => "officer_renamed",
+            Event::Archived => "archived",
+            Event::Unarchived => "unarchived",
+            Event::PublicPageOn => "public_page_on",
+            Event::PublicPageOff => "public_page_off",
         }
     }
 
@@ -543,7 +608,11 @@ impl Event {
             | Event::Reinforced { force, .. }
             | Event::Purchased { force, .. }
             | Event::PlayerReplaced { force, .. }
-            | Event::Reorganised { force, .. } => Some(force),
+            | Event::Reorganised { force, .. }
+            | Event::ForceWithdrawn { force }
+            | Event::ForceRemoved { force, .. }
+            | Event::ForceChanged { force, .. }
+            | Event::OfficerRenamed { force, .. } => Some(force),
             Event::PlaceTaken { force, .. } | Event::Adjusted { force, .. } => force.as_deref(),
             Event::Created { .. }
             | Event::MapChanged { .. }
@@ -556,7 +625,12 @@ impl Event {
             | Event::Ended { .. }
             | Event::BattleVoided { .. }
             | Event::EngineConsent { .. }
-            | Event::EngineOrdered { .. } => None,
+            | Event::EngineOrdered { .. }
+            | Event::HouseRulesChanged { .. }
+            | Event::Archived
+            | Event::Unarchived
+            | Event::PublicPageOn
+            | Event::PublicPageOff => None,
         }
     }
 }
@@ -666,9 +740,14 @@ impl CampaignState {
         self.battles.iter().find(|b| b.record == record)
     }
 
-    /// The next force id: `f1`, `f2`, … in order of enlistment.
+    /// The next force id: `f1`, `f2`, … in order of enlistment; the id of a force that left
+    /// before the start is not used again.
     pub fn next_force_id(&self) -> String {
-        format!("f{}", self.forces.len() + 1)
+        let n = self.forces.len() + self.withdrawn as usize + 1;
+        // A stored state from before `withdrawn` was kept cannot collide either.
+        let taken = |n: usize| self.forces.contains_key(&format!("f{n}"));
+        let n = (n..).find(|&n| !taken(n)).unwrap_or(n);
+        format!("f{n}")
     }
 
     fn force_mut(&mut self, seq: i64, id: &str) -> Result<&mut Force, CampaignError> {
@@ -1024,6 +1103,62 @@ impl CampaignState {
             }
             // Words on the record only: the battle's decision comes in as `BattleFought`.
             Event::EngineConsent { .. } | Event::EngineOrdered { .. } => {}
+            Event::ForceWithdrawn { force } | Event::ForceRemoved { force, .. } => {
+                if self.phase != Phase::Enlisting {
+                    return Err(bad(seq, "a force only leaves before the start"));
+                }
+                self.forces
+                    .remove(force)
+                    .ok_or_else(|| bad(seq, format!("no force {force}")))?;
+                self.withdrawn += 1;
+            }
+            Event::ForceChanged {
+                force,
+                roster,
+                ratings,
+                ..
+            } => {
+                if self.phase != Phase::Enlisting {
+                    return Err(bad(seq, "a force is only changed before the start"));
+                }
+                let full_sizes = rules
+                    .element_sizes(roster)
+                    .map_err(|e| bad(seq, e))?
+                    .into_iter()
+                    .collect();
+                let f = self.force_mut(seq, force)?;
+                f.roster = roster.clone();
+                f.full_sizes = full_sizes;
+                f.ratings = ratings.clone();
+                f.history.clear();
+            }
+            Event::HouseRulesChanged { rules: house, .. } => {
+                let s = self
+                    .settings
+                    .as_mut()
+                    .ok_or_else(|| bad(seq, "no campaign"))?;
+                s.rules = house.clone();
+            }
+            Event::OfficerRenamed {
+                force,
+                commander,
+                from,
+                name,
+            } => {
+                let turn = self.turn;
+                let f = self.force_mut(seq, force)?;
+                rules
+                    .rename_commander(&mut f.roster, commander, name)
+                    .map_err(|e| bad(seq, e))?;
+                f.note(
+                    commander,
+                    format!("{from} was named {name} by the organiser, turn {turn}"),
+                );
+            }
+            Event::Archived => self.archived = true,
+            Event::Unarchived => self.archived = false,
+            Event::PublicPageOn => self.public = true,
+            Event::PublicPageOff => self.public = false,
         }
         Ok(())
     }
@@ -1143,6 +1278,7 @@ mod tests {
                 roster: roster(),
                 ratings: BTreeMap::new(),
                 rolls: Vec::new(),
+                warning: None,
             },
             Event::Started,
             Event::OrderGiven {
@@ -1276,6 +1412,32 @@ mod tests {
                 battle: 1,
                 reason: "Howe is away".into(),
             },
+            Event::ForceWithdrawn { force: f() },
+            Event::ForceRemoved {
+                force: f(),
+                reason: "never turned up".into(),
+            },
+            Event::ForceChanged {
+                force: f(),
+                roster: roster(),
+                ratings: BTreeMap::new(),
+                rolls: Vec::new(),
+                warning: None,
+            },
+            Event::HouseRulesChanged {
+                rules: HouseRules::default(),
+                changes: vec!["Surrender: off".into()],
+            },
+            Event::OfficerRenamed {
+                force: f(),
+                commander: "c1".into(),
+                from: "Officer".into(),
+                name: "Major André".into(),
+            },
+            Event::Archived,
+            Event::Unarchived,
+            Event::PublicPageOn,
+            Event::PublicPageOff,
         ]
     }
 
@@ -1311,6 +1473,15 @@ mod tests {
             Event::Reorganised { .. } => 26,
             Event::EngineConsent { .. } => 27,
             Event::EngineOrdered { .. } => 28,
+            Event::ForceWithdrawn { .. } => 29,
+            Event::ForceRemoved { .. } => 30,
+            Event::ForceChanged { .. } => 31,
+            Event::HouseRulesChanged { .. } => 32,
+            Event::OfficerRenamed { .. } => 33,
+            Event::Archived => 34,
+            Event::Unarchived => 35,
+            Event::PublicPageOn => 36,
+            Event::PublicPageOff => 37,
         }
     }
 
@@ -1320,7 +1491,7 @@ mod tests {
         let covered: Vec<usize> = events.iter().map(variant_no).collect();
         assert_eq!(
             covered,
-            (0..29).collect::<Vec<_>>(),
+            (0..38).collect::<Vec<_>>(),
             "one sample per variant"
         );
         for e in &events {
@@ -1359,6 +1530,10 @@ mod tests {
                 "adjusted",
                 "player_replaced",
                 "reorganised",
+                "force_withdrawn",
+                "force_removed",
+                "force_changed",
+                "officer_renamed",
             ]
         );
         // Campaign-wide entries and battles name no single force.

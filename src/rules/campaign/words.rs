@@ -85,11 +85,16 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
             side,
             roster,
             rolls,
+            warning,
             ..
         } => format!(
-            "{player} enlisted {} for {}. Commander ratings: {}",
+            "{player} enlisted {} for {}.{} Commander ratings: {}",
             roster.name(),
             st.side_name(*side),
+            warning
+                .as_ref()
+                .map(|w| format!(" Enlisted despite the warning: {w}"))
+                .unwrap_or_default(),
             rolls.join(" ")
         ),
         Event::Started => "The campaign began: turn 1, orders are open.".into(),
@@ -308,6 +313,56 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
         },
         Event::EngineOrdered { battle, reason } => {
             format!("The organiser had the engine decide battle {battle} alone. Reason: {reason}")
+        }
+        Event::ForceWithdrawn { force } => {
+            format!("{} was withdrawn by its player.", force_label(st, force))
+        }
+        Event::ForceRemoved { force, reason } => format!(
+            "The organiser removed {} from the campaign. Reason: {reason}",
+            force_label(st, force)
+        ),
+        Event::ForceChanged {
+            force,
+            roster,
+            rolls,
+            warning,
+            ..
+        } => {
+            let player = st.forces.get(force).map_or("?", |f| f.player.as_str());
+            let mut s = format!(
+                "{player} enlisted {} instead of {}.",
+                roster.name(),
+                st.forces
+                    .get(force)
+                    .map_or_else(|| force.clone(), |f| f.roster.name())
+            );
+            if let Some(w) = warning {
+                s.push_str(&format!(" Enlisted despite the warning: {w}"));
+            }
+            if !rolls.is_empty() {
+                s.push_str(&format!(" Commander ratings: {}", rolls.join(" ")));
+            }
+            s
+        }
+        Event::HouseRulesChanged { changes, .. } => {
+            format!(
+                "The organiser changed the campaign rules: {}.",
+                changes.join("; ")
+            )
+        }
+        Event::OfficerRenamed {
+            force, from, name, ..
+        } => format!(
+            "{}: the organiser named the promoted officer {from} {name}.",
+            force_label(st, force)
+        ),
+        Event::Archived => {
+            "The organiser archived the campaign: it is read-only until unarchived.".into()
+        }
+        Event::Unarchived => "The organiser unarchived the campaign.".into(),
+        Event::PublicPageOn => "The organiser turned on the public read-only page.".into(),
+        Event::PublicPageOff => {
+            "The organiser turned off the public page: its link no longer works.".into()
         }
     }
 }

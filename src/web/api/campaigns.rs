@@ -2,14 +2,14 @@
 //! reinforcements, standings, the log, and the organiser's tools. Other players' orders are
 //! never returned before the turn closes.
 
-use actix_web::{get, post, put, web, HttpResponse};
+use actix_web::{delete, get, post, put, web, HttpResponse};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::app::campaigns::actions::{
     self as actions, Adjustment, Arrangement, NewCampaignInput, Purchase,
 };
-use crate::app::campaigns::{audit, load_for, log_rows, Loaded};
+use crate::app::campaigns::{admin, audit, load_for, log_rows, Loaded};
 use crate::rules::campaign::movement::{Map, Order};
 use crate::rules::campaign::presets::presets;
 use crate::rules::campaign::standings::standings;
@@ -25,24 +25,33 @@ fn shown(state: &AppState, c: &Loaded) -> Result<HttpResponse, AppError> {
     Ok(HttpResponse::Ok().json(campaign_json(c, system_of(state, c)?)))
 }
 
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct ListArchived {
+    /// `true`: only the archived campaigns; otherwise they are left out.
+    #[serde(default)]
+    archived: bool,
+}
+
 /// List your campaigns
 ///
-/// Campaigns you organise or play in, newest first.
-#[utoipa::path(tag = "campaigns", security(("bearer" = [])), responses(
+/// Campaigns you organise or play in, newest first. Archived campaigns are left out unless
+/// `archived=true` asks for them alone.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(ListArchived), responses(
     (status = 200, description = "Your campaigns", body = CampaignListJson)
 ))]
 #[get("/campaigns")]
 pub async fn list(
     state: web::Data<AppState>,
     ApiUser(user): ApiUser,
+    query: web::Query<ListArchived>,
 ) -> Result<HttpResponse, AppError> {
     let uid = user.id;
-    let rows = crate::app::campaigns::list(&state.app, &user.actor()).await?;
+    let rows = crate::app::campaigns::list(&state.app, &user.actor(), query.archived).await?;
     let items: Vec<Value> = rows
         .iter()
         .map(|r| {
             json!({"id": r.id, "name": r.name, "phase": r.phase, "turn": r.turn,
-                   "organiser": r.organiser_id == uid})
+                   "organiser": r.organiser_id == uid, "archived": r.archived})
         })
         .collect();
     Ok(HttpResponse::Ok().json(json!({ "campaigns": items })))
@@ -164,6 +173,10 @@ pub struct JoinJson {
     side: u8,
     /// One of your rosters, legal at the campaign's battle size.
     roster_id: i64,
+    /// Enlist even though the roster's nation did not fight for that side (M-104); without
+    /// it such an enlistment is refused (422, field `accept_warning`) with the warning.
+    #[serde(default)]
+    accept_warning: bool,
 }
 
 /// Join a campaign
@@ -193,6 +206,7 @@ pub async fn join(
         &body.code,
         body.side,
         body.roster_id,
+        body.accept_warning,
     )
     .await?;
     let c = load_for(&state.app, &user.actor(), cid).await?;
@@ -222,6 +236,7 @@ pub async fn join_by_code(
         &body.code,
         body.side,
         body.roster_id,
+        body.accept_warning,
     )
     .await?;
     let c = load_for(&state.app, &user.actor(), cid).await?;
@@ -749,6 +764,10 @@ pub struct CampaignJson {
     ended: Option<String>,
     /// What needs your attention, in words.
     attention: Vec<String>,
+    /// Archived: read-only, left out of lists.
+    archived: bool,
+    /// The public read-only page's address while it is on (the organiser only).
+    public_path: Option<String>,
 }
 
 /// The map as it stands.
@@ -847,4 +866,327 @@ pub struct ForceJson {
     history: Value,
     /// Campaign points the organiser added or took away.
     adjustment: i32,
+}
+
+// Campaign administration (issue 19): withdraw, change or remove a force before the start,
+// the house rules, promoted officers' names, archive, delete, the public page.
+
+/// Withdraw your force
+///
+/// The force's player only, before the start. You stay a member and may enlist again.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("force" = String, Path, description = "Force id")), responses(
+    (status = 200, description = "The campaign", body = CampaignJson),
+    (status = 403, description = "Not your force", body = ErrorBody),
+    (status = 409, description = "The campaign has started, or is archived", body = ErrorBody)
+))]
+#[post("/campaigns/{id}/forces/{force}/withdraw")]
+pub async fn withdraw_force(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    path: web::Path<(i64, String)>,
+) -> Result<HttpResponse, AppError> {
+    let (id, force) = path.into_inner();
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    let c = admin::withdraw(&state.app, &c, &user.actor(), &force).await?;
+    shown(&state, &c)
+}
+
+/// Remove a player's force
+///
+/// Organiser only, before the start, with a reason for the log.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("force" = String, Path, description = "Force id")), request_body = ReasonJson, responses(
+    (status = 200, description = "The campaign", body = CampaignJson),
+    (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 409, description = "The campaign has started, or is archived", body = ErrorBody),
+    (status = 422, description = "No reason given", body = ErrorBody)
+))]
+#[post("/campaigns/{id}/forces/{force}/remove")]
+pub async fn remove_force(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    path: web::Path<(i64, String)>,
+    body: web::Json<ReasonJson>,
+) -> Result<HttpResponse, AppError> {
+    let (id, force) = path.into_inner();
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    let c = admin::remove_force(&state.app, &c, &user.actor(), &force, &body.reason).await?;
+    shown(&state, &c)
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct ChangeForceJson {
+    /// Another of your rosters, legal at the campaign's battle size.
+    roster_id: i64,
+    /// Enlist it even though its nation did not fight for your side (M-104).
+    #[serde(default)]
+    accept_warning: bool,
+}
+
+/// Change your force
+///
+/// The force's player only, before the start: enlists another of your rosters instead, on the
+/// same side. Commanders' ratings are rolled afresh.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("force" = String, Path, description = "Force id")), request_body = ChangeForceJson, responses(
+    (status = 200, description = "The campaign", body = CampaignJson),
+    (status = 403, description = "Not your force", body = ErrorBody),
+    (status = 409, description = "The campaign has started, or is archived", body = ErrorBody),
+    (status = 422, description = "Not your roster, not legal, or the allegiance warning", body = ErrorBody)
+))]
+#[put("/campaigns/{id}/forces/{force}/roster")]
+pub async fn change_force(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    path: web::Path<(i64, String)>,
+    body: web::Json<ChangeForceJson>,
+) -> Result<HttpResponse, AppError> {
+    let (id, force) = path.into_inner();
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    let c = admin::change_force(
+        &state.app,
+        &c,
+        &user.actor(),
+        &force,
+        body.roster_id,
+        body.accept_warning,
+    )
+    .await?;
+    shown(&state, &c)
+}
+
+/// Edit the house rules
+///
+/// Organiser only, before the start. Every switch (`route_battles`, `persistent_casualties`,
+/// `field_promotion`, `experience`, `reinforcements`, `surrender`, `place_scoring`,
+/// `fort_assault`, `scout_bonus`) as it should be; one left out is on.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), request_body(content = Object, description = "The switches, each true or false"), responses(
+    (status = 200, description = "The campaign", body = CampaignJson),
+    (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 409, description = "Started, archived, or nothing changed", body = ErrorBody)
+))]
+#[put("/campaigns/{id}/rules")]
+pub async fn put_rules(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+    body: web::Json<crate::rules::campaign::state::HouseRules>,
+) -> Result<HttpResponse, AppError> {
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let c = admin::set_rules(&state.app, &c, &user.actor(), body.into_inner()).await?;
+    shown(&state, &c)
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct OfficerJson {
+    force: String,
+    commander: String,
+    /// The name he goes by now.
+    name: String,
+}
+
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct OfficersJson {
+    officers: Vec<OfficerJson>,
+}
+
+/// Promoted officers
+///
+/// The commanders made by field promotion, whom the organiser may name. Members only.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
+    (status = 200, description = "The officers", body = OfficersJson),
+    (status = 404, description = "No such campaign of yours", body = ErrorBody)
+))]
+#[get("/campaigns/{id}/officers")]
+pub async fn officers(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let officers = admin::promoted_officers(&state.app, &c)
+        .await?
+        .into_iter()
+        .map(|o| OfficerJson {
+            force: o.force,
+            commander: o.commander,
+            name: o.name,
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(OfficersJson { officers }))
+}
+
+#[derive(Deserialize, utoipa::ToSchema)]
+pub struct NameJson {
+    /// 1 to 100 characters.
+    #[schema(min_length = 1, max_length = 100)]
+    name: String,
+}
+
+/// Name a promoted officer
+///
+/// Organiser only: a commander made by field promotion gets a name of the club's choosing.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id"), ("force" = String, Path, description = "Force id"), ("commander" = String, Path, description = "Commander id")), request_body = NameJson, responses(
+    (status = 200, description = "The campaign", body = CampaignJson),
+    (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 404, description = "No such promoted officer", body = ErrorBody),
+    (status = 422, description = "The name is empty or too long", body = ErrorBody)
+))]
+#[put("/campaigns/{id}/forces/{force}/commanders/{commander}/name")]
+pub async fn rename_officer(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    path: web::Path<(i64, String, String)>,
+    body: web::Json<NameJson>,
+) -> Result<HttpResponse, AppError> {
+    let (id, force, commander) = path.into_inner();
+    let c = load_for(&state.app, &user.actor(), id).await?;
+    let c = admin::rename_officer(
+        &state.app,
+        &c,
+        &user.actor(),
+        &force,
+        &commander,
+        &body.name,
+    )
+    .await?;
+    shown(&state, &c)
+}
+
+/// Archive the campaign
+///
+/// Organiser only: it is left out of lists and read-only (every action is refused) until it
+/// is unarchived.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
+    (status = 200, description = "The campaign", body = CampaignJson),
+    (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 409, description = "Already archived", body = ErrorBody)
+))]
+#[post("/campaigns/{id}/archive")]
+pub async fn archive(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let c = admin::archive(&state.app, &c, &user.actor()).await?;
+    shown(&state, &c)
+}
+
+/// Unarchive the campaign
+///
+/// Organiser only.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
+    (status = 200, description = "The campaign", body = CampaignJson),
+    (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 409, description = "Not archived", body = ErrorBody)
+))]
+#[post("/campaigns/{id}/unarchive")]
+pub async fn unarchive(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let c = admin::unarchive(&state.app, &c, &user.actor()).await?;
+    shown(&state, &c)
+}
+
+/// Delete the campaign
+///
+/// Organiser only, before the start: the campaign, its members and its log are gone. Refused
+/// once it has started (archive it instead) and while it is archived.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
+    (status = 204, description = "Deleted"),
+    (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 409, description = "Started, or archived", body = ErrorBody)
+))]
+#[delete("/campaigns/{id}")]
+pub async fn delete_campaign(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    admin::delete(&state.app, &c, &user.actor()).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Turn the public page on
+///
+/// Organiser only: a read-only page of the standings, the map and the finished battles, at an
+/// unguessable address (`public_path` in the answer), for anyone with the link.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
+    (status = 200, description = "The campaign, with public_path", body = CampaignJson),
+    (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 409, description = "Already on, or archived", body = ErrorBody)
+))]
+#[post("/campaigns/{id}/public")]
+pub async fn public_on(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let c = admin::public_on(&state.app, &c, &user.actor()).await?;
+    shown(&state, &c)
+}
+
+/// Turn the public page off
+///
+/// Organiser only: the link answers 404 from now on; turning it on again makes a new one.
+#[utoipa::path(tag = "campaigns", security(("bearer" = [])), params(("id" = i64, Path, description = "Campaign id")), responses(
+    (status = 200, description = "The campaign", body = CampaignJson),
+    (status = 403, description = "Not the organiser", body = ErrorBody),
+    (status = 409, description = "Already off, or archived", body = ErrorBody)
+))]
+#[delete("/campaigns/{id}/public")]
+pub async fn public_off(
+    state: web::Data<AppState>,
+    ApiUser(user): ApiUser,
+    id: web::Path<i64>,
+) -> Result<HttpResponse, AppError> {
+    let c = load_for(&state.app, &user.actor(), id.into_inner()).await?;
+    let c = admin::public_off(&state.app, &c, &user.actor()).await?;
+    shown(&state, &c)
+}
+
+/// A campaign's public page
+///
+/// No login: the standings, the map (who holds what, where the forces stand) and the finished
+/// battles of a campaign whose organiser turned its public page on. No orders, rosters or
+/// log. An unknown or revoked token is 404.
+#[utoipa::path(tag = "campaigns", params(("token" = String, Path, description = "The public page's token")), responses(
+    (status = 200, description = "The campaign as the public sees it", body = PublicCampaignJson),
+    (status = 404, description = "No such public page", body = ErrorBody)
+))]
+#[get("/public/campaigns/{token}")]
+pub async fn public_campaign(
+    state: web::Data<AppState>,
+    token: web::Path<String>,
+) -> Result<HttpResponse, AppError> {
+    let c = admin::public_view(&state.app, token.into_inner()).await?;
+    Ok(HttpResponse::Ok().json(crate::web::campaign_view::public_json(&c)))
+}
+
+/// A campaign as its public page shows it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[allow(dead_code)]
+pub struct PublicCampaignJson {
+    name: String,
+    /// `enlisting`, `orders`, `battles` or `ended`.
+    phase: String,
+    turn: u32,
+    turns: Option<u32>,
+    /// `[{"name"}]`
+    #[schema(value_type = Vec<Object>)]
+    sides: Value,
+    /// As `GET /api/v1/campaigns/{id}/standings` gives them.
+    #[schema(value_type = Object)]
+    standings: Value,
+    /// Places, routes, holders, forces (id, name, player, side, place).
+    #[schema(value_type = Object)]
+    map: Value,
+    /// The finished battles: `[{"no", "turn", "name", "attacker", "defender", "result"}]`.
+    #[schema(value_type = Vec<Object>)]
+    battles: Value,
+    ended: Option<String>,
 }

@@ -134,7 +134,20 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(campaigns::get_audit)
             .service(notifications::list)
             .service(notifications::mark_read)
-            .service(notifications::mark_all_read),
+            .service(notifications::mark_all_read)
+            // Campaign administration (issue 19).
+            .service(campaigns::withdraw_force)
+            .service(campaigns::remove_force)
+            .service(campaigns::change_force)
+            .service(campaigns::put_rules)
+            .service(campaigns::officers)
+            .service(campaigns::rename_officer)
+            .service(campaigns::archive)
+            .service(campaigns::unarchive)
+            .service(campaigns::delete_campaign)
+            .service(campaigns::public_on)
+            .service(campaigns::public_off)
+            .service(campaigns::public_campaign),
     );
 }
 

@@ -221,6 +221,24 @@ impl ForceRules for Catalogue {
         false
     }
 
+    // M-104: the British and Hessian lists fought for the Crown, the Continental list against it.
+    fn allegiance_warning(&self, roster: &RosterJson, _: &str, side_name: &str) -> Option<String> {
+        let doc = read(roster).ok()?;
+        let camp = crate::rules::campaign::forces_api::camps_named(side_name)?;
+        let (allowed, label): (&[&str], &str) = match doc.army_list.as_str() {
+            "british" => (&["crown"], "British"),
+            "hessian" => (&["crown"], "Hessian"),
+            "continental" => (&["american", "french"], "Continental"),
+            _ => return None,
+        };
+        if allowed.contains(&camp) {
+            return None;
+        }
+        Some(format!(
+            "This army is of the {label} list, which did not fight for {side_name}."
+        ))
+    }
+
     fn enlistment(&self, roster: &RosterJson, war: &str, _: u32) -> Result<RosterJson, String> {
         let mut doc = read(roster)?.into_owned();
         if war != WAR {

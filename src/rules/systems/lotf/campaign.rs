@@ -364,6 +364,38 @@ impl ForceRules for Catalogue {
         )
     }
 
+    // M-104: who fought with whom, by war; Native Confederation contingents fought on both
+    // sides of every war here, so they are never warned about.
+    fn allegiance_warning(
+        &self,
+        roster: &RosterJson,
+        war: &str,
+        side_name: &str,
+    ) -> Option<String> {
+        use super::types::Nation;
+        let doc = read(roster).ok()?;
+        let camp = crate::rules::campaign::forces_api::camps_named(side_name)?;
+        let war = War::from_id(war)?;
+        let allowed: &[&str] = match (war, doc.nation) {
+            (_, Nation::NativeConfederation) => return None,
+            (War::FrenchIndianWar, Nation::French) => &["french"],
+            (War::FrenchIndianWar, _) => &["crown"],
+            (War::AmericanRevolution, Nation::American | Nation::French) => &["american", "french"],
+            (_, Nation::British | Nation::Hessian) => &["crown"],
+            (_, Nation::American) => &["american"],
+            (_, Nation::French) => &["french", "american"],
+        };
+        if allowed.contains(&camp) {
+            return None;
+        }
+        Some(format!(
+            "This roster is {}, and {} forces did not fight for {side_name} in the {}.",
+            doc.nation.label(),
+            doc.nation.label(),
+            war.label()
+        ))
+    }
+
     fn enlistment(
         &self,
         roster: &RosterJson,

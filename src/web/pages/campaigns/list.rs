@@ -63,6 +63,8 @@ struct ListPage {
     switches: Vec<(&'static str, &'static str, bool)>,
     form: NewForm,
     errors: FormErrors,
+    /// The list shows the archived campaigns (`?archived=1`).
+    archived: bool,
     /// The join box: the code as typed and why it found nothing, when it did not.
     join: JoinBox,
 }
@@ -74,6 +76,8 @@ struct ListForms {
     form: NewForm,
     errors: FormErrors,
     join: JoinBox,
+    /// The list shows the archived campaigns instead of the others.
+    archived: bool,
 }
 
 /// The "join with a code" box, given back with the code when the code is wrong.
@@ -158,8 +162,14 @@ async fn list_page(
     forms: ListForms,
     status: StatusCode,
 ) -> Result<HttpResponse, AppError> {
-    let ListForms { form, errors, join } = forms;
+    let ListForms {
+        form,
+        errors,
+        join,
+        archived,
+    } = forms;
     let uid = user.id;
+    let shelf = if archived { "1" } else { "" };
     let (rows, total) = crate::app::campaigns::listing(
         &state.app,
         &user.actor(),
@@ -169,6 +179,7 @@ async fn list_page(
             page: cut.page - 1,
             per_page: CAMPAIGNS_PER_PAGE,
         },
+        archived,
     )
     .await?;
     // The list's links keep the system the form below is for, unless it is the one offered
@@ -178,11 +189,22 @@ async fn list_page(
     } else {
         form.system.clone()
     };
-    let href = |sort: &str, page: i64| cut.link("/campaigns", &[("system", &system)], sort, page);
+    let href = |sort: &str, page: i64| {
+        cut.link(
+            "/campaigns",
+            &[("system", &system), ("archived", shelf)],
+            sort,
+            page,
+        )
+    };
     let sort_links = crate::web::listing::sort_options(&SORTS, href);
     let pager = Pager::new(&cut, CAMPAIGNS_PER_PAGE, total, |page| href(cut.sort, page));
-    let show_all =
-        ListCut::first_page(&SORTS).link("/campaigns", &[("system", &system)], cut.sort, 1);
+    let show_all = ListCut::first_page(&SORTS).link(
+        "/campaigns",
+        &[("system", &system), ("archived", shelf)],
+        cut.sort,
+        1,
+    );
     // The choices of the system the form names, or of the first this build serves.
     let system = crate::rules::SystemId::from_id(&form.system)
         .into_iter()
@@ -252,6 +274,7 @@ async fn list_page(
             form,
             errors,
             join,
+            archived,
         },
         status,
     )
@@ -262,6 +285,8 @@ async fn list_page(
 #[serde(default)]
 pub struct ListQuery {
     pub system: String,
+    /// `1`: the archived campaigns instead of the others.
+    pub archived: String,
     /// The search (part of a campaign's name), the sort (`newest` or `name`) and the page.
     #[serde(flatten)]
     pub list: ListParams,
@@ -293,6 +318,7 @@ pub async fn list(
         query.list.cut(&SORTS),
         ListForms {
             form,
+            archived: query.archived == "1",
             ..ListForms::default()
         },
         StatusCode::OK,
@@ -337,6 +363,7 @@ pub async fn create(
                     form,
                     errors,
                     join: JoinBox::default(),
+                    archived: false,
                 },
                 status,
             )
@@ -419,8 +446,13 @@ struct JoinPage {
     open: bool,
     over: bool,
     errors: FormErrors,
+    /// What was chosen, kept when the enlistment is refused.
+    chosen: JoinForm,
+    /// The roster's nation did not fight for the side (M-104): offer to enlist it anyway.
+    warned: bool,
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn join_page(
     state: &web::Data<AppState>,
     user: &SignedInUser,
@@ -428,6 +460,8 @@ async fn join_page(
     code: &str,
     errors: FormErrors,
     status: StatusCode,
+    chosen: JoinForm,
+    warned: bool,
 ) -> Result<HttpResponse, AppError> {
     let (row, st) = crate::app::campaigns::by_code(&state.app, code).await?;
     let settings = st.settings().ok_or(AppError::NotFound)?.clone();
@@ -504,6 +538,8 @@ async fn join_page(
             open: st.phase == Phase::Enlisting,
             over: st.phase == Phase::Ended,
             errors,
+            chosen,
+            warned,
         },
         status,
     )
@@ -522,6 +558,8 @@ pub async fn join_show(
         &code,
         FormErrors::default(),
         StatusCode::OK,
+        JoinForm::default(),
+        false,
     )
     .await
 }
@@ -531,6 +569,15 @@ pub async fn join_show(
 pub struct JoinForm {
     pub side: String,
     pub roster: String,
+    /// "yes" when the player enlists over the allegiance warning (M-104).
+    pub accept_warning: String,
+}
+
+/// Whether an enlistment was refused for the allegiance warning alone (M-104), so the form
+/// offers to enlist anyway.
+pub(super) fn is_allegiance_warning(e: &crate::app::Error) -> bool {
+    matches!(e, crate::app::Error::Validation { details, .. }
+        if details.iter().any(|d| d.field.as_deref() == Some("accept_warning")))
 }
 
 pub async fn join(
@@ -542,11 +589,13 @@ pub async fn join(
 ) -> Result<HttpResponse, AppError> {
     let side = form.side.parse::<u8>().unwrap_or(9);
     let roster = form.roster.parse::<i64>().unwrap_or(0);
-    match actions::join(&state.app, &user.actor(), &code, side, roster).await {
+    let accept = form.accept_warning == "yes";
+    match actions::join(&state.app, &user.actor(), &code, side, roster, accept).await {
         Ok((id, _)) => Ok(redirect(&format!("/campaigns/{id}"))),
         Err(e) => {
+            let warned = is_allegiance_warning(&e);
             let (errors, status) = into_form_errors(e)?;
-            join_page(&state, &user, ctx, &code, errors, status).await
+            join_page(&state, &user, ctx, &code, errors, status, form, warned).await
         }
     }
 }

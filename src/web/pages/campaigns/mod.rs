@@ -2,6 +2,7 @@
 //! orders, battles, forces), a force as it stands and its reinforcements, standings, the log,
 //! the map editor and the organiser's tools. Every action is a plain form POST.
 
+mod admin;
 mod force;
 mod list;
 mod map;
@@ -9,6 +10,10 @@ mod organiser;
 mod show;
 mod standings;
 
+pub use admin::{
+    change_force, delete as delete_campaign, delete_confirm, enlistment, public as public_page,
+    withdraw,
+};
 pub use force::{buy, force, force_print, reorganise};
 pub use list::{create, join, join_code, join_show, list, phase_label};
 pub use map::{map_change, map_edit};
@@ -64,6 +69,8 @@ pub(super) fn notice_for(done: &str) -> &'static str {
         "bought" => "Bought: the force and its bank are updated, and the purchase is in the log.",
         "moved" => "Moved: the force is reorganised, and the move is in the log.",
         "map" => "The map is saved.",
+        "changed" => "Your force is changed: the new roster is enlisted and its commanders' ratings are rolled. The log says so.",
+        "withdrawn" => "Your force is withdrawn from the campaign. You may enlist again with the invite code until it starts.",
         _ => "",
     }
 }

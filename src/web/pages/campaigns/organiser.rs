@@ -1,13 +1,13 @@
 //! The organiser's tools: arrange, void or simulate a battle, adjust points, replace a player.
 
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use serde::Deserialize;
 
 use crate::app;
 use crate::app::campaigns::actions::{self as actions, Adjustment};
-use crate::app::campaigns::{load_for, Loaded};
+use crate::app::campaigns::{admin, load_for, Loaded};
 use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::SignedIn;
 use crate::web::page::SelectOption;
@@ -45,30 +45,96 @@ struct OrganiserPage {
     /// The webhook's host, when one is set; what was typed into its form.
     webhook: Option<String>,
     webhook_typed: String,
+    /// Before the start: forces may be removed, the house rules edited, the campaign deleted.
+    enlisting: bool,
+    archived: bool,
+    /// The public page's full address while it is on.
+    public_url: Option<String>,
+    /// Officers made by field promotion, to name: (force, commander, label, name now).
+    officers: Vec<OfficerView>,
+    /// What was typed into a refused removal (force, reason), kept for the form.
+    remove_target: String,
+    remove_reason: String,
 }
 
+/// A promoted officer the organiser may name.
+pub struct OfficerView {
+    pub force: String,
+    pub commander: String,
+    /// "Promoted officer no. 1 (Left), of Force 1 (Howe)".
+    pub label: String,
+    pub name: String,
+}
+
+#[allow(clippy::too_many_arguments)]
 async fn organiser_page(
     state: &web::Data<AppState>,
+    req: &HttpRequest,
     ctx: PageCtx,
     c: Loaded,
     errors: FormErrors,
     status: StatusCode,
     done: String,
+    typed: &ToolForm,
 ) -> Result<HttpResponse, AppError> {
-    organiser_page_typed(state, ctx, c, errors, status, done, String::new()).await
+    organiser_page_typed(
+        state,
+        req,
+        ctx,
+        c,
+        errors,
+        status,
+        done,
+        typed,
+        String::new(),
+    )
+    .await
 }
 
+/// The organiser's page with what was typed into a refused form given back: `typed` for the
+/// tools, `webhook_typed` for the webhook's address.
+#[allow(clippy::too_many_arguments)]
 async fn organiser_page_typed(
     state: &web::Data<AppState>,
+    req: &HttpRequest,
     ctx: PageCtx,
     c: Loaded,
     errors: FormErrors,
     status: StatusCode,
     done: String,
+    typed: &ToolForm,
     webhook_typed: String,
 ) -> Result<HttpResponse, AppError> {
     let webhook = crate::app::notifications_campaign::webhook_host(&state.app, &c).await?;
     let voidable = crate::app::campaigns::voidable_battles(&state.app, &c).await?;
+    let officers = app::campaigns::admin::promoted_officers(&state.app, &c)
+        .await?
+        .into_iter()
+        .map(|o| {
+            // A refused name is given back as it was typed.
+            let name = if typed.tool == "rename"
+                && typed.target == o.force
+                && typed.commander == o.commander
+            {
+                typed.name.clone()
+            } else {
+                o.name.clone()
+            };
+            OfficerView {
+                label: format!("{}, of {}", o.name, force_name(&c, &o.force)),
+                force: o.force,
+                commander: o.commander,
+                name,
+            }
+        })
+        .collect();
+    let (remove_target, remove_reason) = if typed.tool == "remove" {
+        (typed.target.clone(), typed.reason.clone())
+    } else {
+        (String::new(), String::new())
+    };
+    let public_url =
+        crate::web::campaign_view::public_path(&c).map(|p| state.absolute_url(req, &p));
     let st = &c.state;
     let label = |f: &String| choice(f.clone(), force_name(&c, f));
     render_with_status(
@@ -137,6 +203,12 @@ async fn organiser_page_typed(
             done,
             webhook,
             webhook_typed,
+            enlisting: c.state.phase == crate::rules::campaign::state::Phase::Enlisting,
+            archived: c.state.archived,
+            public_url,
+            officers,
+            remove_target,
+            remove_reason,
             ctx,
         },
         status,
@@ -153,6 +225,7 @@ pub async fn organiser(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
+    req: HttpRequest,
     id: web::Path<i64>,
     query: web::Query<DoneQuery>,
 ) -> Result<HttpResponse, AppError> {
@@ -165,15 +238,24 @@ pub async fn organiser(
         "arrange" => "The battle is set up again as you chose.",
         "simulate" => "The simulator has fought the battle; its result is in the log.",
         "webhook" => "The webhook is saved.",
+        "remove" => "The force is removed from the campaign; the log says why.",
+        "rules" => "The campaign rules are changed; the log says which.",
+        "rename" => "The officer has his name; the log and his history say so.",
+        "archive" => "The campaign is archived: it is read-only and left out of lists until you unarchive it.",
+        "unarchive" => "The campaign is unarchived: it is back in the lists and open to changes.",
+        "public_on" => "The public page is on: anyone with its link can see the standings, the map and the finished battles.",
+        "public_off" => "The public page is off: its link no longer works.",
         _ => "",
     };
     organiser_page(
         &state,
+        &req,
         ctx,
         c,
         FormErrors::default(),
         StatusCode::OK,
         done.into(),
+        &ToolForm::default(),
     )
     .await
 }
@@ -195,12 +277,30 @@ pub struct ToolForm {
     pub scenario: String,
     /// `yes`: the organiser confirms deciding a battle without its players.
     pub confirm: String,
+    /// A promoted officer to name: his force (`target`), his commander id and the name.
+    pub commander: String,
+    pub name: String,
+    /// The house-rule switches ticked (`rule_<id>`; a form sends only those).
+    #[serde(flatten)]
+    pub ticks: std::collections::HashMap<String, String>,
+}
+
+impl ToolForm {
+    /// The house rules as the form's boxes are ticked.
+    fn house_rules(&self) -> crate::rules::campaign::state::HouseRules {
+        let mut rules = crate::rules::campaign::state::HouseRules::default();
+        for (id, _, _) in crate::rules::campaign::state::HouseRules::default().switches() {
+            rules.set(id, self.ticks.contains_key(&format!("rule_{id}")));
+        }
+        rules
+    }
 }
 
 pub async fn organiser_action(
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
+    req: HttpRequest,
     id: web::Path<i64>,
     CsrfForm(form): CsrfForm<ToolForm>,
 ) -> Result<HttpResponse, AppError> {
@@ -277,6 +377,34 @@ pub async fn organiser_action(
                 .await
                 .map(|_| "replace")
         }
+        "remove" => admin::remove_force(&state.app, &c, &user.actor(), &form.target, &form.reason)
+            .await
+            .map(|_| "remove"),
+        "rules" => admin::set_rules(&state.app, &c, &user.actor(), form.house_rules())
+            .await
+            .map(|_| "rules"),
+        "rename" => admin::rename_officer(
+            &state.app,
+            &c,
+            &user.actor(),
+            &form.target,
+            &form.commander,
+            &form.name,
+        )
+        .await
+        .map(|_| "rename"),
+        "archive" => admin::archive(&state.app, &c, &user.actor())
+            .await
+            .map(|_| "archive"),
+        "unarchive" => admin::unarchive(&state.app, &c, &user.actor())
+            .await
+            .map(|_| "unarchive"),
+        "public_on" => admin::public_on(&state.app, &c, &user.actor())
+            .await
+            .map(|_| "public_on"),
+        "public_off" => admin::public_off(&state.app, &c, &user.actor())
+            .await
+            .map(|_| "public_off"),
         _ => Err(app::Error::bad_request("Choose a tool.")),
     };
     match done {
@@ -284,7 +412,7 @@ pub async fn organiser_action(
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
             let c = load_for(&state.app, &user.actor(), id).await?;
-            organiser_page(&state, ctx, c, errors, status, String::new()).await
+            organiser_page(&state, &req, ctx, c, errors, status, String::new(), &form).await
         }
     }
 }
@@ -299,6 +427,7 @@ pub struct WebhookForm {
 /// The organiser sets or removes the campaign's webhook (turn closings and finished battles
 /// are posted to it, never orders).
 pub async fn webhook(
+    req: HttpRequest,
     state: web::Data<AppState>,
     SignedIn(user): SignedIn,
     ctx: PageCtx,
@@ -315,7 +444,18 @@ pub async fn webhook(
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
             let c = load_for(&state.app, &user.actor(), id).await?;
-            organiser_page_typed(&state, ctx, c, errors, status, String::new(), form.url).await
+            organiser_page_typed(
+                &state,
+                &req,
+                ctx,
+                c,
+                errors,
+                status,
+                String::new(),
+                &ToolForm::default(),
+                form.url,
+            )
+            .await
         }
     }
 }

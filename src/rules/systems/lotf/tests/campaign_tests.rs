@@ -1666,3 +1666,265 @@ fn m102_an_empty_group_stays_home_from_a_campaign_battle() {
         "only the group with elements takes the field"
     );
 }
+
+/// Campaign administration (issue 19): withdraw, remove or change a force before the start,
+/// house rules, allegiance warnings (M-104), promoted officers named, archive, public page.
+mod admin {
+    use super::*;
+    use crate::rules::campaign::admin::{
+        archive, change_force, change_rules, may_delete, promoted_officers, public_page, remove,
+        rename_officer, require_not_archived, unarchive, withdraw,
+    };
+    use crate::rules::campaign::forces::enlist_warned;
+
+    /// The Philadelphia campaign with its four forces, before the start.
+    fn enlisting() -> Log {
+        let mut log = philadelphia(HouseRules::default());
+        log.entries.pop();
+        log.state = CampaignState::rebuild(&log.cat, &log.entries).expect("rebuilds");
+        assert_eq!(log.state.phase, Phase::Enlisting);
+        log
+    }
+
+    fn rebuilt_matches(log: &Log) {
+        assert_eq!(
+            CampaignState::rebuild(&log.cat, &log.entries).expect("rebuilds"),
+            log.state,
+            "the log rebuilds the state"
+        );
+    }
+
+    #[test]
+    fn a_withdrawn_force_leaves_and_its_id_is_never_used_again() {
+        let mut log = enlisting();
+        let e = withdraw(&log.state, "f4").expect("before the start");
+        log.push(e);
+        assert!(!log.state.forces.contains_key("f4"));
+        let e = remove(&log.state, "f2", "a roster for the wrong war").expect("removes");
+        log.push(e);
+        assert_eq!(log.state.forces.len(), 2);
+        // Player 4 enlists again: a new id, not f4 (nor f3, which is taken).
+        let e = enlist(
+            &log.state,
+            &log.cat,
+            4,
+            "Player 4",
+            1,
+            &json(&force("Force 4 again", Nation::American)),
+            8,
+        )
+        .expect("enlists again");
+        assert_eq!(e.force(), Some("f5"));
+        log.push(e);
+        rebuilt_matches(&log);
+        log.push(Event::Started);
+        let err = withdraw(&log.state, "f1").expect_err("after the start");
+        assert!(err.to_string().contains("has started"), "{err}");
+        assert!(remove(&log.state, "f1", "late").is_err());
+    }
+
+    #[test]
+    fn a_changed_force_keeps_its_side_and_rolls_its_ratings_afresh() {
+        let mut log = enlisting();
+        let mut other = force("Second thoughts", Nation::British);
+        other.groups.truncate(2);
+        let e = change_force(&log.state, &log.cat, "f1", &json(&other), 77, false)
+            .expect("a legal roster");
+        let Event::ForceChanged {
+            ratings, warning, ..
+        } = &e
+        else {
+            panic!("{e:?}")
+        };
+        assert_eq!(ratings.len(), 3);
+        assert_eq!(warning, &None);
+        log.push(e);
+        let f = &log.state.forces["f1"];
+        assert_eq!(f.roster.name(), "Second thoughts");
+        assert_eq!(f.side, 0);
+        rebuilt_matches(&log);
+        // An illegal one is refused by the same check as an enlistment.
+        let mut big = force("Too big", Nation::British);
+        for g in &mut big.groups {
+            g.elements
+                .push(ElementDoc::new("Extra", ElementType::Infantry, Size::Large));
+        }
+        assert!(change_force(&log.state, &log.cat, "f1", &json(&big), 1, false).is_err());
+    }
+
+    #[test]
+    fn a_roster_of_the_other_side_s_nation_warns_until_the_player_confirms() {
+        let log = enlisting();
+        // Side 0 is "Crown Forces" on the Philadelphia map.
+        let french = json(&force("Lauzun's Legion", Nation::French));
+        let err = enlist_warned(&log.state, &log.cat, 9, "Nine", 0, &french, 1, Some(false))
+            .expect_err("a warning");
+        let text = err.to_string();
+        assert!(
+            text.contains("French") && text.contains("Crown Forces"),
+            "{text}"
+        );
+        let e = enlist_warned(&log.state, &log.cat, 9, "Nine", 0, &french, 1, Some(true))
+            .expect("confirmed");
+        let Event::Enlisted { warning, .. } = &e else {
+            panic!("{e:?}")
+        };
+        assert!(warning.as_deref().is_some_and(|w| w.contains("French")));
+        let words = crate::rules::campaign::words::describe(&log.cat, &log.state, &e);
+        assert!(words.contains("despite the warning"), "{words}");
+        // The French fought with the Continentals, Hessians for the Crown: no warning.
+        assert!(enlist_warned(&log.state, &log.cat, 9, "Nine", 1, &french, 1, Some(false)).is_ok());
+        let hessian = json(&force("Knyphausen", Nation::Hessian));
+        assert!(
+            enlist_warned(&log.state, &log.cat, 9, "Nine", 0, &hessian, 1, Some(false)).is_ok()
+        );
+        let natives = json(&force("Mohawk", Nation::NativeConfederation));
+        for side in [0, 1] {
+            assert!(
+                enlist_warned(
+                    &log.state,
+                    &log.cat,
+                    9,
+                    "Nine",
+                    side,
+                    &natives,
+                    1,
+                    Some(false)
+                )
+                .is_ok(),
+                "Native contingents fought on both sides"
+            );
+        }
+        // A side whose name says nothing of its camp warns about nothing.
+        assert_eq!(
+            crate::rules::campaign::forces_api::camps_named("First side"),
+            None
+        );
+        assert_eq!(
+            crate::rules::campaign::forces_api::camps_named("British and Canadians"),
+            Some("crown")
+        );
+        assert_eq!(
+            crate::rules::campaign::forces_api::camps_named("United States"),
+            Some("american")
+        );
+    }
+
+    #[test]
+    fn house_rules_change_before_the_start_and_say_what_changed() {
+        let mut log = enlisting();
+        let wanted = HouseRules {
+            surrender: false,
+            experience: false,
+            ..HouseRules::default()
+        };
+        let e = change_rules(&log.state, &log.cat, &wanted).expect("before the start");
+        let Event::HouseRulesChanged { changes, .. } = &e else {
+            panic!("{e:?}")
+        };
+        assert_eq!(changes.len(), 2, "{changes:?}");
+        assert!(changes.iter().all(|c| c.ends_with(": off")), "{changes:?}");
+        log.push(e);
+        assert!(!log.state.rules().surrender);
+        assert!(
+            change_rules(&log.state, &log.cat, &wanted).is_err(),
+            "nothing changed"
+        );
+        rebuilt_matches(&log);
+        log.push(Event::Started);
+        assert!(change_rules(&log.state, &log.cat, &HouseRules::default()).is_err());
+    }
+
+    #[test]
+    fn the_organiser_names_an_officer_made_by_field_promotion_and_no_one_else() {
+        let mut log = philadelphia(HouseRules::default());
+        let shape = log
+            .cat
+            .shape(&log.state.forces["f3"].roster)
+            .expect("shape");
+        let gc = shape
+            .groups
+            .first()
+            .and_then(|g| g.commander.as_ref())
+            .map(|c| c.id.clone())
+            .expect("a group commander");
+        log.push(Event::CommanderReplaced {
+            force: "f3".into(),
+            commander: gc.clone(),
+            fallen: "Colonel 1".into(),
+            name: "Promoted officer no. 1 (Brigade 1)".into(),
+            rating_roll: 3,
+            roll: "rolled 4, −1".into(),
+            battle: "the battle at Chadds Ford".into(),
+            stepped_up: false,
+        });
+        let officers = promoted_officers(&log.entries, &log.state, &log.cat);
+        assert_eq!(officers.len(), 1);
+        assert_eq!(officers[0].name, "Promoted officer no. 1 (Brigade 1)");
+        let e = rename_officer(
+            &log.entries,
+            &log.state,
+            &log.cat,
+            "f3",
+            &gc,
+            "  Major Bland ",
+        )
+        .expect("names him");
+        log.push(e);
+        let shape = log
+            .cat
+            .shape(&log.state.forces["f3"].roster)
+            .expect("shape");
+        assert!(shape.commanders().any(|c| c.name == "Major Bland"));
+        assert!(log.state.forces["f3"].history[&gc]
+            .iter()
+            .any(|h| h.contains("named Major Bland")));
+        rebuilt_matches(&log);
+        // A commander who was never promoted, an empty name, a name too long: refused.
+        let fc = shape
+            .commanders()
+            .find(|c| c.group.is_none())
+            .map(|c| c.id.clone())
+            .expect("a force commander");
+        assert!(rename_officer(&log.entries, &log.state, &log.cat, "f3", &fc, "X").is_err());
+        assert!(rename_officer(&log.entries, &log.state, &log.cat, "f3", &gc, " ").is_err());
+        let long = "x".repeat(101);
+        assert!(rename_officer(&log.entries, &log.state, &log.cat, "f3", &gc, &long).is_err());
+    }
+
+    #[test]
+    fn an_archived_campaign_refuses_everything_but_unarchiving() {
+        let mut log = enlisting();
+        assert!(may_delete(&log.state).is_ok(), "before the start");
+        let e = archive(&log.state).expect("archives");
+        log.push(e);
+        assert!(log.state.archived);
+        for refused in [
+            require_not_archived(&log.state).err(),
+            withdraw(&log.state, "f1").err(),
+            change_rules(&log.state, &log.cat, &HouseRules::default()).err(),
+            public_page(&log.state, true).err(),
+            may_delete(&log.state).err(),
+            archive(&log.state).err(),
+        ] {
+            assert!(refused.is_some());
+        }
+        assert!(withdraw(&log.state, "f1")
+            .expect_err("archived")
+            .to_string()
+            .contains("archived"));
+        let e = unarchive(&log.state).expect("unarchives");
+        log.push(e);
+        assert!(!log.state.archived);
+        let e = public_page(&log.state, true).expect("on");
+        log.push(e);
+        assert!(log.state.public);
+        assert!(public_page(&log.state, true).is_err(), "already on");
+        let e = public_page(&log.state, false).expect("off");
+        log.push(e);
+        assert!(!log.state.public);
+        rebuilt_matches(&log);
+        log.push(Event::Started);
+        assert!(may_delete(&log.state).is_err(), "started: archive instead");
+    }
+}

@@ -130,6 +130,7 @@ fn two_battles() -> Log {
             ),
             ratings: BTreeMap::new(),
             rolls: Vec::new(),
+            warning: None,
         });
     }
     log.push(Event::Started);

@@ -4,6 +4,7 @@
 
 pub mod actions;
 pub mod change;
+pub mod deadlines;
 
 use std::collections::BTreeMap;
 

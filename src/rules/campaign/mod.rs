@@ -6,6 +6,7 @@
 
 pub mod after_battle;
 pub mod aftermath;
+pub mod deadlines;
 pub mod error;
 pub mod forces;
 pub mod forces_api;

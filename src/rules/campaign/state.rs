@@ -280,6 +280,12 @@ pub struct CampaignState {
     pub side_adjustment: [i32; 2],
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended: Option<String>,
+    /// The open turn's deadline, if it has one (`rules::campaign::deadlines`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<super::deadlines::Deadline>,
+    /// The default turn length in minutes: each new turn's deadline that long after it begins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_length_minutes: Option<u32>,
 }
 
 /// One log entry's content. Each variant stores the outcome it records.
@@ -464,6 +470,31 @@ pub enum Event {
         what: String,
         roster: RosterJson,
     },
+    // ---- Turn deadlines (`rules::campaign::deadlines`) ----
+    /// The open turn's deadline (seconds since 1970, UTC), set by the organiser or, with
+    /// `by_default`, by the default turn length when the turn began.
+    DeadlineSet {
+        turn: u32,
+        at: i64,
+        set_at: i64,
+        #[serde(default)]
+        by_default: bool,
+    },
+    /// The organiser cleared the open turn's deadline.
+    DeadlineCleared {
+        turn: u32,
+    },
+    /// The organiser set (or, with none, cleared) the default turn length in minutes.
+    TurnLengthSet {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        minutes: Option<u32>,
+    },
+    /// The deadline passed with the turn still open: the turn closes by itself (the entries
+    /// closing it follow).
+    DeadlinePassed {
+        turn: u32,
+        at: i64,
+    },
 }
 
 impl Event {
@@ -497,6 +528,10 @@ impl Event {
             Event::Adjusted { .. } => "adjusted",
             Event::PlayerReplaced { .. } => "player_replaced",
             Event::Reorganised { .. } => "reorganised",
+            Event::DeadlineSet { .. } => "deadline_set",
+            Event::DeadlineCleared { .. } => "deadline_cleared",
+            Event::TurnLengthSet { .. } => "turn_length_set",
+            Event::DeadlinePassed { .. } => "deadline_passed",
         }
     }
 
@@ -530,6 +565,10 @@ impl Event {
             | Event::TurnBegan { .. }
             | Event::Ended { .. }
             | Event::BattleVoided { .. } => None,
+            Event::DeadlineSet { .. }
+            | Event::DeadlineCleared { .. }
+            | Event::TurnLengthSet { .. }
+            | Event::DeadlinePassed { .. } => None,
         }
     }
 }
@@ -995,7 +1034,12 @@ impl CampaignState {
                 f.roster = roster.clone();
                 f.note(element, format!("Moved {what}, turn {turn}"));
             }
+            Event::DeadlineSet { .. }
+            | Event::DeadlineCleared { .. }
+            | Event::TurnLengthSet { .. }
+            | Event::DeadlinePassed { .. } => {}
         }
+        super::deadlines::apply(self, event);
         Ok(())
     }
 

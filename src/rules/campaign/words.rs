@@ -286,5 +286,9 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
         Event::PlayerReplaced { force, player, .. } => {
             format!("{player} takes over force {force} from the player who left.")
         }
+        Event::DeadlineSet { .. }
+        | Event::DeadlineCleared { .. }
+        | Event::TurnLengthSet { .. }
+        | Event::DeadlinePassed { .. } => super::deadlines::describe(e).unwrap_or_default(),
     }
 }

@@ -1,0 +1,253 @@
+//! Turn deadlines: the organiser may give the open turn a deadline and set a default turn length
+//! that gives each new turn its deadline when it begins. At the deadline the turn closes by
+//! itself (forces without orders hold); before it, players whose orders are missing are
+//! reminded. Pure: the time is passed in (seconds since 1970, UTC), never read here.
+
+use serde::{Deserialize, Serialize};
+
+use super::error::CampaignError;
+use super::state::{CampaignState, Event, Phase};
+
+/// The shortest turn length the organiser may set, in minutes.
+pub const MIN_TURN_LENGTH_MINUTES: u32 = 60;
+/// The longest: 60 days.
+pub const MAX_TURN_LENGTH_MINUTES: u32 = 60 * 24 * 60;
+/// A deadline may be at most this far ahead (a year), in seconds.
+pub const MAX_AHEAD_SECS: i64 = 366 * 24 * 3600;
+/// Players are reminded this long before the deadline, or halfway for shorter turns.
+pub const REMIND_BEFORE_SECS: i64 = 24 * 3600;
+/// No reminder when less than this is left between setting the deadline and the deadline.
+pub const REMIND_MIN_SECS: i64 = 10 * 60;
+
+/// The open turn's deadline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deadline {
+    pub turn: u32,
+    /// When the turn closes by itself (seconds since 1970, UTC).
+    pub at: i64,
+    /// When the deadline was set: a reminder comes halfway through short turns.
+    pub set_at: i64,
+}
+
+impl Deadline {
+    /// When players with missing orders are reminded: a day before the deadline, or halfway
+    /// between setting it and the deadline when that is sooner; none for a deadline set with
+    /// only minutes to go.
+    pub fn reminder_at(&self) -> Option<i64> {
+        let span = self.at - self.set_at;
+        if span < REMIND_MIN_SECS {
+            return None;
+        }
+        Some(self.at - REMIND_BEFORE_SECS.min(span / 2))
+    }
+}
+
+/// What the scheduler must hold for a campaign: close turn `turn` at `at`, and remind at
+/// `remind_at` (if any). None when no open turn has a deadline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Schedule {
+    pub turn: u32,
+    pub at: i64,
+    pub remind_at: Option<i64>,
+}
+
+/// The schedule a campaign's state calls for.
+pub fn schedule(st: &CampaignState) -> Option<Schedule> {
+    let d = st
+        .deadline
+        .filter(|d| st.phase == Phase::Orders && d.turn == st.turn)?;
+    Some(Schedule {
+        turn: d.turn,
+        at: d.at,
+        remind_at: d.reminder_at(),
+    })
+}
+
+/// Whether a scheduled close of `turn` at `at` is still due: the turn is open and its deadline
+/// is still that one (a changed or cleared deadline, or a turn closed already, makes it moot).
+pub fn close_is_due(st: &CampaignState, turn: u32, at: i64, now: i64) -> bool {
+    now >= at && schedule(st).is_some_and(|s| s.turn == turn && s.at == at)
+}
+
+/// The players to remind of turn `turn`'s deadline at `at`: each force still in the field
+/// without an order, by its player's user id (one per user, in force order). Empty when the
+/// reminder is moot (the turn closed, or the deadline changed).
+pub fn to_remind(st: &CampaignState, turn: u32, at: i64) -> Vec<(String, i64)> {
+    if !schedule(st).is_some_and(|s| s.turn == turn && s.at == at) {
+        return Vec::new();
+    }
+    let mut out: Vec<(String, i64)> = Vec::new();
+    for f in st.active_forces() {
+        if !st.orders.contains_key(&f.id) && !out.iter().any(|(_, u)| *u == f.user) {
+            out.push((f.id.clone(), f.user));
+        }
+    }
+    out
+}
+
+/// The events that set the open turn's deadline to `at` (or clear it with none) and the default
+/// turn length to `length` minutes (or none), as the organiser asks at `now`. Only what changes
+/// is logged; nothing changing is no event at all.
+pub fn organiser_change(
+    st: &CampaignState,
+    at: Option<i64>,
+    length: Option<u32>,
+    now: i64,
+) -> Result<Vec<Event>, CampaignError> {
+    if st.phase == Phase::Ended {
+        return Err(refuse("The campaign has ended: it has no deadlines."));
+    }
+    if let Some(m) = length {
+        if !(MIN_TURN_LENGTH_MINUTES..=MAX_TURN_LENGTH_MINUTES).contains(&m) {
+            return Err(field(
+                "turn_length",
+                "A turn length must be between one hour and 60 days.",
+            ));
+        }
+    }
+    let mut out = Vec::new();
+    if length != st.turn_length_minutes {
+        out.push(Event::TurnLengthSet { minutes: length });
+    }
+    let current = st
+        .deadline
+        .filter(|d| st.phase == Phase::Orders && d.turn == st.turn)
+        .map(|d| d.at);
+    match at {
+        Some(at) if current != Some(at) => {
+            if st.phase != Phase::Orders {
+                return Err(refuse(
+                    "Only an open turn has a deadline; the default turn length sets the next \
+                     turn's deadline when it begins.",
+                ));
+            }
+            if at <= now {
+                return Err(field("deadline", "The deadline must be in the future."));
+            }
+            if at - now > MAX_AHEAD_SECS {
+                return Err(field("deadline", "The deadline must be within a year."));
+            }
+            out.push(Event::DeadlineSet {
+                turn: st.turn,
+                at,
+                set_at: now,
+                by_default: false,
+            });
+        }
+        None if current.is_some() => out.push(Event::DeadlineCleared { turn: st.turn }),
+        _ => {}
+    }
+    Ok(out)
+}
+
+/// The deadline a turn gets from the default turn length when `event` (just applied to `st`)
+/// opened it at `now`: turn 1 when the campaign starts, every later turn when it begins.
+pub fn default_deadline(st: &CampaignState, event: &Event, now: i64) -> Option<Event> {
+    if !matches!(event, Event::Started | Event::TurnBegan { .. }) || st.phase != Phase::Orders {
+        return None;
+    }
+    let minutes = st.turn_length_minutes?;
+    Some(Event::DeadlineSet {
+        turn: st.turn,
+        at: now + i64::from(minutes) * 60,
+        set_at: now,
+        by_default: true,
+    })
+}
+
+/// What a deadline event does to the state.
+pub(super) fn apply(st: &mut CampaignState, event: &Event) {
+    match event {
+        Event::DeadlineSet {
+            turn, at, set_at, ..
+        } => {
+            st.deadline = Some(Deadline {
+                turn: *turn,
+                at: *at,
+                set_at: *set_at,
+            })
+        }
+        Event::DeadlineCleared { .. } => st.deadline = None,
+        Event::TurnLengthSet { minutes } => st.turn_length_minutes = *minutes,
+        // A turn that closes, begins or ends the campaign leaves its deadline behind.
+        Event::TurnClosed { .. }
+        | Event::TurnBegan { .. }
+        | Event::Started
+        | Event::Ended { .. } => st.deadline = None,
+        _ => {}
+    }
+}
+
+fn field(name: &'static str, message: &str) -> CampaignError {
+    CampaignError::Field(super::error::FieldProblem::new(name, message))
+}
+
+fn refuse(message: &str) -> CampaignError {
+    CampaignError::Refused(message.to_string())
+}
+
+/// A moment in words, with its zone named: "Fri 27 Nov 2026, 18:00 UTC".
+pub fn when(secs: i64) -> String {
+    match chrono::DateTime::from_timestamp(secs, 0) {
+        Some(t) if t.format("%S").to_string() == "00" => {
+            t.format("%a %-d %b %Y, %H:%M UTC").to_string()
+        }
+        Some(t) => t.format("%a %-d %b %Y, %H:%M:%S UTC").to_string(),
+        None => format!("{secs} seconds after 1970 (UTC)"),
+    }
+}
+
+/// A turn length in words: "3 days", "1 day 12 hours", "36 hours" → "1 day 12 hours".
+pub fn length_words(minutes: u32) -> String {
+    let (days, hours, mins) = (minutes / 1440, minutes % 1440 / 60, minutes % 60);
+    let mut parts = Vec::new();
+    if days > 0 {
+        parts.push(super::words::plural(days as usize, "day", "days"));
+    }
+    if hours > 0 {
+        parts.push(super::words::plural(hours as usize, "hour", "hours"));
+    }
+    if mins > 0 || parts.is_empty() {
+        parts.push(super::words::plural(mins as usize, "minute", "minutes"));
+    }
+    parts.join(" ")
+}
+
+/// A deadline event in words for the log.
+pub fn describe(event: &Event) -> Option<String> {
+    Some(match event {
+        Event::DeadlineSet {
+            turn,
+            at,
+            by_default,
+            ..
+        } => {
+            if *by_default {
+                format!(
+                    "Turn {turn}'s orders are due by {} (the default turn length).",
+                    when(*at)
+                )
+            } else {
+                format!(
+                    "The organiser set turn {turn}'s deadline: orders are due by {}.",
+                    when(*at)
+                )
+            }
+        }
+        Event::DeadlineCleared { turn } => {
+            format!("The organiser cleared turn {turn}'s deadline: the turn closes when the organiser closes it or the last order is in.")
+        }
+        Event::TurnLengthSet { minutes: Some(m) } => format!(
+            "The organiser set the default turn length to {}: each new turn's orders are due that long after it begins.",
+            length_words(*m)
+        ),
+        Event::TurnLengthSet { minutes: None } => {
+            "The organiser cleared the default turn length: new turns have no deadline.".into()
+        }
+        Event::DeadlinePassed { turn, at } => format!(
+            "The deadline for turn {turn} ({}) passed: the turn was closed by the deadline, and forces without orders hold.",
+            when(*at)
+        ),
+        _ => return None,
+    })
+}

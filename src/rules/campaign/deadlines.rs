@@ -251,3 +251,271 @@ pub fn describe(event: &Event) -> Option<String> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::rules::campaign::state::Force;
+    use crate::rules::campaign::{Order, RosterJson};
+
+    const NOW: i64 = 1_795_000_000;
+    const DAY: i64 = 24 * 3600;
+
+    fn force(id: &str, user: i64) -> Force {
+        Force {
+            id: id.into(),
+            user,
+            player: format!("Player {user}"),
+            side: 0,
+            place: "a".into(),
+            roster: RosterJson::from_value(&serde_json::json!({})),
+            full_sizes: BTreeMap::new(),
+            ratings: BTreeMap::new(),
+            bank: 0,
+            out: None,
+            history: BTreeMap::new(),
+            adjustment: 0,
+        }
+    }
+
+    /// Turn 2 open, three forces (f3 out of the campaign), f1 has ordered.
+    fn open_turn() -> CampaignState {
+        let mut st = CampaignState {
+            phase: Phase::Orders,
+            turn: 2,
+            ..CampaignState::default()
+        };
+        for (id, user) in [("f1", 1), ("f2", 2), ("f3", 3)] {
+            st.forces.insert(id.into(), force(id, user));
+        }
+        if let Some(f) = st.forces.get_mut("f3") {
+            f.out = Some("destroyed: no elements left".into());
+        }
+        st.orders.insert("f1".into(), Order::Hold);
+        st
+    }
+
+    fn applied(mut st: CampaignState, events: &[Event]) -> CampaignState {
+        for e in events {
+            apply(&mut st, e);
+        }
+        st
+    }
+
+    #[test]
+    fn the_organiser_sets_changes_and_clears_the_open_turns_deadline() {
+        let st = open_turn();
+        let set = organiser_change(&st, Some(NOW + DAY), None, NOW).unwrap();
+        assert_eq!(
+            set,
+            vec![Event::DeadlineSet {
+                turn: 2,
+                at: NOW + DAY,
+                set_at: NOW,
+                by_default: false
+            }]
+        );
+        let st = applied(st, &set);
+        assert_eq!(
+            schedule(&st),
+            Some(Schedule {
+                turn: 2,
+                at: NOW + DAY,
+                remind_at: Some(NOW + DAY / 2)
+            })
+        );
+        // The same deadline again logs nothing; another one moves it; none clears it.
+        assert!(organiser_change(&st, Some(NOW + DAY), None, NOW)
+            .unwrap()
+            .is_empty());
+        assert_eq!(
+            organiser_change(&st, Some(NOW + 2 * DAY), None, NOW)
+                .unwrap()
+                .len(),
+            1
+        );
+        let cleared = organiser_change(&st, None, None, NOW).unwrap();
+        assert_eq!(cleared, vec![Event::DeadlineCleared { turn: 2 }]);
+        assert_eq!(schedule(&applied(st, &cleared)), None);
+    }
+
+    #[test]
+    fn a_deadline_must_be_ahead_and_only_an_open_turn_has_one() {
+        let st = open_turn();
+        for at in [NOW, NOW - 60, NOW + 400 * DAY] {
+            assert!(matches!(
+                organiser_change(&st, Some(at), None, NOW),
+                Err(CampaignError::Field(p)) if p.field == "deadline"
+            ));
+        }
+        let enlisting = CampaignState::default();
+        assert!(matches!(
+            organiser_change(&enlisting, Some(NOW + DAY), None, NOW),
+            Err(CampaignError::Refused(_))
+        ));
+        // …but the default turn length may be set before the start.
+        assert_eq!(
+            organiser_change(&enlisting, None, Some(72 * 60), NOW).unwrap(),
+            vec![Event::TurnLengthSet {
+                minutes: Some(72 * 60)
+            }]
+        );
+        let ended = CampaignState {
+            phase: Phase::Ended,
+            ..CampaignState::default()
+        };
+        assert!(organiser_change(&ended, None, Some(60), NOW).is_err());
+        for bad in [0, 59, MAX_TURN_LENGTH_MINUTES + 1] {
+            assert!(matches!(
+                organiser_change(&st, None, Some(bad), NOW),
+                Err(CampaignError::Field(p)) if p.field == "turn_length"
+            ));
+        }
+    }
+
+    #[test]
+    fn a_new_turn_takes_its_deadline_from_the_default_length() {
+        let mut st = open_turn();
+        st.turn_length_minutes = Some(3 * 24 * 60);
+        let began = Event::TurnBegan { turn: 2 };
+        assert_eq!(
+            default_deadline(&st, &began, NOW),
+            Some(Event::DeadlineSet {
+                turn: 2,
+                at: NOW + 3 * DAY,
+                set_at: NOW,
+                by_default: true
+            })
+        );
+        assert!(default_deadline(&st, &Event::Started, NOW).is_some());
+        // Other entries, or no default length, give none.
+        assert_eq!(
+            default_deadline(&st, &Event::DeadlineCleared { turn: 2 }, NOW),
+            None
+        );
+        st.turn_length_minutes = None;
+        assert_eq!(default_deadline(&st, &began, NOW), None);
+    }
+
+    #[test]
+    fn closing_beginning_or_ending_a_turn_leaves_its_deadline_behind() {
+        let st = applied(
+            open_turn(),
+            &[Event::DeadlineSet {
+                turn: 2,
+                at: NOW + DAY,
+                set_at: NOW,
+                by_default: false,
+            }],
+        );
+        for e in [
+            Event::TurnClosed {
+                orders: BTreeMap::new(),
+            },
+            Event::TurnBegan { turn: 3 },
+            Event::Ended {
+                reason: "done".into(),
+            },
+        ] {
+            assert_eq!(applied(st.clone(), &[e]).deadline, None);
+        }
+        // A deadline entry that does not close the turn keeps it.
+        let passed = applied(
+            st.clone(),
+            &[Event::DeadlinePassed {
+                turn: 2,
+                at: NOW + DAY,
+            }],
+        );
+        assert!(passed.deadline.is_some());
+    }
+
+    #[test]
+    fn the_close_is_due_only_for_the_same_open_turn_and_deadline() {
+        let st = applied(
+            open_turn(),
+            &[Event::DeadlineSet {
+                turn: 2,
+                at: NOW + DAY,
+                set_at: NOW,
+                by_default: false,
+            }],
+        );
+        assert!(close_is_due(&st, 2, NOW + DAY, NOW + DAY));
+        assert!(
+            !close_is_due(&st, 2, NOW + DAY, NOW + DAY - 1),
+            "not before"
+        );
+        assert!(!close_is_due(&st, 1, NOW + DAY, NOW + DAY), "another turn");
+        assert!(
+            !close_is_due(&st, 2, NOW + 60, NOW + DAY),
+            "a moved deadline"
+        );
+        let mut closed = st.clone();
+        closed.phase = Phase::Battles;
+        assert!(
+            !close_is_due(&closed, 2, NOW + DAY, NOW + DAY),
+            "closed already"
+        );
+    }
+
+    #[test]
+    fn reminders_go_to_players_still_in_the_field_without_orders() {
+        let st = applied(
+            open_turn(),
+            &[Event::DeadlineSet {
+                turn: 2,
+                at: NOW + DAY,
+                set_at: NOW,
+                by_default: false,
+            }],
+        );
+        // f1 has ordered, f3 is out of the campaign: only f2's player.
+        assert_eq!(to_remind(&st, 2, NOW + DAY), vec![("f2".to_string(), 2)]);
+        // A moot reminder (the deadline moved) reminds nobody.
+        assert!(to_remind(&st, 2, NOW + 2 * DAY).is_empty());
+        let mut all_in = st.clone();
+        all_in.orders.insert("f2".into(), Order::Hold);
+        assert!(to_remind(&all_in, 2, NOW + DAY).is_empty());
+    }
+
+    #[test]
+    fn a_reminder_comes_a_day_before_or_halfway_through_a_short_turn() {
+        let long = Deadline {
+            turn: 1,
+            at: NOW + 3 * DAY,
+            set_at: NOW,
+        };
+        assert_eq!(long.reminder_at(), Some(NOW + 2 * DAY));
+        let short = Deadline {
+            turn: 1,
+            at: NOW + 6 * 3600,
+            set_at: NOW,
+        };
+        assert_eq!(short.reminder_at(), Some(NOW + 3 * 3600));
+        let minutes = Deadline {
+            turn: 1,
+            at: NOW + 120,
+            set_at: NOW,
+        };
+        assert_eq!(minutes.reminder_at(), None);
+    }
+
+    #[test]
+    fn deadlines_read_in_words_with_the_zone_named() {
+        assert_eq!(when(1_795_111_200), "Thu 19 Nov 2026, 18:00 UTC");
+        assert_eq!(when(1_795_111_205), "Thu 19 Nov 2026, 18:00:05 UTC");
+        assert_eq!(length_words(72 * 60), "3 days");
+        assert_eq!(length_words(36 * 60), "1 day 12 hours");
+        assert_eq!(length_words(90), "1 hour 30 minutes");
+        let words = describe(&Event::DeadlinePassed {
+            turn: 4,
+            at: 1_795_111_200,
+        })
+        .unwrap();
+        assert!(words.contains("closed by the deadline"), "{words}");
+        assert!(words.contains("hold"), "{words}");
+    }
+}

@@ -1282,6 +1282,19 @@ mod tests {
                 what: "from Group 2 to Group 1".into(),
                 roster: roster(),
             },
+            // Turn deadlines.
+            Event::DeadlineSet {
+                turn: 1,
+                at: 1_795_111_200,
+                set_at: 1_795_000_000,
+                by_default: false,
+            },
+            Event::DeadlineCleared { turn: 1 },
+            Event::TurnLengthSet { minutes: Some(60) },
+            Event::DeadlinePassed {
+                turn: 1,
+                at: 1_795_111_200,
+            },
         ]
     }
 
@@ -1315,6 +1328,11 @@ mod tests {
             Event::Adjusted { .. } => 24,
             Event::PlayerReplaced { .. } => 25,
             Event::Reorganised { .. } => 26,
+            // Turn deadlines.
+            Event::DeadlineSet { .. } => 27,
+            Event::DeadlineCleared { .. } => 28,
+            Event::TurnLengthSet { .. } => 29,
+            Event::DeadlinePassed { .. } => 30,
         }
     }
 
@@ -1324,7 +1342,7 @@ mod tests {
         let covered: Vec<usize> = events.iter().map(variant_no).collect();
         assert_eq!(
             covered,
-            (0..27).collect::<Vec<_>>(),
+            (0..31).collect::<Vec<_>>(),
             "one sample per variant"
         );
         for e in &events {

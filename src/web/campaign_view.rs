@@ -339,6 +339,8 @@ pub fn campaign_json(c: &Loaded, system: &dyn ForceRules) -> Value {
         "battles": battles_json(st),
         "ended": st.ended,
         "attention": attention(c, system),
+        "deadline": st.open_deadline().map(|d| json!({"turn": d.turn, "at": d.rfc3339(), "words": d.words()})),
+        "turn_length_hours": st.turn_length_minutes.map(|m| m / 60),
     })
 }
 

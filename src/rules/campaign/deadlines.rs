@@ -42,6 +42,28 @@ impl Deadline {
     }
 }
 
+impl Deadline {
+    /// The deadline in words, its zone named.
+    pub fn words(&self) -> String {
+        when(self.at)
+    }
+
+    /// The deadline as RFC 3339 (for `<time datetime>` and the API).
+    pub fn rfc3339(&self) -> String {
+        chrono::DateTime::from_timestamp(self.at, 0)
+            .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
+            .unwrap_or_default()
+    }
+}
+
+impl CampaignState {
+    /// The open turn's deadline: none unless orders are open and it is this turn's.
+    pub fn open_deadline(&self) -> Option<Deadline> {
+        self.deadline
+            .filter(|d| self.phase == Phase::Orders && d.turn == self.turn)
+    }
+}
+
 /// What the scheduler must hold for a campaign: close turn `turn` at `at`, and remind at
 /// `remind_at` (if any). None when no open turn has a deadline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,10 +131,7 @@ pub fn organiser_change(
     if length != st.turn_length_minutes {
         out.push(Event::TurnLengthSet { minutes: length });
     }
-    let current = st
-        .deadline
-        .filter(|d| st.phase == Phase::Orders && d.turn == st.turn)
-        .map(|d| d.at);
+    let current = st.open_deadline().map(|d| d.at);
     match at {
         Some(at) if current != Some(at) => {
             if st.phase != Phase::Orders {

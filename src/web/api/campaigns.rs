@@ -38,11 +38,14 @@ pub async fn list(
 ) -> Result<HttpResponse, AppError> {
     let uid = user.id;
     let rows = crate::app::campaigns::list(&state.app, &user.actor()).await?;
+    let deadlines =
+        crate::app::deadlines::scheduled(&state.app, rows.iter().map(|r| r.id).collect()).await?;
     let items: Vec<Value> = rows
         .iter()
         .map(|r| {
             json!({"id": r.id, "name": r.name, "phase": r.phase, "turn": r.turn,
-                   "organiser": r.organiser_id == uid})
+                   "organiser": r.organiser_id == uid,
+                   "deadline": deadlines.get(&r.id).map(|t| t.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, true))})
         })
         .collect();
     Ok(HttpResponse::Ok().json(json!({ "campaigns": items })))
@@ -669,6 +672,8 @@ pub struct CampaignSummaryJson {
     turn: i32,
     /// Whether you organise it.
     organiser: bool,
+    /// When the open turn's orders are due (RFC 3339, UTC), if it has a deadline.
+    deadline: Option<String>,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -740,6 +745,10 @@ pub struct CampaignJson {
     ended: Option<String>,
     /// What needs your attention, in words.
     attention: Vec<String>,
+    /// The open turn's deadline, if it has one.
+    deadline: Option<crate::web::api::deadlines::DeadlineJson>,
+    /// The default turn length in hours: each new turn's deadline that long after it begins.
+    turn_length_hours: Option<u32>,
 }
 
 /// The map as it stands.

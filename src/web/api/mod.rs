@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod admin;
 pub mod battle_records;
 pub mod campaigns;
+pub mod deadlines;
 pub mod health;
 pub mod jobs;
 pub mod rosters;
@@ -122,7 +123,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(campaigns::adjust)
             .service(campaigns::get_standings)
             .service(campaigns::get_log)
-            .service(campaigns::get_audit),
+            .service(campaigns::get_audit)
+            .service(deadlines::put_deadline),
     );
 }
 

@@ -2,6 +2,7 @@
 //! orders, battles, forces), a force as it stands and its reinforcements, standings, the log,
 //! the map editor and the organiser's tools. Every action is a plain form POST.
 
+mod deadlines;
 mod force;
 mod list;
 mod map;

@@ -42,8 +42,11 @@ struct OrganiserPage {
     rules: Vec<(&'static str, &'static str, bool)>,
     errors: FormErrors,
     done: String,
+    /// The turn deadline form (`deadlines`).
+    deadline: super::deadlines::DeadlineForm,
 }
 
+#[allow(clippy::too_many_arguments)]
 async fn organiser_page(
     state: &web::Data<AppState>,
     ctx: PageCtx,
@@ -51,7 +54,9 @@ async fn organiser_page(
     errors: FormErrors,
     status: StatusCode,
     done: String,
+    deadline: Option<super::deadlines::DeadlineForm>,
 ) -> Result<HttpResponse, AppError> {
+    let deadline = deadline.unwrap_or_else(|| super::deadlines::DeadlineForm::of(&c));
     let voidable = crate::app::campaigns::voidable_battles(&state.app, &c).await?;
     let st = &c.state;
     let label = |f: &String| choice(f.clone(), force_name(&c, f));
@@ -119,6 +124,7 @@ async fn organiser_page(
             },
             errors,
             done,
+            deadline,
             ctx,
         },
         status,
@@ -146,6 +152,7 @@ pub async fn organiser(
         "replace" => "The force has its new player.",
         "arrange" => "The battle is set up again as you chose.",
         "simulate" => "The simulator has fought the battle; its result is in the log.",
+        "deadline" => "The deadlines are saved; any change is in the log.",
         _ => "",
     };
     organiser_page(
@@ -155,6 +162,7 @@ pub async fn organiser(
         FormErrors::default(),
         StatusCode::OK,
         done.into(),
+        None,
     )
     .await
 }
@@ -174,6 +182,10 @@ pub struct ToolForm {
     pub attacker: String,
     pub defender: String,
     pub scenario: String,
+    /// The turn deadline form: a UTC date and time, and the default length in days and hours.
+    pub deadline_at: String,
+    pub length_days: String,
+    pub length_hours: String,
 }
 
 pub async fn organiser_action(
@@ -246,6 +258,15 @@ pub async fn organiser_action(
                 .await
                 .map(|_| "replace")
         }
+        "deadline" => {
+            match super::deadlines::parse(&form.deadline_at, &form.length_days, &form.length_hours)
+            {
+                Ok(input) => app::campaigns::deadlines::set(&state.app, &c, &user.actor(), input)
+                    .await
+                    .map(|_| "deadline"),
+                Err(e) => Err(e),
+            }
+        }
         _ => Err(app::Error::bad_request("Choose a tool.")),
     };
     match done {
@@ -253,7 +274,15 @@ pub async fn organiser_action(
         Err(e) => {
             let (errors, status) = into_form_errors(e)?;
             let c = load_for(&state.app, &user.actor(), id).await?;
-            organiser_page(&state, ctx, c, errors, status, String::new()).await
+            let typed = (form.tool == "deadline").then(|| {
+                super::deadlines::DeadlineForm::typed(
+                    &c,
+                    &form.deadline_at,
+                    &form.length_days,
+                    &form.length_hours,
+                )
+            });
+            organiser_page(&state, ctx, c, errors, status, String::new(), typed).await
         }
     }
 }

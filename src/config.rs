@@ -121,7 +121,7 @@ impl Default for WorkConfig {
             job_workers: (cores / 2).max(1),
             job_queue_max: 50,
             direct_cost: crate::app::odds::DIRECT_COST_MAX,
-            scheduler_poll: crate::app::jobs::SCHEDULER_POLL,
+            scheduler_poll: Duration::from_millis(1000),
         }
     }
 }

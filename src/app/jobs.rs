@@ -141,10 +141,6 @@ impl Jobs {
 
 // ---- The scheduler: jobs that wait for their time (turn deadlines and their reminders) ----
 
-/// How often the scheduler looks for due deadline jobs unless told otherwise
-/// (`MUSTER_SCHEDULER_POLL_MS`).
-pub const SCHEDULER_POLL: Duration = Duration::from_secs(1);
-
 impl Jobs {
     /// Starts this server's scheduler thread: every `poll` it claims a due deadline job (any
     /// server's, through the same claims and leases as the odds workers, so each runs once)

@@ -3,9 +3,8 @@
 //! itself (forces without orders hold); before it, players whose orders are missing are
 //! reminded. Pure: the time is passed in (seconds since 1970, UTC), never read here.
 
-use serde::{Deserialize, Serialize};
-
 use super::error::CampaignError;
+pub use super::state::Deadline;
 use super::state::{CampaignState, Event, Phase};
 
 /// The shortest turn length the organiser may set, in minutes.
@@ -18,16 +17,6 @@ pub const MAX_AHEAD_SECS: i64 = 366 * 24 * 3600;
 pub const REMIND_BEFORE_SECS: i64 = 24 * 3600;
 /// No reminder when less than this is left between setting the deadline and the deadline.
 pub const REMIND_MIN_SECS: i64 = 10 * 60;
-
-/// The open turn's deadline.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Deadline {
-    pub turn: u32,
-    /// When the turn closes by itself (seconds since 1970, UTC).
-    pub at: i64,
-    /// When the deadline was set: a reminder comes halfway through short turns.
-    pub set_at: i64,
-}
 
 impl Deadline {
     /// When players with missing orders are reminded: a day before the deadline, or halfway
@@ -174,29 +163,6 @@ pub fn default_deadline(st: &CampaignState, event: &Event, now: i64) -> Option<E
     })
 }
 
-/// What a deadline event does to the state.
-pub(super) fn apply(st: &mut CampaignState, event: &Event) {
-    match event {
-        Event::DeadlineSet {
-            turn, at, set_at, ..
-        } => {
-            st.deadline = Some(Deadline {
-                turn: *turn,
-                at: *at,
-                set_at: *set_at,
-            })
-        }
-        Event::DeadlineCleared { .. } => st.deadline = None,
-        Event::TurnLengthSet { minutes } => st.turn_length_minutes = *minutes,
-        // A turn that closes, begins or ends the campaign leaves its deadline behind.
-        Event::TurnClosed { .. }
-        | Event::TurnBegan { .. }
-        | Event::Started
-        | Event::Ended { .. } => st.deadline = None,
-        _ => {}
-    }
-}
-
 fn field(name: &'static str, message: &str) -> CampaignError {
     CampaignError::Field(super::error::FieldProblem::new(name, message))
 }
@@ -221,15 +187,23 @@ pub fn length_words(minutes: u32) -> String {
     let (days, hours, mins) = (minutes / 1440, minutes % 1440 / 60, minutes % 60);
     let mut parts = Vec::new();
     if days > 0 {
-        parts.push(super::words::plural(days as usize, "day", "days"));
+        parts.push(plural(days, "day", "days"));
     }
     if hours > 0 {
-        parts.push(super::words::plural(hours as usize, "hour", "hours"));
+        parts.push(plural(hours, "hour", "hours"));
     }
     if mins > 0 || parts.is_empty() {
-        parts.push(super::words::plural(mins as usize, "minute", "minutes"));
+        parts.push(plural(mins, "minute", "minutes"));
     }
     parts.join(" ")
+}
+
+fn plural(n: u32, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
 }
 
 /// A deadline event in words for the log.
@@ -318,7 +292,7 @@ mod tests {
 
     fn applied(mut st: CampaignState, events: &[Event]) -> CampaignState {
         for e in events {
-            apply(&mut st, e);
+            st.apply_deadline(e);
         }
         st
     }

@@ -282,10 +282,20 @@ pub struct CampaignState {
     pub ended: Option<String>,
     /// The open turn's deadline, if it has one (`rules::campaign::deadlines`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub deadline: Option<super::deadlines::Deadline>,
+    pub deadline: Option<Deadline>,
     /// The default turn length in minutes: each new turn's deadline that long after it begins.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_length_minutes: Option<u32>,
+}
+
+/// The open turn's deadline (`rules::campaign::deadlines`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deadline {
+    pub turn: u32,
+    /// When the turn closes by itself (seconds since 1970, UTC).
+    pub at: i64,
+    /// When the deadline was set: a reminder comes halfway through short turns.
+    pub set_at: i64,
 }
 
 /// One log entry's content. Each variant stores the outcome it records.
@@ -1039,8 +1049,31 @@ impl CampaignState {
             | Event::TurnLengthSet { .. }
             | Event::DeadlinePassed { .. } => {}
         }
-        super::deadlines::apply(self, event);
+        self.apply_deadline(event);
         Ok(())
+    }
+
+    /// What an entry does to the open turn's deadline and the default turn length.
+    pub fn apply_deadline(&mut self, event: &Event) {
+        match event {
+            Event::DeadlineSet {
+                turn, at, set_at, ..
+            } => {
+                self.deadline = Some(Deadline {
+                    turn: *turn,
+                    at: *at,
+                    set_at: *set_at,
+                })
+            }
+            Event::DeadlineCleared { .. } => self.deadline = None,
+            Event::TurnLengthSet { minutes } => self.turn_length_minutes = *minutes,
+            // A turn that closes, begins or ends the campaign leaves its deadline behind.
+            Event::TurnClosed { .. }
+            | Event::TurnBegan { .. }
+            | Event::Started
+            | Event::Ended { .. } => self.deadline = None,
+            _ => {}
+        }
     }
 
     /// Rebuilds a campaign from its log. Entries set aside by a voided battle are skipped.

@@ -703,6 +703,18 @@ pub struct PresetSideJson {
     home: String,
 }
 
+/// The open turn's deadline, as the campaign answers carry it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[allow(dead_code)] // only describes the JSON in the OpenAPI document
+pub struct DeadlineJson {
+    /// The turn whose orders are due.
+    turn: u32,
+    /// When the turn closes by itself, RFC 3339 in UTC.
+    at: String,
+    /// The same in words, the zone named.
+    words: String,
+}
+
 /// A campaign as a member sees it.
 #[derive(Serialize, utoipa::ToSchema)]
 #[allow(dead_code)]
@@ -746,7 +758,7 @@ pub struct CampaignJson {
     /// What needs your attention, in words.
     attention: Vec<String>,
     /// The open turn's deadline, if it has one.
-    deadline: Option<crate::web::api::deadlines::DeadlineJson>,
+    deadline: Option<DeadlineJson>,
     /// The default turn length in hours: each new turn's deadline that long after it begins.
     turn_length_hours: Option<u32>,
 }

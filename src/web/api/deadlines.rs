@@ -3,7 +3,6 @@
 //! (`GET /api/v1/campaigns/{id}`) and of the list.
 
 use actix_web::{put, web, HttpResponse};
-use serde::Serialize;
 
 use crate::app::campaigns::deadlines::{self as deadlines, DeadlineInput};
 use crate::app::campaigns::load_for;
@@ -13,18 +12,6 @@ use crate::web::campaign_view::{campaign_json, system_of};
 use crate::web::error::ErrorBody;
 use crate::web::state::AppState;
 use crate::web::AppError;
-
-/// The open turn's deadline, as the campaign answers carry it.
-#[derive(Serialize, utoipa::ToSchema)]
-#[allow(dead_code)] // only describes the JSON in the OpenAPI document
-pub struct DeadlineJson {
-    /// The turn whose orders are due.
-    pub turn: u32,
-    /// When the turn closes by itself, RFC 3339 in UTC.
-    pub at: String,
-    /// The same in words, the zone named.
-    pub words: String,
-}
 
 /// Set the turn deadline
 ///

@@ -472,3 +472,65 @@ async fn two_servers_on_one_postgres_close_a_deadline_turn_exactly_once() {
         );
     }
 }
+
+#[tokio::test]
+async fn waiting_deadlines_hold_no_place_in_the_odds_queue() {
+    let db = TestDb::create();
+    // Every odds run is a job, nobody here runs them, and the queue takes one.
+    let (app, _data) = spawn_server(
+        db.url(),
+        &[
+            ("MUSTER_WORK_DIRECT_COST", "0"),
+            ("MUSTER_JOB_WORKERS", "0"),
+            ("MUSTER_JOB_QUEUE_MAX", "1"),
+        ],
+    )
+    .await;
+    let org = user(&app, "organiser@example.org").await;
+    let player = user(&app, "player@example.org").await;
+    let id = campaign(&app, &org, &player, "Cowpens").await;
+    ok(&app, &org, "POST", &format!("/campaigns/{id}/start"), None).await;
+    // A close and a reminder now wait in the jobs table for their time.
+    ok(
+        &app,
+        &org,
+        "PUT",
+        &format!("/campaigns/{id}/deadline"),
+        Some(json!({"deadline": rfc3339_in(3 * 86_400)})),
+    )
+    .await;
+
+    let odds = json!({"attacker": roster("Crown", "british"), "defender": roster("Patriots", "american"), "seed": 7, "runs": 200});
+    let (status, queued) = call(
+        &app,
+        Some(&org),
+        "POST",
+        "/lotf/battles/odds",
+        Some(odds.clone()),
+    )
+    .await;
+    assert_eq!(status, 202, "the organiser's odds run is queued: {queued}");
+    assert_eq!(queued["queued_ahead"], 0, "nothing ahead of it: {queued}");
+    let job = ok(
+        &app,
+        &org,
+        "GET",
+        &format!("/jobs/{}", queued["id"].as_str().unwrap()),
+        None,
+    )
+    .await;
+    assert_eq!(job["status"], "queued");
+    // The one place is the organiser's odds job, not a deadline.
+    let (status, v) = call(
+        &app,
+        Some(&player),
+        "POST",
+        "/lotf/battles/odds",
+        Some(odds),
+    )
+    .await;
+    assert_eq!(status, 503, "{v}");
+    // And the deadline still stands.
+    let c = ok(&app, &player, "GET", &format!("/campaigns/{id}"), None).await;
+    assert_eq!(c["deadline"]["turn"], 1);
+}

@@ -534,3 +534,110 @@ async fn waiting_deadlines_hold_no_place_in_the_odds_queue() {
     let c = ok(&app, &player, "GET", &format!("/campaigns/{id}"), None).await;
     assert_eq!(c["deadline"]["turn"], 1);
 }
+
+/// Claims the due deadline close as `server` would, straight from the database.
+fn claim_close(pool: &muster::store::DbPool, server: &str) -> Option<muster::store::jobs::JobRow> {
+    let mut conn = pool.get().expect("connection");
+    let lease = chrono::Utc::now().naive_utc() + chrono::Duration::seconds(30);
+    muster::store::jobs::claim_of(
+        &mut conn,
+        server,
+        lease,
+        &[muster::app::deadlines::KIND_CLOSE],
+    )
+    .expect("claim")
+}
+
+fn run_close(
+    pool: &muster::store::DbPool,
+    server: &str,
+    job: &muster::store::jobs::JobRow,
+) -> &'static str {
+    use muster::app::campaigns::deadlines::{close_turn_at_deadline, JobEnd};
+    let rules = muster::rules::Systems::builtin().expect("rules");
+    let mut conn = pool.get().expect("connection");
+    match close_turn_at_deadline(&mut conn, &rules, server, &job.id, &job.params) {
+        JobEnd::Done => "done",
+        JobEnd::NotOurs => "not ours",
+        JobEnd::Failed(e) => panic!("the close failed: {e}"),
+    }
+}
+
+#[tokio::test]
+async fn a_deadline_job_run_again_or_taken_back_changes_nothing() {
+    let db = TestDb::create();
+    // This server's own scheduler looks once at start and then sleeps: the test runs the jobs.
+    let (app, _data) = spawn_server(db.url(), &[("MUSTER_SCHEDULER_POLL_MS", "600000")]).await;
+    let pool = muster::store::connect(
+        &muster::config::DatabaseConfig::parse(db.url()).expect("url"),
+        2,
+    )
+    .expect("pool");
+    let org = user(&app, "organiser@example.org").await;
+    let player = user(&app, "player@example.org").await;
+    let id = campaign(&app, &org, &player, "Camden").await;
+    ok(&app, &org, "POST", &format!("/campaigns/{id}/start"), None).await;
+    let path = format!("/campaigns/{id}/deadline");
+    ok(
+        &app,
+        &org,
+        "PUT",
+        &path,
+        Some(json!({"deadline": rfc3339_in(1)})),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+
+    // Server X claims the due close; meanwhile the organiser moves the deadline a day on. The
+    // move takes the job back, so X's run changes nothing and the turn stays open.
+    let job = claim_close(&pool, "server-x").expect("the close is due");
+    let moved = rfc3339_in(86_400);
+    ok(&app, &org, "PUT", &path, Some(json!({"deadline": moved}))).await;
+    assert_eq!(run_close(&pool, "server-x", &job), "not ours");
+    let c = ok(&app, &org, "GET", &format!("/campaigns/{id}"), None).await;
+    assert_eq!(
+        (c["turn"].as_i64(), c["deadline"]["at"].as_str()),
+        (Some(1), Some(moved.as_str())),
+        "{c}"
+    );
+    assert!(
+        claim_close(&pool, "server-x").is_none(),
+        "the moved close is not due yet"
+    );
+
+    // Brought forward again, it closes the turn once; the same job run again by another server
+    // (as after a lost lease) finds it done and does nothing.
+    ok(
+        &app,
+        &org,
+        "PUT",
+        &path,
+        Some(json!({"deadline": rfc3339_in(1)})),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let job = claim_close(&pool, "server-x").expect("due again");
+    assert_eq!(run_close(&pool, "server-x", &job), "done");
+    assert_eq!(run_close(&pool, "server-y", &job), "not ours");
+    // Even a stale copy of the job queued and claimed afresh finds the turn closed.
+    {
+        let mut conn = pool.get().expect("connection");
+        muster::store::jobs::schedule(
+            &mut conn,
+            &job.id,
+            &job.kind,
+            &job.title,
+            &job.params,
+            chrono::Utc::now().naive_utc(),
+        )
+        .expect("requeued");
+    }
+    let stale = claim_close(&pool, "server-y").expect("the stale copy");
+    assert_eq!(run_close(&pool, "server-y", &stale), "done");
+
+    let entries = log(&app, &org, id).await;
+    assert_eq!(count(&entries, "turn_closed", 1), 1, "{entries:?}");
+    assert_eq!(count(&entries, "deadline_passed", 1), 1);
+    let c = ok(&app, &org, "GET", &format!("/campaigns/{id}"), None).await;
+    assert_eq!(c["turn"], 2, "{c}");
+}

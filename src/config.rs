@@ -136,6 +136,9 @@ pub struct WorkConfig {
     /// `MUSTER_WORK_DIRECT_COST`: the largest simulation answered within a request, in units
     /// on the table × battles (default 150 000); larger ones are queued as background jobs.
     pub direct_cost: u64,
+    /// `MUSTER_SCHEDULER_POLL_MS`: how often this server looks for due turn deadlines and
+    /// reminders (default 1000 ms).
+    pub scheduler_poll: Duration,
 }
 
 impl Default for WorkConfig {
@@ -147,6 +150,7 @@ impl Default for WorkConfig {
             job_workers: (cores / 2).max(1),
             job_queue_max: 50,
             direct_cost: crate::app::odds::DIRECT_COST_MAX,
+            scheduler_poll: Duration::from_millis(1000),
         }
     }
 }
@@ -308,6 +312,23 @@ impl Config {
                         format!("'{v}' is not a whole number from 0 up"),
                     )
                 })?,
+            },
+            scheduler_poll: match non_empty("MUSTER_SCHEDULER_POLL_MS") {
+                None => defaults.scheduler_poll,
+                Some(v) => v
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| (10..=600_000).contains(n))
+                    .map(Duration::from_millis)
+                    .ok_or_else(|| {
+                        bad(
+                            "MUSTER_SCHEDULER_POLL_MS",
+                            format!(
+                                "'{v}' is not a whole number of milliseconds from 10 to 600000"
+                            ),
+                        )
+                    })?,
             },
         };
 

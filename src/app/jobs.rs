@@ -139,6 +139,75 @@ impl Jobs {
     }
 }
 
+// ---- The scheduler: jobs that wait for their time (turn deadlines and their reminders) ----
+
+impl Jobs {
+    /// Starts this server's scheduler thread: every `poll` it claims a due deadline job (any
+    /// server's, through the same claims and leases as the odds workers, so each runs once)
+    /// and runs it. It stops when the `Jobs` is dropped.
+    pub fn start_scheduler(self: &Arc<Self>, pool: DbPool, rules: Arc<Systems>, poll: Duration) {
+        let jobs = Arc::downgrade(self);
+        let started = std::thread::Builder::new()
+            .name("muster-scheduler".into())
+            .spawn(move || scheduler(jobs, pool, rules, poll.max(Duration::from_millis(10))));
+        if let Err(e) = started {
+            tracing::error!(error = %e, "could not start the deadline scheduler");
+        }
+    }
+}
+
+fn scheduler(jobs: Weak<Jobs>, pool: DbPool, rules: Arc<Systems>, poll: Duration) {
+    use crate::app::campaigns::deadlines::{close_turn_at_deadline, remind_of_deadline, JobEnd};
+    use crate::app::deadlines::{KIND_CLOSE, KIND_REMIND};
+    loop {
+        let Some(here) = jobs.upgrade() else {
+            return;
+        };
+        let server = here.server_id.clone();
+        drop(here);
+        let mut conn = match pool.get() {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::warn!(error = %e, "the scheduler could not reach the database");
+                std::thread::sleep(poll.max(POLL_IDLE));
+                continue;
+            }
+        };
+        let claimed = store::claim_of(&mut conn, &server, lease_end(), &[KIND_CLOSE, KIND_REMIND]);
+        let row = match claimed {
+            Ok(Some(row)) => row,
+            Ok(None) => {
+                drop(conn);
+                std::thread::sleep(poll);
+                continue;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "the scheduler could not look for due jobs");
+                drop(conn);
+                std::thread::sleep(poll.max(POLL_IDLE));
+                continue;
+            }
+        };
+        let end = if row.kind == KIND_CLOSE {
+            close_turn_at_deadline(&mut conn, &rules, &server, &row.id, &row.params)
+        } else {
+            remind_of_deadline(&mut conn, &server, &row.id, &row.params)
+        };
+        match end {
+            JobEnd::Done => tracing::info!(job = %row.id, title = %row.title, "scheduled job done"),
+            JobEnd::NotOurs => {
+                tracing::debug!(job = %row.id, "a scheduled job was taken back; nothing done")
+            }
+            JobEnd::Failed(e) => {
+                tracing::warn!(job = %row.id, error = %e, "a scheduled job failed");
+                if let Err(e) = store::finish(&mut conn, &row.id, &server, Err(e)) {
+                    tracing::warn!(error = %e, "could not store a failed job");
+                }
+            }
+        }
+    }
+}
+
 /// Queues an odds job for `owner`: refused while the owner has one queued or running (409), or
 /// when the queue is full (503 with Retry-After).
 pub async fn queue_odds(
@@ -202,13 +271,15 @@ pub struct ActiveJob {
 /// so the pages point to it.
 pub async fn active(ctx: &Context, owner: i64) -> Result<Option<ActiveJob>, Error> {
     ctx.with_conn(move |conn| {
-        Ok(store::active_of_owner(conn, owner)?.map(|row| ActiveJob {
-            system: serde_json::from_str::<OddsParams>(&row.params)
-                .map(|p| p.system)
-                .unwrap_or_default(),
-            id: row.id,
-            title: row.title,
-        }))
+        Ok(
+            store::active_of_owner(conn, owner, KIND_ODDS)?.map(|row| ActiveJob {
+                system: serde_json::from_str::<OddsParams>(&row.params)
+                    .map(|p| p.system)
+                    .unwrap_or_default(),
+                id: row.id,
+                title: row.title,
+            }),
+        )
     })
     .await
 }
@@ -275,7 +346,8 @@ fn worker(jobs: Weak<Jobs>, pool: DbPool, rules: Arc<Systems>) {
             }
         }
         let claimed = pool.get().map_err(|e| e.to_string()).and_then(|mut c| {
-            store::claim(&mut c, &here.server_id, lease_end()).map_err(|e| e.to_string())
+            store::claim_of(&mut c, &here.server_id, lease_end(), &[KIND_ODDS])
+                .map_err(|e| e.to_string())
         });
         match claimed {
             Ok(Some(row)) => {

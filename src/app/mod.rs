@@ -8,6 +8,7 @@ pub mod battle_record;
 pub mod battle_table;
 pub mod battles;
 pub mod campaigns;
+pub mod deadlines;
 pub mod dice;
 pub mod error;
 pub mod input;
@@ -60,6 +61,14 @@ impl Context {
         let jobs = Arc::new(jobs::Jobs::new(queue_max));
         jobs.start_workers(self.pool.clone(), self.rules.clone(), workers);
         self.jobs = jobs;
+        self
+    }
+
+    /// The same context with this server's deadline scheduler running, looking for due turn
+    /// deadlines every `poll` (call after [`Context::with_jobs`]).
+    pub fn with_scheduler(self, poll: std::time::Duration) -> Self {
+        self.jobs
+            .start_scheduler(self.pool.clone(), self.rules.clone(), poll);
         self
     }
 

@@ -51,10 +51,12 @@ pub fn now() -> NaiveDateTime {
     chrono::Utc::now().naive_utc()
 }
 
-/// Jobs waiting for a worker, across all servers.
-pub fn count_queued(conn: &mut DbConnection) -> QueryResult<i64> {
+/// Jobs of this kind waiting for a worker, across all servers (scheduled jobs of other kinds,
+/// such as a turn's deadline, wait for their time and count towards no queue).
+pub fn count_queued(conn: &mut DbConnection, kind: &str) -> QueryResult<i64> {
     jobs::table
         .filter(jobs::status.eq(QUEUED))
+        .filter(jobs::kind.eq(kind))
         .count()
         .get_result(conn)
 }
@@ -66,7 +68,7 @@ pub fn count_queued(conn: &mut DbConnection) -> QueryResult<i64> {
 pub fn insert_if_room(conn: &mut DbConnection, job: &NewJob, cap: i64) -> QueryResult<bool> {
     crate::store::db::write_transaction(conn, |conn| {
         crate::store::throttles::lock_bucket(conn, "jobs queue")?;
-        if count_queued(conn)? >= cap {
+        if count_queued(conn, job.kind)? >= cap {
             return Ok(false);
         }
         insert(conn, job)?;
@@ -103,46 +105,57 @@ pub fn get(conn: &mut DbConnection, id: &str) -> QueryResult<Option<JobRow>> {
         .optional()
 }
 
-/// The owner's job still waiting or running, if any (an owner has at most one).
-pub fn active_of_owner(conn: &mut DbConnection, owner: i64) -> QueryResult<Option<JobRow>> {
+/// The owner's job of this kind still waiting or running, if any (an owner has at most one).
+pub fn active_of_owner(
+    conn: &mut DbConnection,
+    owner: i64,
+    kind: &str,
+) -> QueryResult<Option<JobRow>> {
     jobs::table
         .filter(jobs::owner_id.eq(owner))
+        .filter(jobs::kind.eq(kind))
         .filter(jobs::status.eq_any([QUEUED, RUNNING]))
         .select(JobRow::as_select())
         .first(conn)
         .optional()
 }
 
-/// Queued jobs created before this one: its place in the queue.
+/// Queued jobs of its kind created before this one: its place in the queue.
 pub fn queued_ahead_of(conn: &mut DbConnection, job: &JobRow) -> QueryResult<i64> {
     jobs::table
         .filter(jobs::status.eq(QUEUED))
+        .filter(jobs::kind.eq(&job.kind))
         .filter(jobs::created_at.lt(job.created_at))
         .count()
         .get_result(conn)
 }
 
-/// Claims the next job for `server` with a lease until `lease_until`: the oldest queued job
-/// that is due, or a running job whose lease has run out. PostgreSQL skips rows another server
+/// Claims the next job of one of `kinds` for `server` with a lease until `lease_until`: the
+/// oldest queued job that is due, or a running job whose lease has run out. PostgreSQL skips rows another server
 /// is claiming at the same moment (`FOR UPDATE SKIP LOCKED`); SQLite has one writer, and the
 /// conditional update below refuses a job someone else took in between on both.
-pub fn claim(
+pub fn claim_of(
     conn: &mut DbConnection,
     server: &str,
     lease_until: NaiveDateTime,
+    kinds: &[&str],
 ) -> QueryResult<Option<JobRow>> {
     let at = now();
-    let claimable = jobs::status
-        .eq(QUEUED)
-        .and(jobs::run_after.le(at))
-        .or(jobs::status
-            .eq(RUNNING)
-            .and(jobs::lease_until.lt(at).assume_not_null()));
+    let claimable = || {
+        jobs::kind.eq_any(kinds.to_vec()).and(
+            jobs::status
+                .eq(QUEUED)
+                .and(jobs::run_after.le(at))
+                .or(jobs::status
+                    .eq(RUNNING)
+                    .and(jobs::lease_until.lt(at).assume_not_null())),
+        )
+    };
     // A read then a write: on SQLite it must be a writer from the start (`write_transaction`).
     crate::store::db::write_transaction(conn, |conn| {
         let candidate: Option<String> = match conn {
             DbConnection::Postgresql(pg) => jobs::table
-                .filter(claimable)
+                .filter(claimable())
                 .order((jobs::run_after, jobs::created_at))
                 .select(jobs::id)
                 .for_update()
@@ -150,7 +163,7 @@ pub fn claim(
                 .first(pg)
                 .optional()?,
             DbConnection::Sqlite(lite) => jobs::table
-                .filter(claimable)
+                .filter(claimable())
                 .order((jobs::run_after, jobs::created_at))
                 .select(jobs::id)
                 .first(lite)
@@ -159,7 +172,7 @@ pub fn claim(
         let Some(id) = candidate else {
             return Ok(None);
         };
-        let taken = diesel::update(jobs::table.find(&id).filter(claimable))
+        let taken = diesel::update(jobs::table.find(&id).filter(claimable()))
             .set((
                 jobs::status.eq(RUNNING),
                 jobs::claimed_by.eq(server),
@@ -174,6 +187,17 @@ pub fn claim(
         }
         get(conn, &id)
     })
+}
+
+/// Claims the next job of any kind (see [`claim_of`]).
+pub fn claim(
+    conn: &mut DbConnection,
+    server: &str,
+    lease_until: NaiveDateTime,
+) -> QueryResult<Option<JobRow>> {
+    let kinds: Vec<String> = jobs::table.select(jobs::kind).distinct().load(conn)?;
+    let kinds: Vec<&str> = kinds.iter().map(String::as_str).collect();
+    claim_of(conn, server, lease_until, &kinds)
 }
 
 /// Records progress and renews the lease. False when the job is no longer this server's to
@@ -253,4 +277,78 @@ pub fn delete_finished_before(
     before: NaiveDateTime,
 ) -> QueryResult<usize> {
     diesel::delete(jobs::table.filter(jobs::finished_at.lt(before))).execute(conn)
+}
+
+// ---- Scheduled jobs (turn deadlines): one row per purpose, under an id the caller derives ----
+
+/// Puts a scheduled job in place under `id`: queued to run at `run_after` with these
+/// parameters. An existing row (queued, running elsewhere, or finished) is taken back and
+/// queued again with the new time, so a server running it finds it no longer its own and its
+/// work (guarded in the same transaction as its end) is rolled back.
+pub fn schedule(
+    conn: &mut DbConnection,
+    id: &str,
+    kind: &str,
+    title: &str,
+    params: &str,
+    run_after: NaiveDateTime,
+) -> QueryResult<()> {
+    let updated = diesel::update(jobs::table.find(id))
+        .set((
+            jobs::kind.eq(kind),
+            jobs::title.eq(title),
+            jobs::params.eq(params),
+            jobs::status.eq(QUEUED),
+            jobs::done.eq(0),
+            jobs::result.eq(None::<String>),
+            jobs::error.eq(None::<String>),
+            jobs::claimed_by.eq(None::<String>),
+            jobs::lease_until.eq(None::<NaiveDateTime>),
+            jobs::run_after.eq(run_after),
+            jobs::started_at.eq(None::<NaiveDateTime>),
+            jobs::finished_at.eq(None::<NaiveDateTime>),
+        ))
+        .execute(conn)?;
+    if updated == 0 {
+        insert(
+            conn,
+            &NewJob {
+                id,
+                kind,
+                owner_id: None,
+                title,
+                params,
+                total: 1,
+                run_after,
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// Removes a scheduled job that has not finished (queued, or running elsewhere: that server's
+/// end then finds nothing and its work is rolled back).
+pub fn unschedule(conn: &mut DbConnection, id: &str) -> QueryResult<()> {
+    diesel::delete(
+        jobs::table
+            .find(id)
+            .filter(jobs::status.eq_any([QUEUED, RUNNING])),
+    )
+    .execute(conn)?;
+    Ok(())
+}
+
+/// The run times of the scheduled jobs among `ids` still to run, by id.
+pub fn scheduled_times(
+    conn: &mut DbConnection,
+    ids: &[String],
+) -> QueryResult<Vec<(String, NaiveDateTime)>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    jobs::table
+        .filter(jobs::id.eq_any(ids))
+        .filter(jobs::status.eq_any([QUEUED, RUNNING]))
+        .select((jobs::id, jobs::run_after))
+        .load(conn)
 }

@@ -342,6 +342,8 @@ pub fn campaign_json(c: &Loaded, system: &dyn ForceRules) -> Value {
         "attention": attention(c, system),
         "archived": st.archived,
         "public_path": public_path(c),
+        "deadline": st.open_deadline().map(|d| json!({"turn": d.turn, "at": d.rfc3339(), "words": d.words()})),
+        "turn_length_hours": st.turn_length_minutes.map(|m| m / 60),
     })
 }
 

@@ -82,7 +82,8 @@ pub fn prepare_state(config: &Config, rules: Systems) -> Result<AppState, Startu
                 per_caller: config.work.per_caller,
                 direct_cost: config.work.direct_cost,
             })
-            .with_jobs(config.work.job_queue_max, config.work.job_workers),
+            .with_jobs(config.work.job_queue_max, config.work.job_workers)
+            .with_scheduler(config.work.scheduler_poll),
         keys: Keys::from_secret(&secret),
         secure_cookies: config.secure_cookies(),
         public_url: config.public_url.clone(),

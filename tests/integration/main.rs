@@ -22,6 +22,7 @@ mod campaigns;
 mod cli;
 mod conformance;
 mod conformance_forces;
+mod deadlines;
 mod fight_reports;
 mod forms_kept;
 mod fuzz_props;

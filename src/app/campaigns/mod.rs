@@ -5,6 +5,7 @@
 pub mod actions;
 pub mod admin;
 pub mod change;
+pub mod deadlines;
 
 use std::collections::BTreeMap;
 

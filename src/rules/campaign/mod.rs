@@ -7,6 +7,7 @@
 pub mod admin;
 pub mod after_battle;
 pub mod aftermath;
+pub mod deadlines;
 pub mod error;
 pub mod forces;
 pub mod forces_api;

@@ -291,6 +291,22 @@ pub struct CampaignState {
     /// never used twice.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub withdrawn: u32,
+    /// The open turn's deadline, if it has one (`rules::campaign::deadlines`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<Deadline>,
+    /// The default turn length in minutes: each new turn's deadline that long after it begins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_length_minutes: Option<u32>,
+}
+
+/// The open turn's deadline (`rules::campaign::deadlines`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deadline {
+    pub turn: u32,
+    /// When the turn closes by itself (seconds since 1970, UTC).
+    pub at: i64,
+    /// When the deadline was set: a reminder comes halfway through short turns.
+    pub set_at: i64,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -533,6 +549,31 @@ pub enum Event {
     /// The public read-only page was turned on (a new link) or off (the link no longer works).
     PublicPageOn,
     PublicPageOff,
+    // ---- Turn deadlines (`rules::campaign::deadlines`) ----
+    /// The open turn's deadline (seconds since 1970, UTC), set by the organiser or, with
+    /// `by_default`, by the default turn length when the turn began.
+    DeadlineSet {
+        turn: u32,
+        at: i64,
+        set_at: i64,
+        #[serde(default)]
+        by_default: bool,
+    },
+    /// The organiser cleared the open turn's deadline.
+    DeadlineCleared {
+        turn: u32,
+    },
+    /// The organiser set (or, with none, cleared) the default turn length in minutes.
+    TurnLengthSet {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        minutes: Option<u32>,
+    },
+    /// The deadline passed with the turn still open: the turn closes by itself (the entries
+    /// closing it follow).
+    DeadlinePassed {
+        turn: u32,
+        at: i64,
+    },
 }
 
 /// A step of asking for the engine to fight a battle (`Event::EngineConsent`).
@@ -587,6 +628,10 @@ impl Event {
             Event::Unarchived => "unarchived",
             Event::PublicPageOn => "public_page_on",
             Event::PublicPageOff => "public_page_off",
+            Event::DeadlineSet { .. } => "deadline_set",
+            Event::DeadlineCleared { .. } => "deadline_cleared",
+            Event::TurnLengthSet { .. } => "turn_length_set",
+            Event::DeadlinePassed { .. } => "deadline_passed",
         }
     }
 
@@ -631,6 +676,10 @@ impl Event {
             | Event::Unarchived
             | Event::PublicPageOn
             | Event::PublicPageOff => None,
+            Event::DeadlineSet { .. }
+            | Event::DeadlineCleared { .. }
+            | Event::TurnLengthSet { .. }
+            | Event::DeadlinePassed { .. } => None,
         }
     }
 }
@@ -1159,8 +1208,36 @@ impl CampaignState {
             Event::Unarchived => self.archived = false,
             Event::PublicPageOn => self.public = true,
             Event::PublicPageOff => self.public = false,
+            Event::DeadlineSet { .. }
+            | Event::DeadlineCleared { .. }
+            | Event::TurnLengthSet { .. }
+            | Event::DeadlinePassed { .. } => {}
         }
+        self.apply_deadline(event);
         Ok(())
+    }
+
+    /// What an entry does to the open turn's deadline and the default turn length.
+    pub fn apply_deadline(&mut self, event: &Event) {
+        match event {
+            Event::DeadlineSet {
+                turn, at, set_at, ..
+            } => {
+                self.deadline = Some(Deadline {
+                    turn: *turn,
+                    at: *at,
+                    set_at: *set_at,
+                })
+            }
+            Event::DeadlineCleared { .. } => self.deadline = None,
+            Event::TurnLengthSet { minutes } => self.turn_length_minutes = *minutes,
+            // A turn that closes, begins or ends the campaign leaves its deadline behind.
+            Event::TurnClosed { .. }
+            | Event::TurnBegan { .. }
+            | Event::Started
+            | Event::Ended { .. } => self.deadline = None,
+            _ => {}
+        }
     }
 
     /// Rebuilds a campaign from its log. Entries set aside by a voided battle are skipped.
@@ -1438,6 +1515,19 @@ mod tests {
             Event::Unarchived,
             Event::PublicPageOn,
             Event::PublicPageOff,
+            // Turn deadlines.
+            Event::DeadlineSet {
+                turn: 1,
+                at: 1_795_111_200,
+                set_at: 1_795_000_000,
+                by_default: false,
+            },
+            Event::DeadlineCleared { turn: 1 },
+            Event::TurnLengthSet { minutes: Some(60) },
+            Event::DeadlinePassed {
+                turn: 1,
+                at: 1_795_111_200,
+            },
         ]
     }
 
@@ -1482,6 +1572,11 @@ mod tests {
             Event::Unarchived => 35,
             Event::PublicPageOn => 36,
             Event::PublicPageOff => 37,
+            // Turn deadlines.
+            Event::DeadlineSet { .. } => 38,
+            Event::DeadlineCleared { .. } => 39,
+            Event::TurnLengthSet { .. } => 40,
+            Event::DeadlinePassed { .. } => 41,
         }
     }
 
@@ -1491,7 +1586,7 @@ mod tests {
         let covered: Vec<usize> = events.iter().map(variant_no).collect();
         assert_eq!(
             covered,
-            (0..38).collect::<Vec<_>>(),
+            (0..42).collect::<Vec<_>>(),
             "one sample per variant"
         );
         for e in &events {

@@ -364,5 +364,9 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
         Event::PublicPageOff => {
             "The organiser turned off the public page: its link no longer works.".into()
         }
+        Event::DeadlineSet { .. }
+        | Event::DeadlineCleared { .. }
+        | Event::TurnLengthSet { .. }
+        | Event::DeadlinePassed { .. } => super::deadlines::describe(e).unwrap_or_default(),
     }
 }

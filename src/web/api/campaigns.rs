@@ -47,11 +47,14 @@ pub async fn list(
 ) -> Result<HttpResponse, AppError> {
     let uid = user.id;
     let rows = crate::app::campaigns::list(&state.app, &user.actor(), query.archived).await?;
+    let deadlines =
+        crate::app::deadlines::scheduled(&state.app, rows.iter().map(|r| r.id).collect()).await?;
     let items: Vec<Value> = rows
         .iter()
         .map(|r| {
             json!({"id": r.id, "name": r.name, "phase": r.phase, "turn": r.turn,
-                   "organiser": r.organiser_id == uid, "archived": r.archived})
+                   "organiser": r.organiser_id == uid, "archived": r.archived,
+                   "deadline": deadlines.get(&r.id).map(|t| t.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, true))})
         })
         .collect();
     Ok(HttpResponse::Ok().json(json!({ "campaigns": items })))
@@ -693,6 +696,8 @@ pub struct CampaignSummaryJson {
     turn: i32,
     /// Whether you organise it.
     organiser: bool,
+    /// When the open turn's orders are due (RFC 3339, UTC), if it has a deadline.
+    deadline: Option<String>,
 }
 
 #[derive(Serialize, utoipa::ToSchema)]
@@ -720,6 +725,18 @@ pub struct PresetSideJson {
     name: String,
     /// The side's home place id.
     home: String,
+}
+
+/// The open turn's deadline, as the campaign answers carry it.
+#[derive(Serialize, utoipa::ToSchema)]
+#[allow(dead_code)] // only describes the JSON in the OpenAPI document
+pub struct DeadlineJson {
+    /// The turn whose orders are due.
+    turn: u32,
+    /// When the turn closes by itself, RFC 3339 in UTC.
+    at: String,
+    /// The same in words, the zone named.
+    words: String,
 }
 
 /// A campaign as a member sees it.
@@ -768,6 +785,10 @@ pub struct CampaignJson {
     archived: bool,
     /// The public read-only page's address while it is on (the organiser only).
     public_path: Option<String>,
+    /// The open turn's deadline, if it has one.
+    deadline: Option<DeadlineJson>,
+    /// The default turn length in hours: each new turn's deadline that long after it begins.
+    turn_length_hours: Option<u32>,
 }
 
 /// The map as it stands.

@@ -6,6 +6,7 @@ pub mod accounts;
 pub mod admin;
 pub mod battle_records;
 pub mod campaigns;
+pub mod deadlines;
 pub mod health;
 pub mod jobs;
 pub mod notifications;
@@ -147,7 +148,8 @@ pub fn configure(cfg: &mut ServiceConfig) {
             .service(campaigns::delete_campaign)
             .service(campaigns::public_on)
             .service(campaigns::public_off)
-            .service(campaigns::public_campaign),
+            .service(campaigns::public_campaign)
+            .service(deadlines::put_deadline),
     );
 }
 

@@ -27,6 +27,8 @@ pub struct CampaignLine {
     pub organiser: bool,
     /// The day it was started.
     pub started: String,
+    /// When the open turn's orders are due, in words; blank without a deadline.
+    pub deadline: String,
 }
 
 pub struct PresetView {
@@ -182,6 +184,8 @@ async fn list_page(
         archived,
     )
     .await?;
+    let deadlines =
+        crate::app::deadlines::scheduled(&state.app, rows.iter().map(|r| r.id).collect()).await?;
     // The list's links keep the system the form below is for, unless it is the one offered
     // anyway.
     let system = if form.system == NewForm::default().system {
@@ -235,6 +239,10 @@ async fn list_page(
                     turn: r.turn,
                     organiser: r.organiser_id == uid,
                     started: r.created_at.format("%Y-%m-%d").to_string(),
+                    deadline: deadlines
+                        .get(&r.id)
+                        .map(|t| crate::rules::campaign::deadlines::when(t.and_utc().timestamp()))
+                        .unwrap_or_default(),
                 })
                 .collect(),
             search: cut.search.clone(),

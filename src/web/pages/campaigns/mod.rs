@@ -3,6 +3,7 @@
 //! the map editor and the organiser's tools. Every action is a plain form POST.
 
 mod admin;
+mod deadlines;
 mod force;
 mod list;
 mod map;

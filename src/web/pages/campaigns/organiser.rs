@@ -55,6 +55,8 @@ struct OrganiserPage {
     /// What was typed into a refused removal (force, reason), kept for the form.
     remove_target: String,
     remove_reason: String,
+    /// The turn deadline form (`deadlines`).
+    deadline: super::deadlines::DeadlineForm,
 }
 
 /// A promoted officer the organiser may name.
@@ -106,6 +108,17 @@ async fn organiser_page_typed(
     webhook_typed: String,
 ) -> Result<HttpResponse, AppError> {
     let webhook = crate::app::notifications_campaign::webhook_host(&state.app, &c).await?;
+    // A refused deadline form is given back as it was typed.
+    let deadline = if typed.tool == "deadline" {
+        super::deadlines::DeadlineForm::typed(
+            &c,
+            &typed.deadline_at,
+            &typed.length_days,
+            &typed.length_hours,
+        )
+    } else {
+        super::deadlines::DeadlineForm::of(&c)
+    };
     let voidable = crate::app::campaigns::voidable_battles(&state.app, &c).await?;
     let officers = app::campaigns::admin::promoted_officers(&state.app, &c)
         .await?
@@ -209,6 +222,7 @@ async fn organiser_page_typed(
             officers,
             remove_target,
             remove_reason,
+            deadline,
             ctx,
         },
         status,
@@ -245,6 +259,7 @@ pub async fn organiser(
         "unarchive" => "The campaign is unarchived: it is back in the lists and open to changes.",
         "public_on" => "The public page is on: anyone with its link can see the standings, the map and the finished battles.",
         "public_off" => "The public page is off: its link no longer works.",
+        "deadline" => "The deadlines are saved; any change is in the log.",
         _ => "",
     };
     organiser_page(
@@ -283,6 +298,10 @@ pub struct ToolForm {
     /// The house-rule switches ticked (`rule_<id>`; a form sends only those).
     #[serde(flatten)]
     pub ticks: std::collections::HashMap<String, String>,
+    /// The turn deadline form: a UTC date and time, and the default length in days and hours.
+    pub deadline_at: String,
+    pub length_days: String,
+    pub length_hours: String,
 }
 
 impl ToolForm {
@@ -405,6 +424,15 @@ pub async fn organiser_action(
         "public_off" => admin::public_off(&state.app, &c, &user.actor())
             .await
             .map(|_| "public_off"),
+        "deadline" => {
+            match super::deadlines::parse(&form.deadline_at, &form.length_days, &form.length_hours)
+            {
+                Ok(input) => app::campaigns::deadlines::set(&state.app, &c, &user.actor(), input)
+                    .await
+                    .map(|_| "deadline"),
+                Err(e) => Err(e),
+            }
+        }
         _ => Err(app::Error::bad_request("Choose a tool.")),
     };
     match done {

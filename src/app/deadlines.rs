@@ -146,20 +146,19 @@ impl Reminder {
 }
 
 /// Delivers reminders of a deadline to the players chosen by
-/// `rules::campaign::deadlines::to_remind`, inside the transaction that ends the reminder job.
-/// For now each is written to the log; the notifications inbox and e-mail take them over
-/// (`app::notifications::notify` with `Kind::DeadlineNear`).
-pub fn deliver_reminders(_conn: &mut DbConnection, reminders: &[Reminder]) -> Result<(), Error> {
-    for r in reminders {
-        tracing::info!(
-            user_id = r.user_id,
-            campaign_id = r.campaign_id,
-            force = %r.force,
-            turn = r.turn,
-            link = %r.link(),
-            title = %r.title(),
-            "deadline reminder"
-        );
-    }
-    Ok(())
+/// `rules::campaign::deadlines::to_remind`, inside the transaction that ends the reminder job:
+/// each gets a notice in their inbox (and a mail, if the server sends mail and they want it).
+pub fn deliver_reminders(conn: &mut DbConnection, reminders: &[Reminder]) -> Result<(), Error> {
+    let notices: Vec<crate::app::notifications::Notice> = reminders
+        .iter()
+        .map(|r| crate::app::notifications::Notice {
+            user_id: r.user_id,
+            kind: crate::app::notifications::Kind::DeadlineNear,
+            title: r.title(),
+            link: r.link(),
+            campaign_id: Some(r.campaign_id),
+            battle_id: None,
+        })
+        .collect();
+    crate::app::notifications::notify(conn, &notices)
 }

@@ -641,3 +641,88 @@ async fn a_deadline_job_run_again_or_taken_back_changes_nothing() {
     let c = ok(&app, &org, "GET", &format!("/campaigns/{id}"), None).await;
     assert_eq!(c["turn"], 2, "{c}");
 }
+
+/// The organiser's force id and the player's, as the campaign answers them.
+async fn my_force(at: &Visitor, token: &str, id: i64) -> String {
+    ok(at, token, "GET", &format!("/campaigns/{id}"), None).await["my_force"]
+        .as_str()
+        .expect("a force")
+        .to_string()
+}
+
+async fn deadline_notices(at: &Visitor, token: &str) -> Vec<Value> {
+    ok(at, token, "GET", "/notifications", None).await["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .filter(|n| n["kind"] == "deadline_near")
+        .cloned()
+        .collect()
+}
+
+#[tokio::test]
+async fn a_reminder_reaches_the_inbox_of_players_without_orders() {
+    use diesel::RunQueryDsl;
+    let app = spawn_app().await;
+    let org = user(&app, "organiser@example.org").await;
+    let player = user(&app, "player@example.org").await;
+    let id = campaign(&app, &org, &player, "Monmouth").await;
+    ok(&app, &org, "POST", &format!("/campaigns/{id}/start"), None).await;
+    // The organiser orders his force to hold; the player gives no order.
+    let force = my_force(&app, &org, id).await;
+    ok(
+        &app,
+        &org,
+        "POST",
+        &format!("/campaigns/{id}/orders"),
+        Some(json!({"force": force, "order": {"order": "hold"}})),
+    )
+    .await;
+    // A two-hour turn is reminded of halfway through (unit-tested in the rules core); the test
+    // brings that moment forward in the jobs table rather than waiting an hour.
+    ok(
+        &app,
+        &org,
+        "PUT",
+        &format!("/campaigns/{id}/deadline"),
+        Some(json!({"deadline": rfc3339_in(2 * 3600)})),
+    )
+    .await;
+    assert!(deadline_notices(&app, &player).await.is_empty());
+    let pool = app.pool();
+    let mut conn = pool.get().expect("conn");
+    let moved = diesel::sql_query(format!(
+        "UPDATE jobs SET run_after = created_at WHERE id = 'deadline-remind-{id}'"
+    ))
+    .execute(&mut conn)
+    .expect("reminder job");
+    assert_eq!(moved, 1, "the reminder is scheduled as a job");
+
+    let start = Instant::now();
+    let notices = loop {
+        let found = deadline_notices(&app, &player).await;
+        if !found.is_empty() {
+            break found;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "no reminder arrived"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    let title = notices[0]["title"].as_str().expect("title");
+    assert!(
+        title.contains("Monmouth") && title.contains("turn 1") && title.contains("UTC"),
+        "{title}"
+    );
+    assert_eq!(notices[0]["link"], format!("/campaigns/{id}"));
+    // The organiser gave his order: nothing to remind him of.
+    assert!(deadline_notices(&app, &org).await.is_empty());
+    // The turn is still open: a reminder closes nothing.
+    let c = ok(&app, &org, "GET", &format!("/campaigns/{id}"), None).await;
+    assert_eq!(
+        (c["turn"].as_i64(), c["phase"].as_str()),
+        (Some(1), Some("orders"))
+    );
+}

@@ -151,7 +151,18 @@ async fn an_open_side_waits_for_the_opponents_own_roster() {
         "nothing is rolled before the roster comes"
     );
 
-    // Bob sees it waiting for him on his home page and his battle list.
+    // Bob sees it waiting for him in his inbox, on his home page and his battle list.
+    let inbox = bob.ok("GET", "/notifications", None).await;
+    assert!(
+        inbox["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .any(|n| n["kind"] == "roster_to_attach"
+                && n["link"] == format!("/battles/{id}")
+                && n["title"].as_str().unwrap_or("").contains("Alice Ames")),
+        "{inbox}"
+    );
     let home = bob.pages.get_html("/").await;
     assert!(home.contains("asks you to bring your own roster"), "{home}");
     let list = bob.pages.get_html("/battles").await;
@@ -467,7 +478,21 @@ async fn the_engine_decides_a_two_player_battle_only_when_both_agree() {
     let page = alice.pages.get_html(&format!("/battles/{id}")).await;
     assert!(page.contains("Withdraw my request"), "{page}");
 
-    // Bob sees it waiting for him, and declines.
+    // Bob sees it waiting for him (his inbox too), and declines; Alice is told.
+    let inbox = bob.ok("GET", "/notifications", None).await;
+    assert!(
+        inbox["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .any(|n| n["kind"] == "engine_requested"
+                && n["link"] == format!("/battles/{id}")
+                && n["title"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("accept or decline")),
+        "{inbox}"
+    );
     assert!(bob
         .pages
         .get_html("/")
@@ -493,6 +518,18 @@ async fn the_engine_decides_a_two_player_battle_only_when_both_agree() {
         .await;
     assert!(declined["engine_request"].is_null(), "{declined}");
     assert_eq!(declined["status"], "set_up");
+    let inbox = alice.ok("GET", "/notifications", None).await;
+    assert!(
+        inbox["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .any(|n| n["title"]
+                .as_str()
+                .unwrap_or("")
+                .contains("declined to let Muster fight")),
+        "{inbox}"
+    );
 
     // Asked and withdrawn.
     let asked = alice

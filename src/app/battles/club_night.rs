@@ -9,6 +9,7 @@ use super::{
 };
 use crate::app::battle_record::{RecordAction, RecordStatus};
 use crate::app::campaigns::{self, Attempt};
+use crate::app::notifications::{self, Kind, Notice};
 use crate::app::{Actor, Context, Error};
 use crate::rules::campaign::state::{EngineStep, Event};
 use crate::rules::system::BattleSide as Side;
@@ -162,7 +163,17 @@ pub async fn ask_engine(
     }
     let word = CampaignWord::consent(row, actor, EngineStep::Asked);
     let (id, uid) = (row.id, actor.id);
-    engine_step(ctx, word, move |conn| {
+    let notice = other_player(row, uid).map(|other| {
+        (
+            other,
+            Kind::EngineRequested,
+            format!(
+                "{} asks for Muster to fight {}: accept or decline",
+                actor.name, row.title
+            ),
+        )
+    });
+    engine_step(ctx, word, notice, move |conn| {
         Ok(battles::ask_engine(conn, id, based_on, uid)?)
     })
     .await
@@ -204,7 +215,15 @@ pub async fn decline_engine(
     }
     let word = CampaignWord::consent(row, actor, EngineStep::Declined);
     let id = row.id;
-    engine_step(ctx, word, move |conn| {
+    let notice = Some((
+        by,
+        Kind::EngineRequested,
+        format!(
+            "{} declined to let Muster fight {}: fight it or record it from the table",
+            actor.name, row.title
+        ),
+    ));
+    engine_step(ctx, word, notice, move |conn| {
         Ok(battles::end_engine_request(conn, id, based_on, by)?)
     })
     .await
@@ -228,7 +247,7 @@ pub async fn withdraw_engine(
     }
     let word = CampaignWord::consent(row, actor, EngineStep::Withdrawn);
     let (id, uid) = (row.id, actor.id);
-    engine_step(ctx, word, move |conn| {
+    engine_step(ctx, word, None, move |conn| {
         Ok(battles::end_engine_request(conn, id, based_on, uid)?)
     })
     .await
@@ -246,11 +265,12 @@ async fn requested(ctx: &Context, row: &BattleRow) -> Result<i64, Error> {
     })
 }
 
-/// A step on a request for the engine that decides nothing: the change to the battle and, for
-/// a campaign battle, its log entry, in one transaction.
+/// A step on a request for the engine that decides nothing: the change to the battle, for a
+/// campaign battle its log entry, and the notice to the other player, in one transaction.
 async fn engine_step<F>(
     ctx: &Context,
     word: Option<CampaignWord>,
+    notice: Option<(i64, Kind, String)>,
     change: F,
 ) -> Result<BattleRow, Error>
 where
@@ -264,7 +284,12 @@ where
                     word.append(conn, &rules)?;
                 }
                 match change(conn)? {
-                    (true, Some(row)) => Ok(row),
+                    (true, Some(row)) => {
+                        if let Some((user, kind, title)) = &notice {
+                            tell(conn, *user, *kind, title.clone(), &row)?;
+                        }
+                        Ok(row)
+                    }
                     (_, None) => Err(Error::NotFound.into()),
                     (false, Some(_)) => Err(stale().into()),
                 }
@@ -398,8 +423,54 @@ pub async fn create_open(
         waiting: true,
         created_at: now,
     };
-    ctx.with_conn(move |conn| Ok(battles::create_with_open_side(conn, &new, open_row)?))
-        .await
+    let (invited, inviter) = (*user, me.name.clone());
+    ctx.with_conn(move |conn| {
+        crate::store::write_transaction(conn, |conn| {
+            let row = battles::create_with_open_side(conn, &new, open_row)?;
+            // An address without an account yet finds the battle when it registers.
+            if let Some(user) = invited {
+                tell(
+                    conn,
+                    user,
+                    Kind::RosterToAttach,
+                    format!("{inviter} asks you to bring your own roster to a battle"),
+                    &row,
+                )?;
+            }
+            Ok(row)
+        })
+    })
+    .await
+}
+
+/// One notice about battle `row` to `user`, inside the caller's transaction.
+fn tell(
+    conn: &mut DbConnection,
+    user: i64,
+    kind: Kind,
+    title: String,
+    row: &BattleRow,
+) -> Result<(), Error> {
+    notifications::notify(
+        conn,
+        &[Notice {
+            user_id: user,
+            kind,
+            title,
+            link: format!("/battles/{}", row.id),
+            campaign_id: row.campaign_id,
+            battle_id: Some(row.id),
+        }],
+    )
+}
+
+/// The battle's other player, seen from `user`.
+fn other_player(row: &BattleRow, user: i64) -> Option<i64> {
+    if row.attacker_user_id == Some(user) {
+        row.defender_user_id
+    } else {
+        row.attacker_user_id
+    }
 }
 
 fn open_title(mine: &AnyRoster) -> String {

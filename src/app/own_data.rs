@@ -25,6 +25,17 @@ pub struct Export {
     pub rosters: Vec<RosterPart>,
     pub battles: Vec<BattlePart>,
     pub campaigns: Vec<CampaignPart>,
+    /// Their inbox, newest first.
+    pub notices: Vec<NoticePart>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct NoticePart {
+    pub kind: String,
+    pub title: String,
+    pub link: String,
+    pub read: bool,
+    pub at: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -174,6 +185,16 @@ fn export_now(conn: &mut DbConnection, uid: i64) -> Result<Export, Error> {
             entries,
         });
     }
+    let notices = crate::store::notifications::list(conn, uid, None, i64::MAX)?
+        .into_iter()
+        .map(|n| NoticePart {
+            kind: n.kind,
+            title: n.title,
+            link: n.link,
+            read: n.read_at.is_some(),
+            at: stamp(n.created_at),
+        })
+        .collect();
     Ok(Export {
         format: EXPORT_FORMAT,
         exported_at: stamp(chrono::Utc::now().naive_utc()),
@@ -187,6 +208,7 @@ fn export_now(conn: &mut DbConnection, uid: i64) -> Result<Export, Error> {
         rosters,
         battles,
         campaigns,
+        notices,
     })
 }
 
@@ -232,14 +254,14 @@ pub async fn delete_account(
             "That is not your password: the account was not deleted.",
         ));
     }
-    let old_name = user.display_name;
+    let (old_name, email) = (user.display_name, user.email);
     ctx.with_conn(move |conn| {
-        crate::store::write_transaction(conn, |conn| erase(conn, uid, &old_name))
+        crate::store::write_transaction(conn, |conn| erase(conn, uid, &old_name, &email))
     })
     .await
 }
 
-fn erase(conn: &mut DbConnection, uid: i64, old_name: &str) -> Result<Deleted, Error> {
+fn erase(conn: &mut DbConnection, uid: i64, old_name: &str, email: &str) -> Result<Deleted, Error> {
     let campaigns = campaigns_store::list_for_user(conn, uid)?;
     if let Some(held) = campaigns.iter().find(|c| organises_with_others(c, uid)) {
         return Err(Error::Conflict(format!(
@@ -251,6 +273,7 @@ fn erase(conn: &mut DbConnection, uid: i64, old_name: &str) -> Result<Deleted, E
     let rosters = own_data::delete_rosters_of(conn, uid)?;
     let battles = own_data::delete_unfought_battles_of(conn, uid)?;
     own_data::delete_jobs_of(conn, uid)?;
+    own_data::delete_notices_of(conn, uid, email)?;
     let name = former_player_name(uid);
     let mut key = input::display_name_key(&name);
     let mut shown = name.clone();

@@ -5,7 +5,10 @@
 
 use diesel::prelude::*;
 
-use super::schema::{battles, campaign_log, campaigns, jobs, log_erasures, rosters, users};
+use super::schema::{
+    battles, campaign_log, campaigns, jobs, log_erasures, notification_prefs, notifications,
+    outbox, password_resets, rosters, users,
+};
 use super::DbConnection;
 
 /// Deletes every roster of `owner`; battles that were set up from one keep their snapshot (the
@@ -34,6 +37,24 @@ pub fn delete_unfought_battles_of(conn: &mut DbConnection, user: i64) -> QueryRe
 /// Deletes the account's background jobs (odds runs), whatever their state.
 pub fn delete_jobs_of(conn: &mut DbConnection, owner: i64) -> QueryResult<usize> {
     diesel::delete(jobs::table.filter(jobs::owner_id.eq(owner))).execute(conn)
+}
+
+/// Deletes the account's notices, e-mail preferences (with its unsubscribe token), password
+/// reset tokens and every mail still waiting to go to its address.
+pub fn delete_notices_of(conn: &mut DbConnection, user: i64, email: &str) -> QueryResult<usize> {
+    let mut n = diesel::delete(notifications::table.filter(notifications::user_id.eq(user)))
+        .execute(conn)?;
+    n += diesel::delete(notification_prefs::table.filter(notification_prefs::user_id.eq(user)))
+        .execute(conn)?;
+    n += diesel::delete(password_resets::table.filter(password_resets::user_id.eq(user)))
+        .execute(conn)?;
+    n += diesel::delete(
+        outbox::table
+            .filter(outbox::channel.eq("mail"))
+            .filter(outbox::target.eq(email)),
+    )
+    .execute(conn)?;
+    Ok(n)
 }
 
 /// Replaces the account's address, name and password hash, disables it and takes away

@@ -23,6 +23,7 @@ fn roster(name: &str, nation: &str) -> Value {
 async fn call(v: &Visitor, token: &str, method: &str, path: &str, body: Value) -> Value {
     let req = match method {
         "POST" => v.client.post(v.url(path)),
+        "PUT" => v.client.put(v.url(path)),
         _ => v.client.get(v.url(path)),
     };
     let res = req
@@ -31,12 +32,10 @@ async fn call(v: &Visitor, token: &str, method: &str, path: &str, body: Value) -
         .send()
         .await
         .expect("request");
-    assert!(
-        res.status().is_success(),
-        "{method} {path}: {}",
-        res.status()
-    );
-    res.json().await.expect("JSON")
+    let status = res.status();
+    let text = res.text().await.expect("body");
+    assert!(status.is_success(), "{method} {path}: {status} {text}");
+    serde_json::from_str(&text).expect("JSON")
 }
 
 /// The part of the home page between two markers.
@@ -165,6 +164,29 @@ async fn a_logged_in_player_sees_what_waits_and_their_latest_work() {
     assert!(!campaigns.contains("you organise"));
     let waiting = between(&home, "id=\"attention-title\"", "</section>");
     assert!(waiting.contains("Give your order for turn 1."), "{waiting}");
+    // Orders open is in the inbox too, and the home page points there.
+    assert!(
+        waiting.contains("unread notice") && waiting.contains("href=\"/inbox\""),
+        "{waiting}"
+    );
+
+    // A deadline shows with the campaign's turn.
+    let due_at = chrono::Utc::now() + chrono::Duration::days(3);
+    let due = due_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    call(
+        &howe,
+        &token,
+        "PUT",
+        &format!("/api/v1/campaigns/{cid}/deadline"),
+        json!({"deadline": due}),
+    )
+    .await;
+    let home = wash.get_html("/").await;
+    let campaigns = between(&home, "id=\"desk-campaigns\"", "</section>");
+    assert!(
+        campaigns.contains("orders due by") && campaigns.contains(&due_at.format("%Y").to_string()),
+        "{campaigns}"
+    );
 
     // A battle set up against a guest shows among the recent battles.
     call(

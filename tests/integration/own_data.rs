@@ -236,6 +236,17 @@ async fn a_player_downloads_their_data_and_deletes_their_account() {
                 .contains("George Washington enlisted")),
         "{campaign}"
     );
+    // A result waited for Washington's confirmation: the notice is in his download.
+    assert!(
+        export["notices"]
+            .as_array()
+            .expect("notices")
+            .iter()
+            .any(|n| n["kind"] == "result_to_confirm"
+                && n["link"] == format!("/battles/{fought_id}")),
+        "{}",
+        export["notices"]
+    );
     let api_export = wash.ok("GET", "/api/v1/me/export", None).await;
     assert_eq!(api_export["rosters"], export["rosters"]);
     // Howe's download holds none of Washington's rosters.
@@ -348,6 +359,12 @@ async fn a_player_downloads_their_data_and_deletes_their_account() {
         .ok("GET", &format!("/api/v1/campaigns/{cid}/audit"), None)
         .await;
     assert_eq!(audit["rebuilt_matches"], true, "{audit}");
+
+    // His inbox went with the account.
+    let pool = app.pool();
+    let mut conn = pool.get().expect("conn");
+    let left = muster::store::notifications::list(&mut conn, wash_id, None, 100).expect("query");
+    assert!(left.is_empty(), "{left:?}");
 
     // The address is free again.
     let res = app

@@ -70,12 +70,15 @@ async fn desk(state: &web::Data<AppState>, user: &SignedInUser) -> Result<Desk, 
         .iter()
         .map(|c| {
             let phase = phase_label(&c.row.phase);
-            let stands = match c.state.settings() {
+            let mut stands = match c.state.settings() {
                 Some(s) if c.row.phase != "enlisting" => {
                     format!("Turn {} of {} · {phase}", c.state.turn, s.turns)
                 }
                 _ => phase.to_string(),
             };
+            if let Some(d) = c.state.open_deadline() {
+                stands.push_str(&format!(" · orders due by {}", d.words()));
+            }
             CampaignLine {
                 id: c.id(),
                 name: c.row.name.clone(),

@@ -4,6 +4,7 @@
 use crate::app::campaigns::{self, Loaded};
 use crate::app::mail::WebhookUrl;
 use crate::app::{Actor, Context, Error};
+use crate::rules::campaign::state::Event;
 use crate::store::notifications as store;
 
 /// The campaign's webhook as its organiser sees it: the host only (the rest of a webhook's
@@ -23,13 +24,20 @@ pub async fn set_webhook(ctx: &Context, actor: &Actor, id: i64, url: &str) -> Re
     let c = campaigns::load_for(ctx, actor, id).await?;
     campaigns::require_organiser(&c)?;
     let url = url.trim();
-    let stored = if url.is_empty() {
-        None
+    let (stored, host) = if url.is_empty() {
+        (None, None)
     } else {
-        WebhookUrl::parse(url)
+        let parsed = WebhookUrl::parse(url)
             .map_err(|m| Error::invalid("The webhook was not set.", "url", &m))?;
-        Some(url.to_string())
+        (Some(url.to_string()), Some(parsed.host))
     };
-    ctx.with_conn(move |conn| Ok(store::set_webhook(conn, id, stored.as_deref())?))
-        .await
+    // Stored with its log entry (the host only) in one campaign change.
+    campaigns::change(ctx, id, actor, move |conn, _, _| {
+        store::set_webhook(conn, id, stored.as_deref())?;
+        Ok(vec![campaigns::Pending::new(Event::WebhookChanged {
+            host: host.clone(),
+        })])
+    })
+    .await?;
+    Ok(())
 }

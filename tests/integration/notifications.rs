@@ -574,6 +574,14 @@ async fn a_campaign_turn_is_told_to_its_players_and_posted_to_its_webhook_withou
         .get_html(&organiser_page)
         .await
         .contains("No webhook is set."));
+    // Both changes are in the campaign's log, naming the host but never the address's secret.
+    let log = howe.get_html(&format!("/campaigns/{id}/log")).await;
+    assert!(
+        log.contains("webhook: turn closings and finished battles are posted to 127.0.0.1"),
+        "{log}"
+    );
+    assert!(log.contains("removed the campaign"), "{log}");
+    assert!(!log.contains("secret-token"), "{log}");
 }
 
 #[tokio::test]

@@ -184,6 +184,16 @@ async fn a_player_downloads_their_data_and_deletes_their_account() {
     assert!(location(&res).starts_with("/login"), "{}", location(&res));
     let res = visitor.get("/api/v1/me/export").await;
     assert_eq!(res.status(), 401);
+    let res = visitor.get("/account/delete").await;
+    assert_eq!(res.status(), 303, "a visitor is sent to log in");
+    let res = visitor
+        .client
+        .delete(visitor.url("/api/v1/me"))
+        .json(&json!({"password": PASSWORD}))
+        .send()
+        .await
+        .expect("DELETE");
+    assert_eq!(res.status(), 401);
 
     let res = wash.pages.get("/account/export").await;
     assert_eq!(res.status(), 200);

@@ -574,6 +574,12 @@ pub enum Event {
         turn: u32,
         at: i64,
     },
+    /// The organiser set the campaign's webhook (only its host is logged: the rest of a
+    /// webhook's address is its secret) or, with none, removed it.
+    WebhookChanged {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        host: Option<String>,
+    },
 }
 
 /// A step of asking for the engine to fight a battle (`Event::EngineConsent`).
@@ -632,6 +638,7 @@ impl Event {
             Event::DeadlineCleared { .. } => "deadline_cleared",
             Event::TurnLengthSet { .. } => "turn_length_set",
             Event::DeadlinePassed { .. } => "deadline_passed",
+            Event::WebhookChanged { .. } => "webhook_changed",
         }
     }
 
@@ -679,7 +686,8 @@ impl Event {
             Event::DeadlineSet { .. }
             | Event::DeadlineCleared { .. }
             | Event::TurnLengthSet { .. }
-            | Event::DeadlinePassed { .. } => None,
+            | Event::DeadlinePassed { .. }
+            | Event::WebhookChanged { .. } => None,
         }
     }
 }
@@ -1211,7 +1219,8 @@ impl CampaignState {
             Event::DeadlineSet { .. }
             | Event::DeadlineCleared { .. }
             | Event::TurnLengthSet { .. }
-            | Event::DeadlinePassed { .. } => {}
+            | Event::DeadlinePassed { .. }
+            | Event::WebhookChanged { .. } => {}
         }
         self.apply_deadline(event);
         Ok(())
@@ -1528,6 +1537,9 @@ mod tests {
                 turn: 1,
                 at: 1_795_111_200,
             },
+            Event::WebhookChanged {
+                host: Some("discord.com".into()),
+            },
         ]
     }
 
@@ -1577,6 +1589,7 @@ mod tests {
             Event::DeadlineCleared { .. } => 39,
             Event::TurnLengthSet { .. } => 40,
             Event::DeadlinePassed { .. } => 41,
+            Event::WebhookChanged { .. } => 42,
         }
     }
 
@@ -1586,7 +1599,7 @@ mod tests {
         let covered: Vec<usize> = events.iter().map(variant_no).collect();
         assert_eq!(
             covered,
-            (0..42).collect::<Vec<_>>(),
+            (0..43).collect::<Vec<_>>(),
             "one sample per variant"
         );
         for e in &events {

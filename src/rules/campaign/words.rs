@@ -368,5 +368,12 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
         | Event::DeadlineCleared { .. }
         | Event::TurnLengthSet { .. }
         | Event::DeadlinePassed { .. } => super::deadlines::describe(e).unwrap_or_default(),
+        Event::WebhookChanged { host: Some(host) } => format!(
+            "The organiser set the campaign's webhook: turn closings and finished battles are \
+             posted to {host}."
+        ),
+        Event::WebhookChanged { host: None } => {
+            "The organiser removed the campaign's webhook.".into()
+        }
     }
 }

@@ -148,6 +148,13 @@ pub fn mail_enabled(conn: &mut DbConnection) -> Result<bool, Error> {
 /// Stores the notices in their users' inboxes and, when the server sends e-mail and the user
 /// wants this kind by e-mail, queues a mail in the outbox; all inside the caller's
 /// transaction. A notice to a disabled or missing account is dropped.
+/// The user has acted on a battle (confirmed or disputed its result, attached their roster):
+/// what their inbox said about it is done, so it is marked read in the same transaction.
+pub fn acted_on_battle(conn: &mut DbConnection, user: i64, battle: i64) -> Result<(), Error> {
+    crate::store::notifications::mark_read_about_battle(conn, user, battle)?;
+    Ok(())
+}
+
 pub fn notify(conn: &mut DbConnection, notices: &[Notice]) -> Result<(), Error> {
     if notices.is_empty() {
         return Ok(());

@@ -100,6 +100,22 @@ pub fn mark_read(conn: &mut DbConnection, user: i64, id: i64) -> QueryResult<boo
     Ok(true)
 }
 
+/// Marks the user's unread notices about one battle read (they have acted on it).
+pub fn mark_read_about_battle(
+    conn: &mut DbConnection,
+    user: i64,
+    battle: i64,
+) -> QueryResult<usize> {
+    diesel::update(
+        notifications::table
+            .filter(notifications::user_id.eq(user))
+            .filter(notifications::battle_id.eq(battle))
+            .filter(notifications::read_at.is_null()),
+    )
+    .set(notifications::read_at.eq(Some(now())))
+    .execute(conn)
+}
+
 /// Marks every unread notice of the user read; answers how many.
 pub fn mark_all_read(conn: &mut DbConnection, user: i64) -> QueryResult<usize> {
     diesel::update(

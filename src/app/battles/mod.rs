@@ -824,14 +824,11 @@ pub async fn confirm(
     let (id, uid, rules) = (row.id, actor.id, ctx.rules.clone());
     ctx.with_conn(move |conn| {
         decide_in_one_transaction(conn, &rules, id, None, |conn| {
-            Ok(battles::set_status(
-                conn,
-                id,
-                based_on,
-                status.id(),
-                Some(uid),
-                None,
-            )?)
+            let changed = battles::set_status(conn, id, based_on, status.id(), Some(uid), None)?;
+            if changed.0 {
+                crate::app::notifications::acted_on_battle(conn, uid, id)?;
+            }
+            Ok(changed)
         })
     })
     .await
@@ -855,17 +852,17 @@ pub async fn dispute(
             "Nothing was disputed: say what is wrong with the result (up to 1000 characters).",
         ));
     }
-    let (id, text) = (row.id, format!("{}: {comment}", actor.name));
+    let (id, uid, text) = (row.id, actor.id, format!("{}: {comment}", actor.name));
     let (changed, now) = ctx
         .with_conn(move |conn| {
-            Ok(battles::set_status(
-                conn,
-                id,
-                based_on,
-                status.id(),
-                None,
-                Some(text),
-            )?)
+            crate::store::write_transaction(conn, |conn| {
+                let changed =
+                    battles::set_status(conn, id, based_on, status.id(), None, Some(text))?;
+                if changed.0 {
+                    crate::app::notifications::acted_on_battle(conn, uid, id)?;
+                }
+                Ok::<_, Error>(changed)
+            })
         })
         .await?;
     match (changed, now) {

@@ -37,6 +37,8 @@ struct LodFileReport<'a> {
 enum Outcome {
     Checked(Report),
     CheckedLod(lod::Report),
+    /// A system's own check, ready to print (the AWI wargames rules).
+    CheckedOther(super::awi::Checked),
     /// The file could not be read, or is not a roster; the text says why.
     Unusable(String),
 }
@@ -45,7 +47,7 @@ enum Outcome {
 /// document of a system it does not serve yet is refused with its name.
 fn served(system: SystemId) -> Result<(), String> {
     match system {
-        SystemId::Lotf | SystemId::Lod => Ok(()),
+        SystemId::Lotf | SystemId::Lod | SystemId::Awi => Ok(()),
         other => Err(format!(
             "{} is not served by this version of Muster yet",
             other.label()
@@ -68,6 +70,12 @@ fn check_file(catalogue: &Catalogue, path: &Path, forced: Option<SystemId>) -> O
     }
     if system == SystemId::Lod {
         return check_lod(&text);
+    }
+    if system == SystemId::Awi {
+        return match super::awi::check_text(&path.display().to_string(), &text) {
+            Ok(c) => Outcome::CheckedOther(c),
+            Err(e) => Outcome::Unusable(e),
+        };
     }
     match lotf::parse_roster(&text) {
         Ok(doc) => Outcome::Checked(lotf::validate(catalogue, &doc)),
@@ -145,6 +153,22 @@ pub fn validate_files(
                         csv_field(&name),
                         csv_field(&reason)
                     );
+                }
+            }
+            Outcome::CheckedOther(c) => {
+                any_illegal |= !c.legal;
+                eprintln!("{}", c.line);
+                if csv {
+                    println!(
+                        "{},checked,{},,,{},{},{}",
+                        csv_field(&name),
+                        c.legal,
+                        c.errors,
+                        c.warnings,
+                        csv_field(&c.first_error)
+                    );
+                } else {
+                    println!("{}", c.json);
                 }
             }
             Outcome::CheckedLod(report) => {
@@ -254,6 +278,9 @@ pub fn print_catalog(json: bool, system: SystemId) -> ExitCode {
     }
     if system == SystemId::Lod {
         return print_lod_catalog(json);
+    }
+    if system == SystemId::Awi {
+        return super::awi::print_catalog(json);
     }
     match Catalogue::builtin() {
         Ok(c) if json => {

@@ -53,6 +53,9 @@ pub struct Capabilities {
 pub enum Severity {
     Error,
     Warning,
+    /// Worth knowing, not a problem (e.g. a rating Muster will roll); never makes a roster
+    /// illegal and is not counted as a warning.
+    Info,
 }
 
 /// One thing a system's check noticed about a roster, in words a player can act on.
@@ -90,8 +93,12 @@ impl RosterSummary {
             .iter()
             .filter(|f| f.severity == Severity::Error)
             .count();
+        let warnings = findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .count();
         self.errors = u32::try_from(errors).unwrap_or(u32::MAX);
-        self.warnings = u32::try_from(findings.len() - errors).unwrap_or(u32::MAX);
+        self.warnings = u32::try_from(warnings).unwrap_or(u32::MAX);
         self.legal = errors == 0;
         self
     }

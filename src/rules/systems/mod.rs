@@ -2,6 +2,7 @@
 //! folder here (`lotf/` for *Land of the Free*, `lod/` for *Liberty or Death!*); adding one adds a folder and one arm per match
 //! in this file. Generic code names [`SystemId`] and asks [`Systems`], never a system's types.
 
+pub mod awi;
 pub mod lod;
 pub mod lotf;
 
@@ -18,6 +19,7 @@ impl SystemId {
         match self {
             SystemId::Lotf => Some(lotf::Lotf::capabilities()),
             SystemId::Lod => Some(lod::Lod::capabilities()),
+            // The pages flip this arm to `Some` when they exist (awi-web).
             SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
         }
     }
@@ -36,6 +38,7 @@ impl SystemId {
 pub struct Systems {
     pub lotf: lotf::Catalogue,
     pub lod: lod::Catalogue,
+    pub awi: awi::Catalogue,
 }
 
 /// A system's built-in data that does not read or does not agree with itself.
@@ -45,6 +48,8 @@ pub enum CatalogueError {
     Lotf(#[from] lotf::CatalogueError),
     #[error(transparent)]
     Lod(#[from] lod::CatalogueError),
+    #[error(transparent)]
+    Awi(#[from] awi::CatalogueError),
 }
 
 impl Systems {
@@ -53,6 +58,7 @@ impl Systems {
         Ok(Self {
             lotf: lotf::Catalogue::builtin()?,
             lod: lod::Catalogue::builtin()?,
+            awi: awi::Catalogue::builtin()?,
         })
     }
 }
@@ -62,6 +68,7 @@ impl Systems {
 pub enum AnyRoster {
     Lotf(lotf::RosterDoc),
     Lod(lod::RosterDoc),
+    Awi(awi::RosterDoc),
 }
 
 impl AnyRoster {
@@ -69,6 +76,7 @@ impl AnyRoster {
         match self {
             AnyRoster::Lotf(_) => SystemId::Lotf,
             AnyRoster::Lod(_) => SystemId::Lod,
+            AnyRoster::Awi(_) => SystemId::Awi,
         }
     }
 
@@ -77,6 +85,7 @@ impl AnyRoster {
         match self {
             AnyRoster::Lotf(r) => r.to_json_pretty(),
             AnyRoster::Lod(r) => r.to_json_pretty(),
+            AnyRoster::Awi(r) => r.to_json_pretty(),
         }
     }
 }
@@ -88,7 +97,8 @@ impl Systems {
         match id {
             SystemId::Lotf => lotf::Lotf::parse_roster(json).map(AnyRoster::Lotf),
             SystemId::Lod => lod::Lod::parse_roster(json).map(AnyRoster::Lod),
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(DocumentError {
+            SystemId::Awi => awi::Awi::parse_roster(json).map(AnyRoster::Awi),
+            SystemId::Oibl | SystemId::Atkm => Err(DocumentError {
                 path: None,
                 message: format!("Muster does not serve {} yet.", id.label()),
             }),
@@ -101,6 +111,7 @@ impl Systems {
         match id {
             SystemId::Lotf => Some(&self.lotf),
             SystemId::Lod => Some(&self.lod),
+            // The campaign rules come with MILESTONE 4.
             SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
         }
     }
@@ -118,6 +129,7 @@ impl Systems {
         match roster {
             AnyRoster::Lotf(r) => lotf::Lotf::check(&self.lotf, r),
             AnyRoster::Lod(r) => lod::Lod::check(&self.lod, r),
+            AnyRoster::Awi(r) => awi::Awi::check(&self.awi, r),
         }
     }
 }
@@ -129,6 +141,7 @@ impl Systems {
         lotf::Lotf::historical_force(reference)
             .map(|_| SystemId::Lotf)
             .or_else(|| lod::Lod::historical_force(reference).map(|_| SystemId::Lod))
+            .or_else(|| awi::Awi::historical_force(reference).map(|_| SystemId::Awi))
     }
 
     /// A force of system `id`'s historical orders of battle.
@@ -136,7 +149,8 @@ impl Systems {
         match id {
             SystemId::Lotf => lotf::Lotf::historical_force(reference).map(AnyRoster::Lotf),
             SystemId::Lod => lod::Lod::historical_force(reference).map(AnyRoster::Lod),
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
+            SystemId::Awi => awi::Awi::historical_force(reference).map(AnyRoster::Awi),
+            SystemId::Oibl | SystemId::Atkm => None,
         }
     }
 
@@ -156,6 +170,9 @@ impl Systems {
             (AnyRoster::Lod(a), AnyRoster::Lod(b)) => {
                 lod::Lod::prepare_stored(&self.lod, a, b, scenario, roll_roles, seed)
             }
+            (AnyRoster::Awi(a), AnyRoster::Awi(b)) => {
+                awi::Awi::prepare_stored(&self.awi, a, b, scenario, roll_roles, seed)
+            }
             (a, b) => Err(format!(
                 "A battle is fought between two forces of one rule system, not {} against {}.",
                 a.system().label(),
@@ -169,7 +186,8 @@ impl Systems {
         match id {
             SystemId::Lotf => lotf::Lotf::fight_stored(&self.lotf, setup, seed),
             SystemId::Lod => lod::Lod::fight_stored(&self.lod, setup, seed),
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+            SystemId::Awi => awi::Awi::fight_stored(&self.awi, setup, seed),
+            SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
         }
     }
 
@@ -229,7 +247,8 @@ impl Systems {
         match id {
             SystemId::Lotf => lotf::Lotf::assess_stored(&self.lotf, setup, report),
             SystemId::Lod => lod::Lod::assess_stored(&self.lod, setup, report),
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+            SystemId::Awi => awi::Awi::assess_stored(&self.awi, setup, report),
+            SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
         }
     }
 }
@@ -286,6 +305,7 @@ impl AnyRoster {
         match self {
             AnyRoster::Lotf(r) => lotf::Lotf::roster_name(r),
             AnyRoster::Lod(r) => lod::Lod::roster_name(r),
+            AnyRoster::Awi(r) => awi::Awi::roster_name(r),
         }
     }
 
@@ -294,6 +314,7 @@ impl AnyRoster {
         match self {
             AnyRoster::Lotf(r) => AnyRoster::Lotf(lotf::Lotf::renamed_copy(r, name)),
             AnyRoster::Lod(r) => AnyRoster::Lod(lod::Lod::renamed_copy(r, name)),
+            AnyRoster::Awi(r) => AnyRoster::Awi(awi::Awi::renamed_copy(r, name)),
         }
     }
 
@@ -302,6 +323,7 @@ impl AnyRoster {
         match self {
             AnyRoster::Lotf(r) => lotf::Lotf::check_size(r),
             AnyRoster::Lod(r) => lod::Lod::check_size(r),
+            AnyRoster::Awi(r) => awi::Awi::check_size(r),
         }
     }
 }
@@ -312,6 +334,7 @@ impl Systems {
         match roster {
             AnyRoster::Lotf(r) => lotf::Lotf::prepare_for_storing(&self.lotf, r),
             AnyRoster::Lod(r) => lod::Lod::prepare_for_storing(&self.lod, r),
+            AnyRoster::Awi(r) => awi::Awi::prepare_for_storing(&self.awi, r),
         }
     }
 
@@ -320,6 +343,7 @@ impl Systems {
         match roster {
             AnyRoster::Lotf(_) => lotf::Lotf::catalogue_version(&self.lotf),
             AnyRoster::Lod(_) => lod::Lod::catalogue_version(&self.lod),
+            AnyRoster::Awi(_) => awi::Awi::catalogue_version(&self.awi),
         }
     }
 }
@@ -327,6 +351,24 @@ impl Systems {
 impl From<lotf::RosterDoc> for AnyRoster {
     fn from(r: lotf::RosterDoc) -> Self {
         AnyRoster::Lotf(r)
+    }
+}
+
+impl From<awi::RosterDoc> for AnyRoster {
+    fn from(r: awi::RosterDoc) -> Self {
+        AnyRoster::Awi(r)
+    }
+}
+
+/// A system's own roster out of [`AnyRoster`]; a roster of another system comes back whole.
+impl TryFrom<AnyRoster> for awi::RosterDoc {
+    type Error = AnyRoster;
+
+    fn try_from(r: AnyRoster) -> Result<Self, AnyRoster> {
+        match r {
+            AnyRoster::Awi(r) => Ok(r),
+            other => Err(other),
+        }
     }
 }
 

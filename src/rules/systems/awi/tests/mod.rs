@@ -1,0 +1,3 @@
+mod catalogue_tests;
+mod record_tests;
+mod validate_tests;

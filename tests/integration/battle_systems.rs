@@ -118,8 +118,8 @@ async fn forces_of_two_rule_systems_cannot_meet_over_the_api() {
     );
 
     // Two forces of a system this build does not serve: refused in words, not a failure.
-    let one = stored_roster(&app, "mixapi@example.org", "awi", "Militia");
-    let other = stored_roster(&app, "mixapi@example.org", "awi", "Line");
+    let one = stored_roster(&app, "mixapi@example.org", "oibl", "Militia");
+    let other = stored_roster(&app, "mixapi@example.org", "oibl", "Line");
     let res = api
         .post(app.url("/api/v1/battles"))
         .bearer_auth(&token)
@@ -134,7 +134,7 @@ async fn forces_of_two_rule_systems_cannot_meet_over_the_api() {
     let body: Value = res.json().await.unwrap();
     assert!(
         body.to_string()
-            .contains("Muster does not serve battles of AWI wargames rules yet."),
+            .contains("Muster does not serve battles of One if by Land yet."),
         "{body}"
     );
 }

@@ -19,8 +19,16 @@ impl SystemId {
         match self {
             SystemId::Lotf => Some(lotf::Lotf::capabilities()),
             SystemId::Lod => Some(lod::Lod::capabilities()),
-            // The pages flip this arm to `Some` when they exist (awi-web).
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
+            // What works end to end so far: orders of battle with their pages, API and
+            // printouts. Odds, battles and campaigns are switched on as their pages arrive.
+            SystemId::Awi => Some(Capabilities {
+                odds: false,
+                simulator: false,
+                tabletop_record: false,
+                campaigns: false,
+                ..awi::Awi::capabilities()
+            }),
+            SystemId::Oibl | SystemId::Atkm => None,
         }
     }
 
@@ -417,7 +425,7 @@ mod tests {
     #[test]
     fn this_build_serves_land_of_the_free_and_liberty_or_death() {
         let served: Vec<SystemId> = SystemId::served().collect();
-        assert_eq!(served, vec![SystemId::Lotf, SystemId::Lod]);
+        assert_eq!(served, vec![SystemId::Lotf, SystemId::Lod, SystemId::Awi]);
         assert!(SystemId::Lod
             .capabilities()
             .is_some_and(|c| !c.points && c.campaigns));

@@ -37,6 +37,7 @@ struct LodFileReport<'a> {
 enum Outcome {
     Checked(Report),
     CheckedLod(lod::Report),
+    CheckedAtkm(crate::rules::systems::atkm::Report),
     /// The file could not be read, or is not a roster; the text says why.
     Unusable(String),
 }
@@ -45,7 +46,7 @@ enum Outcome {
 /// document of a system it does not serve yet is refused with its name.
 fn served(system: SystemId) -> Result<(), String> {
     match system {
-        SystemId::Lotf | SystemId::Lod => Ok(()),
+        SystemId::Lotf | SystemId::Lod | SystemId::Atkm => Ok(()),
         other => Err(format!(
             "{} is not served by this version of Muster yet",
             other.label()
@@ -68,6 +69,12 @@ fn check_file(catalogue: &Catalogue, path: &Path, forced: Option<SystemId>) -> O
     }
     if system == SystemId::Lod {
         return check_lod(&text);
+    }
+    if system == SystemId::Atkm {
+        return match super::atkm::check_text(&text) {
+            Ok(report) => Outcome::CheckedAtkm(report),
+            Err(e) => Outcome::Unusable(e),
+        };
     }
     match lotf::parse_roster(&text) {
         Ok(doc) => Outcome::Checked(lotf::validate(catalogue, &doc)),
@@ -146,6 +153,10 @@ pub fn validate_files(
                         csv_field(&reason)
                     );
                 }
+            }
+            Outcome::CheckedAtkm(report) => {
+                any_illegal |= !report.legal;
+                super::atkm::print_report(&name, &report, csv, csv_field);
             }
             Outcome::CheckedLod(report) => {
                 any_illegal |= !report.legal;
@@ -254,6 +265,9 @@ pub fn print_catalog(json: bool, system: SystemId) -> ExitCode {
     }
     if system == SystemId::Lod {
         return print_lod_catalog(json);
+    }
+    if system == SystemId::Atkm {
+        return super::atkm::print_catalog(json);
     }
     match Catalogue::builtin() {
         Ok(c) if json => {

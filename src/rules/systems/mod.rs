@@ -2,6 +2,7 @@
 //! folder here (`lotf/` for *Land of the Free*, `lod/` for *Liberty or Death!*); adding one adds a folder and one arm per match
 //! in this file. Generic code names [`SystemId`] and asks [`Systems`], never a system's types.
 
+pub mod atkm;
 pub mod lod;
 pub mod lotf;
 
@@ -36,6 +37,7 @@ impl SystemId {
 pub struct Systems {
     pub lotf: lotf::Catalogue,
     pub lod: lod::Catalogue,
+    pub atkm: atkm::Catalogue,
 }
 
 /// A system's built-in data that does not read or does not agree with itself.
@@ -45,6 +47,8 @@ pub enum CatalogueError {
     Lotf(#[from] lotf::CatalogueError),
     #[error(transparent)]
     Lod(#[from] lod::CatalogueError),
+    #[error(transparent)]
+    Atkm(#[from] atkm::CatalogueError),
 }
 
 impl Systems {
@@ -53,6 +57,7 @@ impl Systems {
         Ok(Self {
             lotf: lotf::Catalogue::builtin()?,
             lod: lod::Catalogue::builtin()?,
+            atkm: atkm::Catalogue::builtin()?,
         })
     }
 }
@@ -62,6 +67,7 @@ impl Systems {
 pub enum AnyRoster {
     Lotf(lotf::RosterDoc),
     Lod(lod::RosterDoc),
+    Atkm(atkm::RosterDoc),
 }
 
 impl AnyRoster {
@@ -69,6 +75,7 @@ impl AnyRoster {
         match self {
             AnyRoster::Lotf(_) => SystemId::Lotf,
             AnyRoster::Lod(_) => SystemId::Lod,
+            AnyRoster::Atkm(_) => SystemId::Atkm,
         }
     }
 
@@ -77,6 +84,7 @@ impl AnyRoster {
         match self {
             AnyRoster::Lotf(r) => r.to_json_pretty(),
             AnyRoster::Lod(r) => r.to_json_pretty(),
+            AnyRoster::Atkm(r) => r.to_json_pretty(),
         }
     }
 }
@@ -88,7 +96,8 @@ impl Systems {
         match id {
             SystemId::Lotf => lotf::Lotf::parse_roster(json).map(AnyRoster::Lotf),
             SystemId::Lod => lod::Lod::parse_roster(json).map(AnyRoster::Lod),
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(DocumentError {
+            SystemId::Atkm => atkm::Atkm::parse_roster(json).map(AnyRoster::Atkm),
+            SystemId::Awi | SystemId::Oibl => Err(DocumentError {
                 path: None,
                 message: format!("Muster does not serve {} yet.", id.label()),
             }),
@@ -118,6 +127,7 @@ impl Systems {
         match roster {
             AnyRoster::Lotf(r) => lotf::Lotf::check(&self.lotf, r),
             AnyRoster::Lod(r) => lod::Lod::check(&self.lod, r),
+            AnyRoster::Atkm(r) => atkm::Atkm::check(&self.atkm, r),
         }
     }
 }
@@ -129,6 +139,7 @@ impl Systems {
         lotf::Lotf::historical_force(reference)
             .map(|_| SystemId::Lotf)
             .or_else(|| lod::Lod::historical_force(reference).map(|_| SystemId::Lod))
+            .or_else(|| atkm::Atkm::historical_force(reference).map(|_| SystemId::Atkm))
     }
 
     /// A force of system `id`'s historical orders of battle.
@@ -136,7 +147,8 @@ impl Systems {
         match id {
             SystemId::Lotf => lotf::Lotf::historical_force(reference).map(AnyRoster::Lotf),
             SystemId::Lod => lod::Lod::historical_force(reference).map(AnyRoster::Lod),
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
+            SystemId::Atkm => atkm::Atkm::historical_force(reference).map(AnyRoster::Atkm),
+            SystemId::Awi | SystemId::Oibl => None,
         }
     }
 
@@ -156,6 +168,9 @@ impl Systems {
             (AnyRoster::Lod(a), AnyRoster::Lod(b)) => {
                 lod::Lod::prepare_stored(&self.lod, a, b, scenario, roll_roles, seed)
             }
+            (AnyRoster::Atkm(a), AnyRoster::Atkm(b)) => {
+                atkm::Atkm::prepare_stored(&self.atkm, a, b, scenario, roll_roles, seed)
+            }
             (a, b) => Err(format!(
                 "A battle is fought between two forces of one rule system, not {} against {}.",
                 a.system().label(),
@@ -169,7 +184,8 @@ impl Systems {
         match id {
             SystemId::Lotf => lotf::Lotf::fight_stored(&self.lotf, setup, seed),
             SystemId::Lod => lod::Lod::fight_stored(&self.lod, setup, seed),
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+            SystemId::Atkm => atkm::Atkm::fight_stored(&self.atkm, setup, seed),
+            SystemId::Awi | SystemId::Oibl => Err(unserved(id)),
         }
     }
 
@@ -229,7 +245,8 @@ impl Systems {
         match id {
             SystemId::Lotf => lotf::Lotf::assess_stored(&self.lotf, setup, report),
             SystemId::Lod => lod::Lod::assess_stored(&self.lod, setup, report),
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+            SystemId::Atkm => atkm::Atkm::assess_stored(&self.atkm, setup, report),
+            SystemId::Awi | SystemId::Oibl => Err(unserved(id)),
         }
     }
 }
@@ -286,6 +303,7 @@ impl AnyRoster {
         match self {
             AnyRoster::Lotf(r) => lotf::Lotf::roster_name(r),
             AnyRoster::Lod(r) => lod::Lod::roster_name(r),
+            AnyRoster::Atkm(r) => atkm::Atkm::roster_name(r),
         }
     }
 
@@ -294,6 +312,7 @@ impl AnyRoster {
         match self {
             AnyRoster::Lotf(r) => AnyRoster::Lotf(lotf::Lotf::renamed_copy(r, name)),
             AnyRoster::Lod(r) => AnyRoster::Lod(lod::Lod::renamed_copy(r, name)),
+            AnyRoster::Atkm(r) => AnyRoster::Atkm(atkm::Atkm::renamed_copy(r, name)),
         }
     }
 
@@ -302,6 +321,7 @@ impl AnyRoster {
         match self {
             AnyRoster::Lotf(r) => lotf::Lotf::check_size(r),
             AnyRoster::Lod(r) => lod::Lod::check_size(r),
+            AnyRoster::Atkm(r) => atkm::Atkm::check_size(r),
         }
     }
 }
@@ -312,6 +332,7 @@ impl Systems {
         match roster {
             AnyRoster::Lotf(r) => lotf::Lotf::prepare_for_storing(&self.lotf, r),
             AnyRoster::Lod(r) => lod::Lod::prepare_for_storing(&self.lod, r),
+            AnyRoster::Atkm(r) => atkm::Atkm::prepare_for_storing(&self.atkm, r),
         }
     }
 
@@ -320,6 +341,7 @@ impl Systems {
         match roster {
             AnyRoster::Lotf(_) => lotf::Lotf::catalogue_version(&self.lotf),
             AnyRoster::Lod(_) => lod::Lod::catalogue_version(&self.lod),
+            AnyRoster::Atkm(_) => atkm::Atkm::catalogue_version(&self.atkm),
         }
     }
 }
@@ -343,6 +365,24 @@ impl TryFrom<AnyRoster> for lotf::RosterDoc {
     fn try_from(r: AnyRoster) -> Result<Self, AnyRoster> {
         match r {
             AnyRoster::Lotf(r) => Ok(r),
+            other => Err(other),
+        }
+    }
+}
+
+impl From<atkm::RosterDoc> for AnyRoster {
+    fn from(r: atkm::RosterDoc) -> Self {
+        AnyRoster::Atkm(r)
+    }
+}
+
+/// A system's own roster out of [`AnyRoster`]; a roster of another system comes back whole.
+impl TryFrom<AnyRoster> for atkm::RosterDoc {
+    type Error = AnyRoster;
+
+    fn try_from(r: AnyRoster) -> Result<Self, AnyRoster> {
+        match r {
+            AnyRoster::Atkm(r) => Ok(r),
             other => Err(other),
         }
     }

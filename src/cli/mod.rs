@@ -1,6 +1,7 @@
 //! The `muster` command line: the clap definitions, `serve`, `migrate`, and
 //! dispatch to the user and rules commands.
 
+mod atkm;
 mod awi;
 mod backup;
 mod lod;

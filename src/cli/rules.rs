@@ -39,6 +39,7 @@ enum Outcome {
     CheckedLod(lod::Report),
     /// A system's own check, ready to print (the AWI wargames rules).
     CheckedOther(super::awi::Checked),
+    CheckedAtkm(crate::rules::systems::atkm::Report),
     /// The file could not be read, or is not a roster; the text says why.
     Unusable(String),
 }
@@ -47,7 +48,7 @@ enum Outcome {
 /// document of a system it does not serve yet is refused with its name.
 fn served(system: SystemId) -> Result<(), String> {
     match system {
-        SystemId::Lotf | SystemId::Lod | SystemId::Awi => Ok(()),
+        SystemId::Lotf | SystemId::Lod | SystemId::Awi | SystemId::Atkm => Ok(()),
         other => Err(format!(
             "{} is not served by this version of Muster yet",
             other.label()
@@ -74,6 +75,12 @@ fn check_file(catalogue: &Catalogue, path: &Path, forced: Option<SystemId>) -> O
     if system == SystemId::Awi {
         return match super::awi::check_text(&path.display().to_string(), &text) {
             Ok(c) => Outcome::CheckedOther(c),
+            Err(e) => Outcome::Unusable(e),
+        };
+    }
+    if system == SystemId::Atkm {
+        return match super::atkm::check_text(&text) {
+            Ok(report) => Outcome::CheckedAtkm(report),
             Err(e) => Outcome::Unusable(e),
         };
     }
@@ -170,6 +177,10 @@ pub fn validate_files(
                 } else {
                     println!("{}", c.json);
                 }
+            }
+            Outcome::CheckedAtkm(report) => {
+                any_illegal |= !report.legal;
+                super::atkm::print_report(&name, &report, csv, csv_field);
             }
             Outcome::CheckedLod(report) => {
                 any_illegal |= !report.legal;
@@ -281,6 +292,9 @@ pub fn print_catalog(json: bool, system: SystemId) -> ExitCode {
     }
     if system == SystemId::Awi {
         return super::awi::print_catalog(json);
+    }
+    if system == SystemId::Atkm {
+        return super::atkm::print_catalog(json);
     }
     match Catalogue::builtin() {
         Ok(c) if json => {

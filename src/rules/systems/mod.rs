@@ -2,6 +2,7 @@
 //! folder here (`lotf/` for *Land of the Free*, `lod/` for *Liberty or Death!*); adding one adds a folder and one arm per match
 //! in this file. Generic code names [`SystemId`] and asks [`Systems`], never a system's types.
 
+pub mod atkm;
 pub mod awi;
 pub mod lod;
 pub mod lotf;
@@ -47,6 +48,7 @@ pub struct Systems {
     pub lotf: lotf::Catalogue,
     pub lod: lod::Catalogue,
     pub awi: awi::Catalogue,
+    pub atkm: atkm::Catalogue,
 }
 
 /// A system's built-in data that does not read or does not agree with itself.
@@ -58,6 +60,8 @@ pub enum CatalogueError {
     Lod(#[from] lod::CatalogueError),
     #[error(transparent)]
     Awi(#[from] awi::CatalogueError),
+    #[error(transparent)]
+    Atkm(#[from] atkm::CatalogueError),
 }
 
 impl Systems {
@@ -67,6 +71,7 @@ impl Systems {
             lotf: lotf::Catalogue::builtin()?,
             lod: lod::Catalogue::builtin()?,
             awi: awi::Catalogue::builtin()?,
+            atkm: atkm::Catalogue::builtin()?,
         })
     }
 }
@@ -77,6 +82,7 @@ pub enum AnyRoster {
     Lotf(lotf::RosterDoc),
     Lod(lod::RosterDoc),
     Awi(awi::RosterDoc),
+    Atkm(atkm::RosterDoc),
 }
 
 impl AnyRoster {
@@ -85,6 +91,7 @@ impl AnyRoster {
             AnyRoster::Lotf(_) => SystemId::Lotf,
             AnyRoster::Lod(_) => SystemId::Lod,
             AnyRoster::Awi(_) => SystemId::Awi,
+            AnyRoster::Atkm(_) => SystemId::Atkm,
         }
     }
 
@@ -94,6 +101,7 @@ impl AnyRoster {
             AnyRoster::Lotf(r) => r.to_json_pretty(),
             AnyRoster::Lod(r) => r.to_json_pretty(),
             AnyRoster::Awi(r) => r.to_json_pretty(),
+            AnyRoster::Atkm(r) => r.to_json_pretty(),
         }
     }
 }
@@ -106,7 +114,8 @@ impl Systems {
             SystemId::Lotf => lotf::Lotf::parse_roster(json).map(AnyRoster::Lotf),
             SystemId::Lod => lod::Lod::parse_roster(json).map(AnyRoster::Lod),
             SystemId::Awi => awi::Awi::parse_roster(json).map(AnyRoster::Awi),
-            SystemId::Oibl | SystemId::Atkm => Err(DocumentError {
+            SystemId::Atkm => atkm::Atkm::parse_roster(json).map(AnyRoster::Atkm),
+            SystemId::Oibl => Err(DocumentError {
                 path: None,
                 message: format!("Muster does not serve {} yet.", id.label()),
             }),
@@ -138,6 +147,7 @@ impl Systems {
             AnyRoster::Lotf(r) => lotf::Lotf::check(&self.lotf, r),
             AnyRoster::Lod(r) => lod::Lod::check(&self.lod, r),
             AnyRoster::Awi(r) => awi::Awi::check(&self.awi, r),
+            AnyRoster::Atkm(r) => atkm::Atkm::check(&self.atkm, r),
         }
     }
 }
@@ -150,6 +160,7 @@ impl Systems {
             .map(|_| SystemId::Lotf)
             .or_else(|| lod::Lod::historical_force(reference).map(|_| SystemId::Lod))
             .or_else(|| awi::Awi::historical_force(reference).map(|_| SystemId::Awi))
+            .or_else(|| atkm::Atkm::historical_force(reference).map(|_| SystemId::Atkm))
     }
 
     /// A force of system `id`'s historical orders of battle.
@@ -158,7 +169,8 @@ impl Systems {
             SystemId::Lotf => lotf::Lotf::historical_force(reference).map(AnyRoster::Lotf),
             SystemId::Lod => lod::Lod::historical_force(reference).map(AnyRoster::Lod),
             SystemId::Awi => awi::Awi::historical_force(reference).map(AnyRoster::Awi),
-            SystemId::Oibl | SystemId::Atkm => None,
+            SystemId::Atkm => atkm::Atkm::historical_force(reference).map(AnyRoster::Atkm),
+            SystemId::Oibl => None,
         }
     }
 
@@ -181,6 +193,9 @@ impl Systems {
             (AnyRoster::Awi(a), AnyRoster::Awi(b)) => {
                 awi::Awi::prepare_stored(&self.awi, a, b, scenario, roll_roles, seed)
             }
+            (AnyRoster::Atkm(a), AnyRoster::Atkm(b)) => {
+                atkm::Atkm::prepare_stored(&self.atkm, a, b, scenario, roll_roles, seed)
+            }
             (a, b) => Err(format!(
                 "A battle is fought between two forces of one rule system, not {} against {}.",
                 a.system().label(),
@@ -195,7 +210,8 @@ impl Systems {
             SystemId::Lotf => lotf::Lotf::fight_stored(&self.lotf, setup, seed),
             SystemId::Lod => lod::Lod::fight_stored(&self.lod, setup, seed),
             SystemId::Awi => awi::Awi::fight_stored(&self.awi, setup, seed),
-            SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+            SystemId::Atkm => atkm::Atkm::fight_stored(&self.atkm, setup, seed),
+            SystemId::Oibl => Err(unserved(id)),
         }
     }
 
@@ -256,7 +272,8 @@ impl Systems {
             SystemId::Lotf => lotf::Lotf::assess_stored(&self.lotf, setup, report),
             SystemId::Lod => lod::Lod::assess_stored(&self.lod, setup, report),
             SystemId::Awi => awi::Awi::assess_stored(&self.awi, setup, report),
-            SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+            SystemId::Atkm => atkm::Atkm::assess_stored(&self.atkm, setup, report),
+            SystemId::Oibl => Err(unserved(id)),
         }
     }
 }
@@ -314,6 +331,7 @@ impl AnyRoster {
             AnyRoster::Lotf(r) => lotf::Lotf::roster_name(r),
             AnyRoster::Lod(r) => lod::Lod::roster_name(r),
             AnyRoster::Awi(r) => awi::Awi::roster_name(r),
+            AnyRoster::Atkm(r) => atkm::Atkm::roster_name(r),
         }
     }
 
@@ -323,6 +341,7 @@ impl AnyRoster {
             AnyRoster::Lotf(r) => AnyRoster::Lotf(lotf::Lotf::renamed_copy(r, name)),
             AnyRoster::Lod(r) => AnyRoster::Lod(lod::Lod::renamed_copy(r, name)),
             AnyRoster::Awi(r) => AnyRoster::Awi(awi::Awi::renamed_copy(r, name)),
+            AnyRoster::Atkm(r) => AnyRoster::Atkm(atkm::Atkm::renamed_copy(r, name)),
         }
     }
 
@@ -332,6 +351,7 @@ impl AnyRoster {
             AnyRoster::Lotf(r) => lotf::Lotf::check_size(r),
             AnyRoster::Lod(r) => lod::Lod::check_size(r),
             AnyRoster::Awi(r) => awi::Awi::check_size(r),
+            AnyRoster::Atkm(r) => atkm::Atkm::check_size(r),
         }
     }
 }
@@ -343,6 +363,7 @@ impl Systems {
             AnyRoster::Lotf(r) => lotf::Lotf::prepare_for_storing(&self.lotf, r),
             AnyRoster::Lod(r) => lod::Lod::prepare_for_storing(&self.lod, r),
             AnyRoster::Awi(r) => awi::Awi::prepare_for_storing(&self.awi, r),
+            AnyRoster::Atkm(r) => atkm::Atkm::prepare_for_storing(&self.atkm, r),
         }
     }
 
@@ -352,6 +373,7 @@ impl Systems {
             AnyRoster::Lotf(_) => lotf::Lotf::catalogue_version(&self.lotf),
             AnyRoster::Lod(_) => lod::Lod::catalogue_version(&self.lod),
             AnyRoster::Awi(_) => awi::Awi::catalogue_version(&self.awi),
+            AnyRoster::Atkm(_) => atkm::Atkm::catalogue_version(&self.atkm),
         }
     }
 }
@@ -393,6 +415,24 @@ impl TryFrom<AnyRoster> for lotf::RosterDoc {
     fn try_from(r: AnyRoster) -> Result<Self, AnyRoster> {
         match r {
             AnyRoster::Lotf(r) => Ok(r),
+            other => Err(other),
+        }
+    }
+}
+
+impl From<atkm::RosterDoc> for AnyRoster {
+    fn from(r: atkm::RosterDoc) -> Self {
+        AnyRoster::Atkm(r)
+    }
+}
+
+/// A system's own roster out of [`AnyRoster`]; a roster of another system comes back whole.
+impl TryFrom<AnyRoster> for atkm::RosterDoc {
+    type Error = AnyRoster;
+
+    fn try_from(r: AnyRoster) -> Result<Self, AnyRoster> {
+        match r {
+            AnyRoster::Atkm(r) => Ok(r),
             other => Err(other),
         }
     }

@@ -4,6 +4,7 @@
 mod backup;
 mod lod;
 mod lotf;
+mod oibl;
 mod rules;
 mod users;
 

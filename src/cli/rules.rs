@@ -37,6 +37,7 @@ struct LodFileReport<'a> {
 enum Outcome {
     Checked(Report),
     CheckedLod(lod::Report),
+    CheckedOibl(crate::rules::systems::oibl::Report),
     /// The file could not be read, or is not a roster; the text says why.
     Unusable(String),
 }
@@ -45,7 +46,7 @@ enum Outcome {
 /// document of a system it does not serve yet is refused with its name.
 fn served(system: SystemId) -> Result<(), String> {
     match system {
-        SystemId::Lotf | SystemId::Lod => Ok(()),
+        SystemId::Lotf | SystemId::Lod | SystemId::Oibl => Ok(()),
         other => Err(format!(
             "{} is not served by this version of Muster yet",
             other.label()
@@ -68,6 +69,12 @@ fn check_file(catalogue: &Catalogue, path: &Path, forced: Option<SystemId>) -> O
     }
     if system == SystemId::Lod {
         return check_lod(&text);
+    }
+    if system == SystemId::Oibl {
+        return match super::oibl::check(&text) {
+            Ok(report) => Outcome::CheckedOibl(report),
+            Err(e) => Outcome::Unusable(e),
+        };
     }
     match lotf::parse_roster(&text) {
         Ok(doc) => Outcome::Checked(lotf::validate(catalogue, &doc)),
@@ -187,6 +194,53 @@ pub fn validate_files(
                     }
                 }
             }
+            Outcome::CheckedOibl(report) => {
+                any_illegal |= !report.legal;
+                let errors = report
+                    .findings
+                    .iter()
+                    .filter(|f| f.severity == crate::rules::system::Severity::Error)
+                    .count();
+                let warnings = report.findings.len() - errors;
+                eprintln!(
+                    "{name}: {}, {} units in {} brigades, {} figures, {errors} error(s), {warnings} warning(s)",
+                    if report.legal { "legal" } else { "ILLEGAL" },
+                    report.units,
+                    report.brigades,
+                    report.figures,
+                );
+                if csv {
+                    let first = report
+                        .findings
+                        .iter()
+                        .find(|f| f.severity == crate::rules::system::Severity::Error)
+                        .map(|f| f.message.as_str())
+                        .unwrap_or("");
+                    println!(
+                        "{},checked,{},,,{errors},{warnings},{}",
+                        csv_field(&name),
+                        report.legal,
+                        csv_field(first)
+                    );
+                } else {
+                    #[derive(Serialize)]
+                    struct OiblFileReport<'a> {
+                        file: String,
+                        system: &'static str,
+                        #[serde(flatten)]
+                        report: &'a crate::rules::systems::oibl::Report,
+                    }
+                    let out = OiblFileReport {
+                        file: name,
+                        system: "oibl",
+                        report: &report,
+                    };
+                    match serde_json::to_string(&out) {
+                        Ok(line) => println!("{line}"),
+                        Err(e) => eprintln!("{}: cannot write the report: {e}", path.display()),
+                    }
+                }
+            }
             Outcome::Checked(report) => {
                 any_illegal |= !report.legal;
                 let (errors, warnings) = counts(&report);
@@ -254,6 +308,9 @@ pub fn print_catalog(json: bool, system: SystemId) -> ExitCode {
     }
     if system == SystemId::Lod {
         return print_lod_catalog(json);
+    }
+    if system == SystemId::Oibl {
+        return super::oibl::print_catalog(json);
     }
     match Catalogue::builtin() {
         Ok(c) if json => {

@@ -4,6 +4,7 @@
 
 pub mod lod;
 pub mod lotf;
+pub mod oibl;
 
 use crate::rules::campaign::ForceRules;
 use crate::rules::system::{
@@ -36,6 +37,7 @@ impl SystemId {
 pub struct Systems {
     pub lotf: lotf::Catalogue,
     pub lod: lod::Catalogue,
+    pub oibl: oibl::Catalogue,
 }
 
 /// A system's built-in data that does not read or does not agree with itself.
@@ -45,6 +47,8 @@ pub enum CatalogueError {
     Lotf(#[from] lotf::CatalogueError),
     #[error(transparent)]
     Lod(#[from] lod::CatalogueError),
+    #[error(transparent)]
+    Oibl(#[from] oibl::CatalogueError),
 }
 
 impl Systems {
@@ -53,6 +57,7 @@ impl Systems {
         Ok(Self {
             lotf: lotf::Catalogue::builtin()?,
             lod: lod::Catalogue::builtin()?,
+            oibl: oibl::Catalogue::builtin()?,
         })
     }
 }
@@ -62,6 +67,7 @@ impl Systems {
 pub enum AnyRoster {
     Lotf(lotf::RosterDoc),
     Lod(lod::RosterDoc),
+    Oibl(oibl::RosterDoc),
 }
 
 impl AnyRoster {
@@ -69,6 +75,7 @@ impl AnyRoster {
         match self {
             AnyRoster::Lotf(_) => SystemId::Lotf,
             AnyRoster::Lod(_) => SystemId::Lod,
+            AnyRoster::Oibl(_) => SystemId::Oibl,
         }
     }
 
@@ -77,6 +84,7 @@ impl AnyRoster {
         match self {
             AnyRoster::Lotf(r) => r.to_json_pretty(),
             AnyRoster::Lod(r) => r.to_json_pretty(),
+            AnyRoster::Oibl(r) => r.to_json_pretty(),
         }
     }
 }
@@ -88,7 +96,8 @@ impl Systems {
         match id {
             SystemId::Lotf => lotf::Lotf::parse_roster(json).map(AnyRoster::Lotf),
             SystemId::Lod => lod::Lod::parse_roster(json).map(AnyRoster::Lod),
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(DocumentError {
+            SystemId::Oibl => oibl::Oibl::parse_roster(json).map(AnyRoster::Oibl),
+            SystemId::Awi | SystemId::Atkm => Err(DocumentError {
                 path: None,
                 message: format!("Muster does not serve {} yet.", id.label()),
             }),
@@ -118,6 +127,7 @@ impl Systems {
         match roster {
             AnyRoster::Lotf(r) => lotf::Lotf::check(&self.lotf, r),
             AnyRoster::Lod(r) => lod::Lod::check(&self.lod, r),
+            AnyRoster::Oibl(r) => oibl::Oibl::check(&self.oibl, r),
         }
     }
 }
@@ -129,6 +139,7 @@ impl Systems {
         lotf::Lotf::historical_force(reference)
             .map(|_| SystemId::Lotf)
             .or_else(|| lod::Lod::historical_force(reference).map(|_| SystemId::Lod))
+            .or_else(|| oibl::Oibl::historical_force(reference).map(|_| SystemId::Oibl))
     }
 
     /// A force of system `id`'s historical orders of battle.
@@ -136,7 +147,8 @@ impl Systems {
         match id {
             SystemId::Lotf => lotf::Lotf::historical_force(reference).map(AnyRoster::Lotf),
             SystemId::Lod => lod::Lod::historical_force(reference).map(AnyRoster::Lod),
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
+            SystemId::Oibl => oibl::Oibl::historical_force(reference).map(AnyRoster::Oibl),
+            SystemId::Awi | SystemId::Atkm => None,
         }
     }
 
@@ -156,6 +168,9 @@ impl Systems {
             (AnyRoster::Lod(a), AnyRoster::Lod(b)) => {
                 lod::Lod::prepare_stored(&self.lod, a, b, scenario, roll_roles, seed)
             }
+            (AnyRoster::Oibl(a), AnyRoster::Oibl(b)) => {
+                oibl::Oibl::prepare_stored(&self.oibl, a, b, scenario, roll_roles, seed)
+            }
             (a, b) => Err(format!(
                 "A battle is fought between two forces of one rule system, not {} against {}.",
                 a.system().label(),
@@ -169,7 +184,8 @@ impl Systems {
         match id {
             SystemId::Lotf => lotf::Lotf::fight_stored(&self.lotf, setup, seed),
             SystemId::Lod => lod::Lod::fight_stored(&self.lod, setup, seed),
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+            SystemId::Oibl => oibl::Oibl::fight_stored(&self.oibl, setup, seed),
+            SystemId::Awi | SystemId::Atkm => Err(unserved(id)),
         }
     }
 
@@ -229,7 +245,8 @@ impl Systems {
         match id {
             SystemId::Lotf => lotf::Lotf::assess_stored(&self.lotf, setup, report),
             SystemId::Lod => lod::Lod::assess_stored(&self.lod, setup, report),
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+            SystemId::Oibl => oibl::Oibl::assess_stored(&self.oibl, setup, report),
+            SystemId::Awi | SystemId::Atkm => Err(unserved(id)),
         }
     }
 }
@@ -286,6 +303,7 @@ impl AnyRoster {
         match self {
             AnyRoster::Lotf(r) => lotf::Lotf::roster_name(r),
             AnyRoster::Lod(r) => lod::Lod::roster_name(r),
+            AnyRoster::Oibl(r) => oibl::Oibl::roster_name(r),
         }
     }
 
@@ -294,6 +312,7 @@ impl AnyRoster {
         match self {
             AnyRoster::Lotf(r) => AnyRoster::Lotf(lotf::Lotf::renamed_copy(r, name)),
             AnyRoster::Lod(r) => AnyRoster::Lod(lod::Lod::renamed_copy(r, name)),
+            AnyRoster::Oibl(r) => AnyRoster::Oibl(oibl::Oibl::renamed_copy(r, name)),
         }
     }
 
@@ -302,6 +321,7 @@ impl AnyRoster {
         match self {
             AnyRoster::Lotf(r) => lotf::Lotf::check_size(r),
             AnyRoster::Lod(r) => lod::Lod::check_size(r),
+            AnyRoster::Oibl(r) => oibl::Oibl::check_size(r),
         }
     }
 }
@@ -312,6 +332,7 @@ impl Systems {
         match roster {
             AnyRoster::Lotf(r) => lotf::Lotf::prepare_for_storing(&self.lotf, r),
             AnyRoster::Lod(r) => lod::Lod::prepare_for_storing(&self.lod, r),
+            AnyRoster::Oibl(r) => oibl::Oibl::prepare_for_storing(&self.oibl, r),
         }
     }
 
@@ -320,6 +341,7 @@ impl Systems {
         match roster {
             AnyRoster::Lotf(_) => lotf::Lotf::catalogue_version(&self.lotf),
             AnyRoster::Lod(_) => lod::Lod::catalogue_version(&self.lod),
+            AnyRoster::Oibl(_) => oibl::Oibl::catalogue_version(&self.oibl),
         }
     }
 }
@@ -333,6 +355,12 @@ impl From<lotf::RosterDoc> for AnyRoster {
 impl From<lod::RosterDoc> for AnyRoster {
     fn from(r: lod::RosterDoc) -> Self {
         AnyRoster::Lod(r)
+    }
+}
+
+impl From<oibl::RosterDoc> for AnyRoster {
+    fn from(r: oibl::RosterDoc) -> Self {
+        AnyRoster::Oibl(r)
     }
 }
 
@@ -355,6 +383,18 @@ impl TryFrom<AnyRoster> for lod::RosterDoc {
     fn try_from(r: AnyRoster) -> Result<Self, AnyRoster> {
         match r {
             AnyRoster::Lod(r) => Ok(r),
+            other => Err(other),
+        }
+    }
+}
+
+/// A system's own roster out of [`AnyRoster`]; a roster of another system comes back whole.
+impl TryFrom<AnyRoster> for oibl::RosterDoc {
+    type Error = AnyRoster;
+
+    fn try_from(r: AnyRoster) -> Result<Self, AnyRoster> {
+        match r {
+            AnyRoster::Oibl(r) => Ok(r),
             other => Err(other),
         }
     }

@@ -185,6 +185,7 @@ fn through_the_dispatch_a_roster_is_stored_as_before_and_copied_as_a_new_documen
     let systems = Systems {
         lotf: cat(),
         lod: crate::rules::systems::lod::Catalogue::builtin().unwrap(),
+        oibl: crate::rules::systems::oibl::Catalogue::builtin().unwrap(),
     };
     let mut doc = plain_force(&[2, 1]);
     doc.id = Some("f7".into());

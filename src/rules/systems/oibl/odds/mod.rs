@@ -888,9 +888,15 @@ fn winner(
     })
 }
 
+/// Most figures a side of a melee may have in a request (a real unit has far fewer); the
+/// enumeration grows with the square of the casualty range.
+pub const MAX_MELEE_FIGURES: u32 = 120;
+
 fn check_side(s: &MeleeSide, who: &str) -> Result<(), OddsError> {
-    if s.figures > 600 || s.start_figures.is_some_and(|f| f > 600) {
-        return Err(err(format!("The {who} has more than 600 figures.")));
+    if s.figures > MAX_MELEE_FIGURES || s.start_figures.is_some_and(|f| f > 600) {
+        return Err(err(format!(
+            "The {who} has more than {MAX_MELEE_FIGURES} figures in the melee."
+        )));
     }
     if s.round1_figures.is_some_and(|f| f > s.figures) {
         return Err(err(format!(

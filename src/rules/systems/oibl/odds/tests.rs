@@ -359,3 +359,9 @@ fn bad_requests_are_refused_in_words() {
         assert!(answer(&c, kind, &body).is_err(), "{kind} {body}");
     }
 }
+
+#[test]
+fn oversized_melees_are_refused_rather_than_enumerated() {
+    let body = json!({"attacker": {"figures": 121}, "defender": {"figures": 10}});
+    assert!(answer(&cat(), "melee", &body).is_err_and(|e| e.0.contains("120")));
+}

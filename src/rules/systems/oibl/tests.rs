@@ -315,3 +315,120 @@ fn saving_gives_every_part_a_stable_id() {
     assert_eq!(ids.len(), 2);
     assert!(doc.brigades[0].id.is_some() && doc.id.is_some());
 }
+
+fn two_forces() -> (super::RosterDoc, super::RosterDoc) {
+    match (
+        example_force("example:american"),
+        example_force("example:british"),
+    ) {
+        (Some(a), Some(b)) => (a, b),
+        _ => panic!("the examples must read"),
+    }
+}
+
+#[test]
+fn a_battle_is_set_up_with_missing_ratings_rolled_and_the_seed_kept() {
+    let c = cat();
+    let (mut a, b) = two_forces();
+    if let Some(cmd) = a.brigades[0].commander.as_mut() {
+        cmd.rating = None;
+    }
+    let p = match super::record::prepare(&c, a, b, Some("open_field"), false, 42) {
+        Ok(p) => p,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(p.setup.seed, 42);
+    assert_eq!(p.setup.turns, 12);
+    let rating = p.setup.attacker.roster.brigades[0]
+        .commander
+        .as_ref()
+        .and_then(|cmd| cmd.rating);
+    // B-8: a d6 read 0, 1 or 2.
+    assert!(matches!(rating, Some(0..=2)));
+    assert!(p.rolls.iter().any(|r| r.contains("B-8")));
+    // The rating the roster gives is kept, not rolled.
+    assert_eq!(
+        p.setup.defender.roster.brigades[0]
+            .commander
+            .as_ref()
+            .and_then(|c| c.rating),
+        Some(1)
+    );
+    assert!(super::record::prepare(
+        &c,
+        p.setup.attacker.roster.clone(),
+        p.setup.defender.roster.clone(),
+        Some("siege"),
+        false,
+        1
+    )
+    .is_err());
+}
+
+#[test]
+fn the_table_result_is_decided_by_muster_s_rule() {
+    let c = cat();
+    let (a, b) = two_forces();
+    let setup = match super::record::prepare(&c, a, b, Some("open_field"), false, 7) {
+        Ok(p) => p.setup,
+        Err(e) => panic!("{e}"),
+    };
+    let read = |v: serde_json::Value| -> super::record::TabletopReport {
+        match serde_json::from_value(v) {
+            Ok(r) => r,
+            Err(e) => panic!("{e}"),
+        }
+    };
+    // B-34: three of the British five units lost (two routing, one off the table) → the
+    // attacker (the Americans) win decisively, whatever the figures.
+    let r = read(serde_json::json!({"turns": 6,
+        "attacker": {"units": [{"id": "u1", "figures_lost": 9}]},
+        "defender": {"units": [{"id": "u1", "figures_lost": 3, "routed": true},
+                               {"id": "u2", "figures_lost": 2, "routed": true},
+                               {"id": "u4", "left_table": true}],
+                     "commanders": [{"id": "c1", "fate": "killed"}]}}));
+    let o = match super::record::assess(&c, &setup, &r) {
+        Ok(o) => o,
+        Err(p) => panic!("{p:?}"),
+    };
+    assert_eq!(o.winner, Some(crate::rules::system::BattleSide::Attacker));
+    assert_eq!(o.level, super::battle::Level::Decisive);
+    assert_eq!(o.defender.lost_units(), 3);
+    assert!(o
+        .defender
+        .commanders
+        .iter()
+        .any(|c| c.fate == super::battle::Fate::Killed));
+    // B-35: nobody broken; Americans lost 10 of 62, British 6 of 62 → British marginal win.
+    // The gun crew of 2 losing both is destroyed (B-33), one lost unit of five is not enough.
+    let r = read(serde_json::json!({"turns": 12,
+        "attacker": {"units": [{"id": "u1", "figures_lost": 8}, {"id": "u5", "figures_lost": 2}]},
+        "defender": {"units": [{"id": "u2", "figures_lost": 6}]}}));
+    let o = match super::record::assess(&c, &setup, &r) {
+        Ok(o) => o,
+        Err(p) => panic!("{p:?}"),
+    };
+    assert!(o.attacker.units.iter().any(|u| u.id == "u5" && u.destroyed));
+    assert_eq!(o.winner, Some(crate::rules::system::BattleSide::Defender));
+    assert_eq!(o.level, super::battle::Level::Marginal);
+    // Equal shares draw.
+    let r = read(serde_json::json!({"turns": 12,
+        "attacker": {"units": [{"id": "u1", "figures_lost": 4}]},
+        "defender": {"units": [{"id": "u1", "figures_lost": 4}]}}));
+    let o = match super::record::assess(&c, &setup, &r) {
+        Ok(o) => o,
+        Err(p) => panic!("{p:?}"),
+    };
+    assert_eq!((o.winner, o.level), (None, super::battle::Level::Draw));
+    // Impossible entries are refused by field.
+    let r = read(serde_json::json!({"turns": 0,
+        "attacker": {"units": [{"id": "u1", "figures_lost": 30}, {"id": "nobody"}]}}));
+    let problems = match super::record::assess(&c, &setup, &r) {
+        Ok(_) => panic!("must be refused"),
+        Err(p) => p,
+    };
+    let fields: Vec<&str> = problems.iter().map(|p| p.field.as_str()).collect();
+    assert!(fields.contains(&"turns"));
+    assert!(fields.contains(&"attacker.units[0].figures_lost"));
+    assert!(fields.contains(&"attacker.units[1]"));
+}

@@ -6,6 +6,7 @@ mod awi;
 mod backup;
 mod lod;
 mod lotf;
+mod oibl;
 mod rules;
 mod users;
 

@@ -40,20 +40,9 @@ enum Outcome {
     /// A system's own check, ready to print (the AWI wargames rules).
     CheckedOther(super::awi::Checked),
     CheckedAtkm(crate::rules::systems::atkm::Report),
+    CheckedOibl(crate::rules::systems::oibl::Report),
     /// The file could not be read, or is not a roster; the text says why.
     Unusable(String),
-}
-
-/// The system switch of the command line: the rule systems this build can work with. A
-/// document of a system it does not serve yet is refused with its name.
-fn served(system: SystemId) -> Result<(), String> {
-    match system {
-        SystemId::Lotf | SystemId::Lod | SystemId::Awi | SystemId::Atkm => Ok(()),
-        other => Err(format!(
-            "{} is not served by this version of Muster yet",
-            other.label()
-        )),
-    }
 }
 
 fn check_file(catalogue: &Catalogue, path: &Path, forced: Option<SystemId>) -> Outcome {
@@ -66,9 +55,6 @@ fn check_file(catalogue: &Catalogue, path: &Path, forced: Option<SystemId>) -> O
     let system = forced
         .or_else(|| SystemId::of_document(&text))
         .unwrap_or(SystemId::Lotf);
-    if let Err(e) = served(system) {
-        return Outcome::Unusable(format!("not a roster Muster can check: {e}"));
-    }
     if system == SystemId::Lod {
         return check_lod(&text);
     }
@@ -81,6 +67,12 @@ fn check_file(catalogue: &Catalogue, path: &Path, forced: Option<SystemId>) -> O
     if system == SystemId::Atkm {
         return match super::atkm::check_text(&text) {
             Ok(report) => Outcome::CheckedAtkm(report),
+            Err(e) => Outcome::Unusable(e),
+        };
+    }
+    if system == SystemId::Oibl {
+        return match super::oibl::check(&text) {
+            Ok(report) => Outcome::CheckedOibl(report),
             Err(e) => Outcome::Unusable(e),
         };
     }
@@ -133,10 +125,6 @@ pub fn validate_files(
     csv: bool,
     system: Option<SystemId>,
 ) -> ExitCode {
-    if let Some(Err(e)) = system.map(served) {
-        eprintln!("muster validate: {e}");
-        return ExitCode::from(2);
-    }
     let catalogue = match Catalogue::builtin() {
         Ok(c) => c,
         Err(e) => {
@@ -222,6 +210,53 @@ pub fn validate_files(
                     }
                 }
             }
+            Outcome::CheckedOibl(report) => {
+                any_illegal |= !report.legal;
+                let errors = report
+                    .findings
+                    .iter()
+                    .filter(|f| f.severity == crate::rules::system::Severity::Error)
+                    .count();
+                let warnings = report.findings.len() - errors;
+                eprintln!(
+                    "{name}: {}, {} units in {} brigades, {} figures, {errors} error(s), {warnings} warning(s)",
+                    if report.legal { "legal" } else { "ILLEGAL" },
+                    report.units,
+                    report.brigades,
+                    report.figures,
+                );
+                if csv {
+                    let first = report
+                        .findings
+                        .iter()
+                        .find(|f| f.severity == crate::rules::system::Severity::Error)
+                        .map(|f| f.message.as_str())
+                        .unwrap_or("");
+                    println!(
+                        "{},checked,{},,,{errors},{warnings},{}",
+                        csv_field(&name),
+                        report.legal,
+                        csv_field(first)
+                    );
+                } else {
+                    #[derive(Serialize)]
+                    struct OiblFileReport<'a> {
+                        file: String,
+                        system: &'static str,
+                        #[serde(flatten)]
+                        report: &'a crate::rules::systems::oibl::Report,
+                    }
+                    let out = OiblFileReport {
+                        file: name,
+                        system: "oibl",
+                        report: &report,
+                    };
+                    match serde_json::to_string(&out) {
+                        Ok(line) => println!("{line}"),
+                        Err(e) => eprintln!("{}: cannot write the report: {e}", path.display()),
+                    }
+                }
+            }
             Outcome::Checked(report) => {
                 any_illegal |= !report.legal;
                 let (errors, warnings) = counts(&report);
@@ -283,10 +318,6 @@ pub fn validate_files(
 }
 
 pub fn print_catalog(json: bool, system: SystemId) -> ExitCode {
-    if let Err(e) = served(system) {
-        eprintln!("muster catalog: {e}");
-        return ExitCode::from(2);
-    }
     if system == SystemId::Lod {
         return print_lod_catalog(json);
     }
@@ -295,6 +326,9 @@ pub fn print_catalog(json: bool, system: SystemId) -> ExitCode {
     }
     if system == SystemId::Atkm {
         return super::atkm::print_catalog(json);
+    }
+    if system == SystemId::Oibl {
+        return super::oibl::print_catalog(json);
     }
     match Catalogue::builtin() {
         Ok(c) if json => {
@@ -557,7 +591,14 @@ pub fn simulate(args: SimulateArgs) -> ExitCode {
 }
 
 fn run_simulation(args: &SimulateArgs) -> Result<(), String> {
-    served(args.system)?;
+    // The other systems' simulators answer in their own modules; one without a simulator is
+    // told so rather than fought with Land of the Free's.
+    if args.system != SystemId::Lotf {
+        return Err(format!(
+            "{} has no battle simulator in this version of Muster",
+            args.system.label()
+        ));
+    }
     let catalogue = Catalogue::builtin()
         .map_err(|e| format!("the built-in rules data is inconsistent: {e}"))?;
     let setup = build_setup(args)?;

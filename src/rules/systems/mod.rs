@@ -6,6 +6,7 @@ pub mod atkm;
 pub mod awi;
 pub mod lod;
 pub mod lotf;
+pub mod oibl;
 
 use crate::rules::campaign::ForceRules;
 use crate::rules::system::{
@@ -49,6 +50,7 @@ pub struct Systems {
     pub lod: lod::Catalogue,
     pub awi: awi::Catalogue,
     pub atkm: atkm::Catalogue,
+    pub oibl: oibl::Catalogue,
 }
 
 /// A system's built-in data that does not read or does not agree with itself.
@@ -62,6 +64,8 @@ pub enum CatalogueError {
     Awi(#[from] awi::CatalogueError),
     #[error(transparent)]
     Atkm(#[from] atkm::CatalogueError),
+    #[error(transparent)]
+    Oibl(#[from] oibl::CatalogueError),
 }
 
 impl Systems {
@@ -72,6 +76,7 @@ impl Systems {
             lod: lod::Catalogue::builtin()?,
             awi: awi::Catalogue::builtin()?,
             atkm: atkm::Catalogue::builtin()?,
+            oibl: oibl::Catalogue::builtin()?,
         })
     }
 }
@@ -83,6 +88,7 @@ pub enum AnyRoster {
     Lod(lod::RosterDoc),
     Awi(awi::RosterDoc),
     Atkm(atkm::RosterDoc),
+    Oibl(oibl::RosterDoc),
 }
 
 impl AnyRoster {
@@ -92,6 +98,7 @@ impl AnyRoster {
             AnyRoster::Lod(_) => SystemId::Lod,
             AnyRoster::Awi(_) => SystemId::Awi,
             AnyRoster::Atkm(_) => SystemId::Atkm,
+            AnyRoster::Oibl(_) => SystemId::Oibl,
         }
     }
 
@@ -102,6 +109,7 @@ impl AnyRoster {
             AnyRoster::Lod(r) => r.to_json_pretty(),
             AnyRoster::Awi(r) => r.to_json_pretty(),
             AnyRoster::Atkm(r) => r.to_json_pretty(),
+            AnyRoster::Oibl(r) => r.to_json_pretty(),
         }
     }
 }
@@ -115,10 +123,7 @@ impl Systems {
             SystemId::Lod => lod::Lod::parse_roster(json).map(AnyRoster::Lod),
             SystemId::Awi => awi::Awi::parse_roster(json).map(AnyRoster::Awi),
             SystemId::Atkm => atkm::Atkm::parse_roster(json).map(AnyRoster::Atkm),
-            SystemId::Oibl => Err(DocumentError {
-                path: None,
-                message: format!("Muster does not serve {} yet.", id.label()),
-            }),
+            SystemId::Oibl => oibl::Oibl::parse_roster(json).map(AnyRoster::Oibl),
         }
     }
 
@@ -148,6 +153,7 @@ impl Systems {
             AnyRoster::Lod(r) => lod::Lod::check(&self.lod, r),
             AnyRoster::Awi(r) => awi::Awi::check(&self.awi, r),
             AnyRoster::Atkm(r) => atkm::Atkm::check(&self.atkm, r),
+            AnyRoster::Oibl(r) => oibl::Oibl::check(&self.oibl, r),
         }
     }
 }
@@ -161,6 +167,7 @@ impl Systems {
             .or_else(|| lod::Lod::historical_force(reference).map(|_| SystemId::Lod))
             .or_else(|| awi::Awi::historical_force(reference).map(|_| SystemId::Awi))
             .or_else(|| atkm::Atkm::historical_force(reference).map(|_| SystemId::Atkm))
+            .or_else(|| oibl::Oibl::historical_force(reference).map(|_| SystemId::Oibl))
     }
 
     /// A force of system `id`'s historical orders of battle.
@@ -170,7 +177,7 @@ impl Systems {
             SystemId::Lod => lod::Lod::historical_force(reference).map(AnyRoster::Lod),
             SystemId::Awi => awi::Awi::historical_force(reference).map(AnyRoster::Awi),
             SystemId::Atkm => atkm::Atkm::historical_force(reference).map(AnyRoster::Atkm),
-            SystemId::Oibl => None,
+            SystemId::Oibl => oibl::Oibl::historical_force(reference).map(AnyRoster::Oibl),
         }
     }
 
@@ -196,6 +203,9 @@ impl Systems {
             (AnyRoster::Atkm(a), AnyRoster::Atkm(b)) => {
                 atkm::Atkm::prepare_stored(&self.atkm, a, b, scenario, roll_roles, seed)
             }
+            (AnyRoster::Oibl(a), AnyRoster::Oibl(b)) => {
+                oibl::Oibl::prepare_stored(&self.oibl, a, b, scenario, roll_roles, seed)
+            }
             (a, b) => Err(format!(
                 "A battle is fought between two forces of one rule system, not {} against {}.",
                 a.system().label(),
@@ -211,7 +221,7 @@ impl Systems {
             SystemId::Lod => lod::Lod::fight_stored(&self.lod, setup, seed),
             SystemId::Awi => awi::Awi::fight_stored(&self.awi, setup, seed),
             SystemId::Atkm => atkm::Atkm::fight_stored(&self.atkm, setup, seed),
-            SystemId::Oibl => Err(unserved(id)),
+            SystemId::Oibl => oibl::Oibl::fight_stored(&self.oibl, setup, seed),
         }
     }
 
@@ -273,7 +283,7 @@ impl Systems {
             SystemId::Lod => lod::Lod::assess_stored(&self.lod, setup, report),
             SystemId::Awi => awi::Awi::assess_stored(&self.awi, setup, report),
             SystemId::Atkm => atkm::Atkm::assess_stored(&self.atkm, setup, report),
-            SystemId::Oibl => Err(unserved(id)),
+            SystemId::Oibl => oibl::Oibl::assess_stored(&self.oibl, setup, report),
         }
     }
 }
@@ -332,6 +342,7 @@ impl AnyRoster {
             AnyRoster::Lod(r) => lod::Lod::roster_name(r),
             AnyRoster::Awi(r) => awi::Awi::roster_name(r),
             AnyRoster::Atkm(r) => atkm::Atkm::roster_name(r),
+            AnyRoster::Oibl(r) => oibl::Oibl::roster_name(r),
         }
     }
 
@@ -342,6 +353,7 @@ impl AnyRoster {
             AnyRoster::Lod(r) => AnyRoster::Lod(lod::Lod::renamed_copy(r, name)),
             AnyRoster::Awi(r) => AnyRoster::Awi(awi::Awi::renamed_copy(r, name)),
             AnyRoster::Atkm(r) => AnyRoster::Atkm(atkm::Atkm::renamed_copy(r, name)),
+            AnyRoster::Oibl(r) => AnyRoster::Oibl(oibl::Oibl::renamed_copy(r, name)),
         }
     }
 
@@ -352,6 +364,7 @@ impl AnyRoster {
             AnyRoster::Lod(r) => lod::Lod::check_size(r),
             AnyRoster::Awi(r) => awi::Awi::check_size(r),
             AnyRoster::Atkm(r) => atkm::Atkm::check_size(r),
+            AnyRoster::Oibl(r) => oibl::Oibl::check_size(r),
         }
     }
 }
@@ -364,6 +377,7 @@ impl Systems {
             AnyRoster::Lod(r) => lod::Lod::prepare_for_storing(&self.lod, r),
             AnyRoster::Awi(r) => awi::Awi::prepare_for_storing(&self.awi, r),
             AnyRoster::Atkm(r) => atkm::Atkm::prepare_for_storing(&self.atkm, r),
+            AnyRoster::Oibl(r) => oibl::Oibl::prepare_for_storing(&self.oibl, r),
         }
     }
 
@@ -374,6 +388,7 @@ impl Systems {
             AnyRoster::Lod(_) => lod::Lod::catalogue_version(&self.lod),
             AnyRoster::Awi(_) => awi::Awi::catalogue_version(&self.awi),
             AnyRoster::Atkm(_) => atkm::Atkm::catalogue_version(&self.atkm),
+            AnyRoster::Oibl(_) => oibl::Oibl::catalogue_version(&self.oibl),
         }
     }
 }
@@ -405,6 +420,12 @@ impl TryFrom<AnyRoster> for awi::RosterDoc {
 impl From<lod::RosterDoc> for AnyRoster {
     fn from(r: lod::RosterDoc) -> Self {
         AnyRoster::Lod(r)
+    }
+}
+
+impl From<oibl::RosterDoc> for AnyRoster {
+    fn from(r: oibl::RosterDoc) -> Self {
+        AnyRoster::Oibl(r)
     }
 }
 
@@ -445,6 +466,18 @@ impl TryFrom<AnyRoster> for lod::RosterDoc {
     fn try_from(r: AnyRoster) -> Result<Self, AnyRoster> {
         match r {
             AnyRoster::Lod(r) => Ok(r),
+            other => Err(other),
+        }
+    }
+}
+
+/// A system's own roster out of [`AnyRoster`]; a roster of another system comes back whole.
+impl TryFrom<AnyRoster> for oibl::RosterDoc {
+    type Error = AnyRoster;
+
+    fn try_from(r: AnyRoster) -> Result<Self, AnyRoster> {
+        match r {
+            AnyRoster::Oibl(r) => Ok(r),
             other => Err(other),
         }
     }

@@ -285,3 +285,152 @@ pub fn tables(c: &Catalogue) -> String {
     }
     out
 }
+
+fn read_roster(path: &std::path::Path) -> Result<atkm::RosterDoc, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read the file: {e}", path.display()))?;
+    atkm::parse_roster(&text).map_err(|e| format!("{}: not a roster: {e}", path.display()))
+}
+
+fn build_setup(
+    cat: &Catalogue,
+    args: &super::rules::SimulateArgs,
+) -> Result<atkm::BattleSetup, String> {
+    use crate::rules::system::RuleSystem;
+    if let Some(path) = &args.setup {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: cannot read the file: {e}", path.display()))?;
+        let mut setup =
+            atkm::Atkm::parse_setup(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        if let Some(seed) = args.seed {
+            setup.seed = seed;
+        }
+        return Ok(setup);
+    }
+    let (Some(a), Some(d)) = (&args.attacker, &args.defender) else {
+        return Err("give two roster files (attacker, defender) or --setup BATTLE.json".into());
+    };
+    let seed = args.seed.unwrap_or_else(crate::app::dice::fresh_seed);
+    let p = atkm::battle::prepare(
+        cat,
+        read_roster(a)?,
+        read_roster(d)?,
+        args.scenario.as_deref(),
+        false,
+        seed,
+    )?;
+    Ok(p.setup)
+}
+
+/// `muster simulate --system atkm`: one narrated battle, or many with --runs.
+pub fn simulate(args: super::rules::SimulateArgs) -> ExitCode {
+    match run_simulation(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("muster simulate: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_simulation(args: &super::rules::SimulateArgs) -> Result<(), String> {
+    use crate::rules::system::RuleSystem;
+    let cat = catalogue()?;
+    let setup = build_setup(&cat, args)?;
+    if let Some(path) = &args.save_setup {
+        std::fs::write(path, atkm::Atkm::write_setup(&setup))
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+    }
+    if let Some(runs) = args.runs {
+        if runs == 0 || runs > 1_000_000 {
+            return Err("--runs must be from 1 to 1000000".into());
+        }
+        let t = atkm::montecarlo::run_range(&cat, &setup, 0, runs, &mut |_| {})?;
+        let s = atkm::montecarlo::merge_ranges(setup.seed, vec![Ok(t)])?;
+        if args.json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&s).map_err(|e| e.to_string())?
+            );
+        } else {
+            println!(
+                "{} battles: {} wins {:.1} % [{:.1}–{:.1}], {} wins {:.1} % [{:.1}–{:.1}], draws {:.1} %; {:.1} turns on average",
+                s.runs,
+                setup.attacker.roster.name,
+                s.attacker.p * 100.0,
+                s.attacker.low * 100.0,
+                s.attacker.high * 100.0,
+                setup.defender.roster.name,
+                s.defender.p * 100.0,
+                s.defender.low * 100.0,
+                s.defender.high * 100.0,
+                s.draw.p * 100.0,
+                s.mean_turns
+            );
+        }
+        return Ok(());
+    }
+    let o = atkm::sim::fight(&cat, &setup)?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&o).map_err(|e| e.to_string())?
+        );
+        return Ok(());
+    }
+    for line in &o.log {
+        println!("{line}");
+    }
+    let winner = match o.winner {
+        Some(s) => setup.force(s).roster.name.clone(),
+        None => "nobody (a draw)".into(),
+    };
+    println!(
+        "Result: {winner}, {} after {} turns: {}. Seed {}.",
+        o.level, o.turns_played, o.reason, setup.seed
+    );
+    Ok(())
+}
+
+/// `muster calibrate --system atkm`: the policy's calibration table.
+pub fn calibrate(battles: u32, json: bool) -> ExitCode {
+    if battles == 0 || battles > 1_000_000 {
+        eprintln!("muster calibrate: --battles must be from 1 to 1000000");
+        return ExitCode::from(2);
+    }
+    let rows = match catalogue().and_then(|c| atkm::montecarlo::calibrate(&c, battles)) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("muster calibrate: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if json {
+        match serde_json::to_string_pretty(&rows) {
+            Ok(t) => println!("{t}"),
+            Err(e) => eprintln!("muster calibrate: {e}"),
+        }
+    } else {
+        println!("| match | battles | measure | share | 95 % interval | bound | draws | ok |");
+        println!("|---|---|---|---|---|---|---|---|");
+        for r in &rows {
+            println!(
+                "| {} | {} | {} | {:.1} % | {:.1}–{:.1} % | {} | {} | {} |",
+                r.name,
+                r.battles,
+                r.measure,
+                r.share.p * 100.0,
+                r.share.low * 100.0,
+                r.share.high * 100.0,
+                r.bound,
+                r.draws,
+                if r.ok { "yes" } else { "NO" }
+            );
+        }
+    }
+    if rows.iter().all(|r| r.ok) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

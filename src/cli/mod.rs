@@ -179,6 +179,7 @@ pub fn main() -> ExitCode {
             let show = row.map(|r| (r, seed));
             return match system {
                 SystemId::Lod => lod::calibrate(battles, json),
+                SystemId::Atkm => atkm::calibrate(battles, json),
                 SystemId::Lotf => lotf::calibrate(battles, json, show),
                 _ => {
                     eprintln!("muster calibrate: only lotf and lod have a calibration table");
@@ -212,6 +213,9 @@ pub fn main() -> ExitCode {
             };
             if system == SystemId::Lod {
                 return lod::simulate(args);
+            }
+            if system == SystemId::Atkm {
+                return atkm::simulate(args);
             }
             return rules::simulate(args);
         }

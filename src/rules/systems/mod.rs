@@ -266,7 +266,17 @@ impl Systems {
                 })?;
                 Some(to_json(lod::montecarlo::merge_ranges(setup.seed, parts)))
             }
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Some(Err(unserved(id))),
+            SystemId::Atkm => {
+                let setup = match atkm::Atkm::parse_setup(setup) {
+                    Ok(s) => s,
+                    Err(e) => return Some(Err(e)),
+                };
+                let parts = runner.fight_ranges(runs, |start, end, progress| {
+                    atkm::montecarlo::run_range(&self.atkm, &setup, start, end, progress)
+                })?;
+                Some(to_json(atkm::montecarlo::merge_ranges(setup.seed, parts)))
+            }
+            SystemId::Awi | SystemId::Oibl => Some(Err(unserved(id))),
         }
     }
 

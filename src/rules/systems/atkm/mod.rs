@@ -8,9 +8,12 @@
 
 pub mod battle;
 pub mod catalogue;
+pub mod montecarlo;
 pub mod odds;
 pub mod random;
+pub mod record;
 pub mod roster;
+pub mod sim;
 pub mod system;
 pub mod types;
 pub mod validate;
@@ -25,5 +28,7 @@ pub use validate::{validate, Report, UnitProfile};
 
 #[cfg(test)]
 mod odds_tests;
+#[cfg(test)]
+mod sim_tests;
 #[cfg(test)]
 mod tests;

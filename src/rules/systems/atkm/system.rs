@@ -45,8 +45,8 @@ impl RuleSystem for Atkm {
             points: false,
             lists: true,
             odds: true,
-            simulator: false,
-            tabletop_record: false,
+            simulator: true,
+            tabletop_record: true,
             campaigns: false,
         }
     }
@@ -141,20 +141,23 @@ impl RuleSystem for Atkm {
         setup.seed = seed;
     }
 
-    fn fight(_: &Catalogue, _: &BattleSetup) -> Option<Result<Outcome, String>> {
-        None
+    fn fight(cat: &Catalogue, setup: &BattleSetup) -> Option<Result<Outcome, String>> {
+        Some(super::sim::fight(cat, setup))
     }
 
     fn assess_record(
-        _: &Catalogue,
-        _: &BattleSetup,
-        _: &serde_json::Value,
+        cat: &Catalogue,
+        setup: &BattleSetup,
+        report: &serde_json::Value,
     ) -> Result<Outcome, Vec<RecordProblem>> {
-        Err(vec![RecordProblem {
-            field: "report".into(),
-            message: "Recording an All the King's Men battle from the table is not built yet."
-                .into(),
-        }])
+        let report: super::record::TabletopReport = serde_json::from_value(report.clone())
+            .map_err(|e| {
+                vec![RecordProblem {
+                    field: "report".into(),
+                    message: format!("The result could not be read: {e}"),
+                }]
+            })?;
+        super::record::assess(cat, setup, &report)
     }
 
     fn summary(outcome: &Outcome) -> BattleSummary {

@@ -3,6 +3,7 @@
 mod accounts;
 mod admin;
 mod api;
+mod awi_battles;
 mod awi_print;
 mod awi_rosters;
 mod backup;

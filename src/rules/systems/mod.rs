@@ -20,11 +20,11 @@ impl SystemId {
             SystemId::Lotf => Some(lotf::Lotf::capabilities()),
             SystemId::Lod => Some(lod::Lod::capabilities()),
             // What works end to end so far: orders of battle with their pages, API and
-            // printouts. Odds, battles and campaigns are switched on as their pages arrive.
+            // printouts, and battles set up and recorded from the table. Odds, the simulator
+            // and campaigns are switched on as their pages arrive.
             SystemId::Awi => Some(Capabilities {
                 odds: false,
                 simulator: false,
-                tabletop_record: false,
                 campaigns: false,
                 ..awi::Awi::capabilities()
             }),

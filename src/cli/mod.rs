@@ -177,9 +177,10 @@ pub fn main() -> ExitCode {
             let show = row.map(|r| (r, seed));
             return match system {
                 SystemId::Lod => lod::calibrate(battles, json),
+                SystemId::Awi => awi::calibrate(battles, json),
                 SystemId::Lotf => lotf::calibrate(battles, json, show),
                 _ => {
-                    eprintln!("muster calibrate: only lotf and lod have a calibration table");
+                    eprintln!("muster calibrate: only lotf, lod and awi have a calibration table");
                     ExitCode::from(2)
                 }
             };
@@ -210,6 +211,9 @@ pub fn main() -> ExitCode {
             };
             if system == SystemId::Lod {
                 return lod::simulate(args);
+            }
+            if system == SystemId::Awi {
+                return awi::simulate(args);
             }
             return rules::simulate(args);
         }

@@ -4,6 +4,7 @@ mod accounts;
 mod admin;
 mod api;
 mod awi_battles;
+mod awi_odds;
 mod awi_print;
 mod awi_rosters;
 mod backup;

@@ -240,7 +240,17 @@ impl Systems {
                 })?;
                 Some(to_json(lod::montecarlo::merge_ranges(setup.seed, parts)))
             }
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Some(Err(unserved(id))),
+            SystemId::Awi => {
+                let setup = match awi::Awi::parse_setup(setup) {
+                    Ok(s) => s,
+                    Err(e) => return Some(Err(e)),
+                };
+                let parts = runner.fight_ranges(runs, |start, end, progress| {
+                    awi::montecarlo::run_range(&self.awi, &setup, start, end, progress)
+                })?;
+                Some(to_json(awi::montecarlo::merge_ranges(setup.seed, parts)))
+            }
+            SystemId::Oibl | SystemId::Atkm => Some(Err(unserved(id))),
         }
     }
 

@@ -295,3 +295,216 @@ pub fn print_catalog(json: bool) -> ExitCode {
         }
     }
 }
+
+// `muster simulate --system awi` and `muster calibrate --system awi`.
+
+use std::path::Path;
+use std::sync::atomic::AtomicU32;
+
+use crate::rules::system::{BattleSide, RuleSystem};
+use crate::rules::systems::awi::{montecarlo, record, sim, Awi, BattleSetup};
+
+use super::rules::SimulateArgs;
+
+fn read_roster(path: &Path) -> Result<RosterDoc, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read the file: {e}", path.display()))?;
+    awi::parse_roster(&text).map_err(|e| format!("{}: not an order of battle: {e}", path.display()))
+}
+
+fn build_setup(cat: &Catalogue, args: &SimulateArgs) -> Result<BattleSetup, String> {
+    if let Some(path) = &args.setup {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: cannot read the file: {e}", path.display()))?;
+        let mut setup = Awi::parse_setup(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        if let Some(seed) = args.seed {
+            setup.seed = seed;
+        }
+        return Ok(setup);
+    }
+    let (Some(a), Some(d)) = (&args.attacker, &args.defender) else {
+        return Err("give two order-of-battle files or --setup BATTLE.json".into());
+    };
+    let seed = args.seed.unwrap_or_else(crate::app::dice::fresh_seed);
+    let p = record::prepare(
+        cat,
+        read_roster(a)?,
+        read_roster(d)?,
+        args.scenario.as_deref(),
+        false,
+        seed,
+    )?;
+    Ok(p.setup)
+}
+
+fn percent(p: f64) -> String {
+    format!("{:.1} %", p * 100.0)
+}
+
+/// Fights one battle (or many with --runs) and prints what happened.
+pub fn simulate(args: SimulateArgs) -> ExitCode {
+    match run_simulation(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("muster simulate: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_simulation(args: &SimulateArgs) -> Result<(), String> {
+    let cat = catalogue()?;
+    let setup = build_setup(&cat, args)?;
+    if let Some(path) = &args.save_setup {
+        std::fs::write(path, Awi::write_setup(&setup))
+            .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+    }
+    let (a, d) = (&setup.attacker.roster.name, &setup.defender.roster.name);
+    if let Some(runs) = args.runs {
+        if runs == 0 || runs > 1_000_000 {
+            return Err("--runs must be from 1 to 1000000".into());
+        }
+        let done = AtomicU32::new(0);
+        let parts = crate::app::sim::in_parallel(
+            runs,
+            crate::app::sim::default_threads(),
+            &done,
+            |start, end, progress| montecarlo::run_range(&cat, &setup, start, end, progress),
+        );
+        let summary = montecarlo::merge_ranges(setup.seed, parts)?;
+        if args.json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?
+            );
+            return Ok(());
+        }
+        println!(
+            "{runs} battles of {a} against {d}, seeds from {}",
+            setup.seed
+        );
+        for (label, e) in [
+            (format!("{a} wins"), summary.attacker_win),
+            ("Draw".to_string(), summary.draw),
+            (format!("{d} wins"), summary.defender_win),
+        ] {
+            println!(
+                "  {label:<40} {:>7}  (95 % interval {} – {})",
+                percent(e.p),
+                percent(e.low),
+                percent(e.high)
+            );
+        }
+        println!(
+            "  Average points (W-31): {a} {:.1}, {d} {:.1}; {:.1} moves; {} ended by an army break",
+            summary.avg_attacker_vp,
+            summary.avg_defender_vp,
+            summary.avg_moves,
+            percent(summary.ended_by_army_break)
+        );
+        return Ok(());
+    }
+    let outcome = sim::fight(&cat, &setup)?;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&outcome).map_err(|e| e.to_string())?
+        );
+        return Ok(());
+    }
+    for line in &outcome.log {
+        println!("{line}");
+    }
+    println!();
+    for (side, r) in [
+        (BattleSide::Attacker, &outcome.attacker),
+        (BattleSide::Defender, &outcome.defender),
+    ] {
+        let gone = r.units.iter().filter(|u| u.state.gone()).count();
+        println!(
+            "{} ({}): {} points, {gone} of {} units routed, gone or destroyed{}",
+            r.name,
+            side.id(),
+            r.vp,
+            r.units.len(),
+            if r.broke { ", army broken" } else { "" }
+        );
+    }
+    println!(
+        "Replay: muster simulate --system awi --setup FILE --seed {}",
+        setup.seed
+    );
+    Ok(())
+}
+
+/// `muster calibrate --system awi`: the calibration table (issue item 6).
+pub fn calibrate(battles: u32, json: bool) -> ExitCode {
+    match run_calibration(battles, json) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("muster calibrate: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run_calibration(battles: u32, json: bool) -> Result<bool, String> {
+    if battles == 0 || battles > 1_000_000 {
+        return Err("--battles must be from 1 to 1000000".into());
+    }
+    let cat = catalogue()?;
+    let examples = Awi::starting_rosters(&cat);
+    let mut all_ok = true;
+    let mut rows = Vec::new();
+    if !json {
+        println!("| match | battles | measure | share | 95 % interval | bound | ok |");
+        println!("|---|---|---|---|---|---|---|");
+    }
+    for (i, m) in montecarlo::calibration_matches(&examples)
+        .iter()
+        .enumerate()
+    {
+        let done = AtomicU32::new(0);
+        let base = montecarlo::battle_seed(0x00A1_7E57, i as u32);
+        let parts = crate::app::sim::in_parallel(
+            battles,
+            crate::app::sim::default_threads(),
+            &done,
+            |start, end, progress| montecarlo::run_match(&cat, m, base, start, end, progress),
+        );
+        let mut t = montecarlo::MatchTally::default();
+        for p in parts {
+            t.merge(&p?);
+        }
+        let (e, ok) = t.judge(m.kind);
+        all_ok &= ok;
+        let (measure, bound) = match m.kind {
+            montecarlo::MatchKind::Mirror => ("side A's share of decisive results", "40–60 %"),
+            montecarlo::MatchKind::TwoToOne => ("larger force wins (draws not won)", "> 85 %"),
+        };
+        if json {
+            rows.push(serde_json::json!({
+                "match": m.name, "kind": m.kind, "battles": t.battles, "a_wins": t.a_wins,
+                "b_wins": t.b_wins, "share": e.p, "low": e.low, "high": e.high, "ok": ok,
+            }));
+        } else {
+            println!(
+                "| {} | {} | {measure} | {} | {} – {} | {bound} | {} |",
+                m.name,
+                t.battles,
+                percent(e.p),
+                percent(e.low),
+                percent(e.high),
+                if ok { "yes" } else { "NO" }
+            );
+        }
+    }
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&rows).map_err(|e| e.to_string())?
+        );
+    }
+    Ok(all_ok)
+}

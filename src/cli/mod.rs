@@ -180,9 +180,13 @@ pub fn main() -> ExitCode {
             return match system {
                 SystemId::Lod => lod::calibrate(battles, json),
                 SystemId::Atkm => atkm::calibrate(battles, json),
+                SystemId::Awi => awi::calibrate(battles, json),
                 SystemId::Lotf => lotf::calibrate(battles, json, show),
                 _ => {
-                    eprintln!("muster calibrate: only lotf and lod have a calibration table");
+                    eprintln!(
+                        "muster calibrate: {} has no calibration table yet",
+                        system.label()
+                    );
                     ExitCode::from(2)
                 }
             };
@@ -216,6 +220,9 @@ pub fn main() -> ExitCode {
             }
             if system == SystemId::Atkm {
                 return atkm::simulate(args);
+            }
+            if system == SystemId::Awi {
+                return awi::simulate(args);
             }
             return rules::simulate(args);
         }

@@ -3,6 +3,8 @@
 mod accounts;
 mod admin;
 mod api;
+mod awi_battles;
+mod awi_odds;
 mod awi_print;
 mod awi_rosters;
 mod backup;

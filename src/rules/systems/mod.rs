@@ -22,11 +22,11 @@ impl SystemId {
             SystemId::Lotf => Some(lotf::Lotf::capabilities()),
             SystemId::Lod => Some(lod::Lod::capabilities()),
             // What works end to end so far: orders of battle with their pages, API and
-            // printouts. Odds, battles and campaigns are switched on as their pages arrive.
+            // printouts, and battles set up and recorded from the table. Odds, the simulator
+            // and campaigns are switched on as their pages arrive.
             SystemId::Awi => Some(Capabilities {
                 odds: false,
                 simulator: false,
-                tabletop_record: false,
                 campaigns: false,
                 ..awi::Awi::capabilities()
             }),
@@ -276,7 +276,17 @@ impl Systems {
                 })?;
                 Some(to_json(atkm::montecarlo::merge_ranges(setup.seed, parts)))
             }
-            SystemId::Awi | SystemId::Oibl => Some(Err(unserved(id))),
+            SystemId::Awi => {
+                let setup = match awi::Awi::parse_setup(setup) {
+                    Ok(s) => s,
+                    Err(e) => return Some(Err(e)),
+                };
+                let parts = runner.fight_ranges(runs, |start, end, progress| {
+                    awi::montecarlo::run_range(&self.awi, &setup, start, end, progress)
+                })?;
+                Some(to_json(awi::montecarlo::merge_ranges(setup.seed, parts)))
+            }
+            SystemId::Oibl => Some(Err(unserved(id))),
         }
     }
 

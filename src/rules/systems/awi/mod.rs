@@ -8,6 +8,8 @@
 
 pub mod battle;
 pub mod catalogue;
+pub mod montecarlo;
+pub mod odds;
 pub mod record;
 pub mod roster;
 pub mod sim;

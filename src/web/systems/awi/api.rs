@@ -7,14 +7,15 @@ use utoipa::ToSchema;
 
 use crate::app::work::{Caller, Cancel};
 use crate::rules::systems::awi::catalogue::Catalogue;
+use crate::rules::systems::awi::odds as exact;
 use crate::rules::systems::awi::validate as check;
 use crate::web::auth::login::client_address;
-use crate::web::error::ErrorBody;
+use crate::web::error::{ErrorBody, ErrorDetail};
 use crate::web::state::AppState;
 use crate::web::AppError;
 
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.service(catalog).service(validate);
+    cfg.service(catalog).service(validate).service(odds);
 }
 
 /// The report of one order of battle (documents the shape of
@@ -138,4 +139,48 @@ fn validate_body(
 #[get("/catalog")]
 pub async fn catalog(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok().json(&state.app.rules.awi)
+}
+
+/// Exact odds of the AWI wargames rules
+///
+/// `kind` is `firing`, `melee` or `test`; the body is the situation, with the field names of
+/// `docs/systems/awi.md` (spec 4.7). The answer is worked out by enumerating the dice (no
+/// sampling): the score needed and its terms, the distributions with their "at least" view, and
+/// the rulings used. A situation the rules do not allow (out of range, an unknown grade) is
+/// refused naming the field.
+#[utoipa::path(tag = "awi-wargames-rules", params(("kind" = String, Path, description = "firing, melee or test")), request_body(content = serde_json::Value, description = "The situation"), responses(
+    (status = 200, description = "The exact odds", body = serde_json::Value),
+    (status = 400, description = "The body is not JSON", body = ErrorBody),
+    (status = 422, description = "The situation is not one the rules allow", body = ErrorBody),
+    (status = 429, description = "Too much work is waiting; try again after Retry-After seconds", body = ErrorBody)
+))]
+#[post("/odds/{kind}")]
+pub async fn odds(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    kind: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse, AppError> {
+    let situation: serde_json::Value =
+        serde_json::from_slice(&body).map_err(|e| AppError::BadRequest {
+            message: format!("The JSON body could not be read: {e}."),
+            details: vec![],
+        })?;
+    let caller = Caller::Address(client_address(&req, &state));
+    let rules = state.app.rules.clone();
+    let kind = kind.into_inner();
+    let answer = state
+        .app
+        .work
+        .run(&caller, move |_cancel| {
+            exact::answer(&rules.awi, &kind, &situation).map_err(|e| AppError::Validation {
+                message: e.message.clone(),
+                details: vec![ErrorDetail {
+                    field: Some(e.field),
+                    message: e.message,
+                }],
+            })
+        })
+        .await??;
+    Ok(HttpResponse::Ok().json(answer))
 }

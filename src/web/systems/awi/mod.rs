@@ -40,7 +40,8 @@ const TOOLS: &[Tool] = &[Tool {
     signed_in: false,
 }];
 
-const NO_BATTLES: &str = "Muster cannot fight or record battles under the AWI wargames rules yet.";
+const NO_BATTLES: &str =
+    "Muster does not keep the table state or the printed battle pack of AWI battles yet.";
 
 impl SystemPages for AwiPages {
     fn id(&self) -> SystemId {
@@ -108,6 +109,10 @@ impl SystemPages for AwiPages {
         fields: &[(String, String)],
     ) -> Result<String, AppError> {
         battles::record_form(state, row, fields)
+    }
+
+    fn record_fields_of(&self, recorded: &BattleRow) -> Vec<(String, String)> {
+        battles::record_fields_of(recorded)
     }
 
     fn record<'a>(

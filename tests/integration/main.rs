@@ -3,6 +3,8 @@
 mod accounts;
 mod admin;
 mod api;
+mod atkm_print;
+mod atkm_rosters;
 mod backup;
 mod battle_club_night;
 mod battle_invitations;

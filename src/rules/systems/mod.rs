@@ -19,7 +19,8 @@ impl SystemId {
         match self {
             SystemId::Lotf => Some(lotf::Lotf::capabilities()),
             SystemId::Lod => Some(lod::Lod::capabilities()),
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
+            SystemId::Atkm => Some(atkm::Atkm::capabilities()),
+            SystemId::Awi | SystemId::Oibl => None,
         }
     }
 
@@ -415,7 +416,9 @@ mod tests {
     #[test]
     fn this_build_serves_land_of_the_free_and_liberty_or_death() {
         let served: Vec<SystemId> = SystemId::served().collect();
-        assert_eq!(served, vec![SystemId::Lotf, SystemId::Lod]);
+        assert_eq!(served, vec![SystemId::Lotf, SystemId::Lod, SystemId::Atkm]);
+        // All the King's Men: rosters and their starting points, no points.
+        assert!(SystemId::Atkm.capabilities().is_some_and(|c| !c.points));
         assert!(SystemId::Lod
             .capabilities()
             .is_some_and(|c| !c.points && c.campaigns));

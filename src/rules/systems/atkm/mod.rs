@@ -8,6 +8,7 @@
 
 pub mod battle;
 pub mod catalogue;
+pub mod odds;
 pub mod random;
 pub mod roster;
 pub mod system;
@@ -22,5 +23,7 @@ pub use system::Atkm;
 pub use types::{AdvancedRule, Colour, Formation, Gun, Quality, UnitType};
 pub use validate::{validate, Report, UnitProfile};
 
+#[cfg(test)]
+mod odds_tests;
 #[cfg(test)]
 mod tests;

@@ -44,7 +44,7 @@ impl RuleSystem for Atkm {
         Capabilities {
             points: false,
             lists: true,
-            odds: false,
+            odds: true,
             simulator: false,
             tabletop_record: false,
             campaigns: false,

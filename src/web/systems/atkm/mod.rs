@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod edit;
+pub mod odds;
 pub mod print;
 pub mod rosters;
 pub mod view;
@@ -32,13 +33,22 @@ use crate::web::AppError;
 /// All the King's Men's pages.
 pub struct AtkmPages;
 
-const TOOLS: &[Tool] = &[Tool {
-    system: "All the King's Men",
-    kind: "reference",
-    label: "Quick reference",
-    href: "/atkm/reference",
-    signed_in: false,
-}];
+const TOOLS: &[Tool] = &[
+    Tool {
+        system: "All the King's Men",
+        kind: "odds",
+        label: "Odds",
+        href: "/atkm/odds",
+        signed_in: false,
+    },
+    Tool {
+        system: "All the King's Men",
+        kind: "reference",
+        label: "Quick reference",
+        href: "/atkm/reference",
+        signed_in: false,
+    },
+];
 
 fn not_yet() -> String {
     "Battles of All the King's Men are not served yet: build and print its rosters for now."
@@ -65,10 +75,15 @@ impl SystemPages for AtkmPages {
 
     fn configure(&self, cfg: &mut ServiceConfig) {
         print::configure(cfg);
+        odds::configure(cfg);
     }
 
     fn configure_api(&self, cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-        cfg.service(utoipa_actix_web::scope::scope("/api/v1/atkm").configure(api::configure));
+        cfg.service(
+            utoipa_actix_web::scope::scope("/api/v1/atkm")
+                .configure(api::configure)
+                .configure(odds::configure_api),
+        );
     }
 
     fn tools(&self) -> &'static [Tool] {

@@ -103,7 +103,9 @@ async fn atkm_odds_api_answers_every_kind_exactly() {
         .unwrap();
     assert_eq!(res.status(), 400);
     let doc: Value = app.get("/api/v1/openapi.json").await.json().await.unwrap();
-    assert!(doc["paths"]["/api/v1/atkm/odds/{kind}"]["post"].is_object());
+    for kind in ["fire", "melee", "command", "leaders"] {
+        assert!(doc["paths"][format!("/api/v1/atkm/odds/{kind}")]["post"].is_object());
+    }
 }
 
 #[tokio::test]

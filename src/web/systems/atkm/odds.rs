@@ -19,7 +19,10 @@ pub fn configure(cfg: &mut actix_web::web::ServiceConfig) {
 }
 
 pub fn configure_api(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.service(odds_api);
+    cfg.service(odds_fire)
+        .service(odds_melee)
+        .service(odds_command)
+        .service(odds_leaders);
 }
 
 fn problem(e: OddsError) -> AppError {
@@ -32,34 +35,86 @@ fn problem(e: OddsError) -> AppError {
     }
 }
 
-/// Exact odds of All the King's Men
-///
-/// `kind` is `fire`, `melee`, `command` or `leaders`; the body is that kind's request
-/// (docs/systems/atkm.md has complete examples). The answer enumerates the dice exactly: the
-/// pools with the terms that built them and the colour steps (K-6), the distributions and their
-/// "at least" forms, the probabilities of each result, and the rulings used.
-#[utoipa::path(tag = "all-the-kings-men", params(("kind" = String, Path, description = "fire, melee, command or leaders")),
-    request_body(content = serde_json::Value, description = "The request of that kind"), responses(
-    (status = 200, description = "The exact odds", body = serde_json::Value),
-    (status = 400, description = "The body is not JSON", body = ErrorBody),
-    (status = 404, description = "Not a kind of odds", body = ErrorBody),
-    (status = 422, description = "A field is unknown, out of range or not allowed", body = ErrorBody)
-))]
-#[post("/odds/{kind}")]
-pub async fn odds_api(
+async fn odds_of(
     state: web::Data<AppState>,
-    kind: web::Path<String>,
+    kind: &str,
     body: web::Bytes,
 ) -> Result<HttpResponse, AppError> {
-    if !KINDS.contains(&kind.as_str()) {
-        return Err(AppError::NotFound);
-    }
     let request: Value = serde_json::from_slice(&body).map_err(|e| AppError::BadRequest {
         message: format!("The JSON body could not be read: {e}."),
         details: vec![],
     })?;
-    let odds = answer(&state.app.rules.atkm, &kind, &request).map_err(problem)?;
+    let odds = answer(&state.app.rules.atkm, kind, &request).map_err(problem)?;
     Ok(HttpResponse::Ok().json(odds))
+}
+
+/// Exact fire odds of All the King's Men
+///
+/// Attacker and defender, range and flank or rear: the pools with the terms that built them and
+/// the colour steps (K-6), the casualty distribution and its "at least" form, and the chances of
+/// no effect, a downgrade, disorder, collapse and a leader check, with the rulings used.
+#[utoipa::path(tag = "all-the-kings-men", request_body(content = serde_json::Value, description = "The fire request"), responses(
+    (status = 200, description = "The exact odds", body = serde_json::Value),
+    (status = 400, description = "The body is not JSON", body = ErrorBody),
+    (status = 422, description = "A field is unknown, out of range or not allowed", body = ErrorBody)
+))]
+#[post("/odds/fire")]
+pub async fn odds_fire(
+    state: web::Data<AppState>,
+    body: web::Bytes,
+) -> Result<HttpResponse, AppError> {
+    odds_of(state, "fire", body).await
+}
+
+/// Exact melee odds of All the King's Men
+///
+/// Attacker and defender: who wins, ties and both collapsing (K-17), each side's losses with
+/// their "at least" forms, the chance of forming square and of rallying, with the rulings used.
+#[utoipa::path(tag = "all-the-kings-men", request_body(content = serde_json::Value, description = "The melee request"), responses(
+    (status = 200, description = "The exact odds", body = serde_json::Value),
+    (status = 400, description = "The body is not JSON", body = ErrorBody),
+    (status = 422, description = "A field is unknown, out of range or not allowed", body = ErrorBody)
+))]
+#[post("/odds/melee")]
+pub async fn odds_melee(
+    state: web::Data<AppState>,
+    body: web::Bytes,
+) -> Result<HttpResponse, AppError> {
+    odds_of(state, "melee", body).await
+}
+
+/// Command point odds of All the King's Men
+///
+/// A general's rating (and a unit's colour and quality): the command points rolled, advanced
+/// activation, square, rally, army collapse and general casualty rolls, exactly.
+#[utoipa::path(tag = "all-the-kings-men", request_body(content = serde_json::Value, description = "The command request"), responses(
+    (status = 200, description = "The exact odds", body = serde_json::Value),
+    (status = 400, description = "The body is not JSON", body = ErrorBody),
+    (status = 422, description = "A field is unknown, out of range or not allowed", body = ErrorBody)
+))]
+#[post("/odds/command")]
+pub async fn odds_command(
+    state: web::Data<AppState>,
+    body: web::Bytes,
+) -> Result<HttpResponse, AppError> {
+    odds_of(state, "command", body).await
+}
+
+/// Officer and ensign loss odds of All the King's Men
+///
+/// One die, or two for marksmen (K-8): the chances of losing the ensign, the officer, both or
+/// neither.
+#[utoipa::path(tag = "all-the-kings-men", request_body(content = serde_json::Value, description = "The leaders request"), responses(
+    (status = 200, description = "The exact odds", body = serde_json::Value),
+    (status = 400, description = "The body is not JSON", body = ErrorBody),
+    (status = 422, description = "A field is unknown, out of range or not allowed", body = ErrorBody)
+))]
+#[post("/odds/leaders")]
+pub async fn odds_leaders(
+    state: web::Data<AppState>,
+    body: web::Bytes,
+) -> Result<HttpResponse, AppError> {
+    odds_of(state, "leaders", body).await
 }
 
 /// A request ready to try, for each kind (the book's own examples where it has them).

@@ -3,6 +3,7 @@
 //! outcome's own verdict. A new system adds one line per test at the bottom.
 
 use muster::rules::system::{BattleSide, RuleSystem, Severity};
+use muster::rules::systems::atkm::{self, Atkm};
 use muster::rules::systems::awi::{self, Awi};
 use muster::rules::systems::lod::{self, Lod};
 use muster::rules::systems::lotf::{self, Lotf};
@@ -584,4 +585,23 @@ async fn another_systems_file_is_refused_by_its_name() {
     let body: Value = res.json().await.unwrap();
     assert_eq!(body["error"]["details"][0]["field"], "format");
     assert_eq!(body["error"]["details"][0]["message"], says);
+}
+
+fn atkm_catalogue() -> atkm::Catalogue {
+    atkm::Catalogue::builtin().expect("the built-in catalogue")
+}
+
+#[test]
+fn atkm_check_never_panics_on_any_json() {
+    check_never_panics::<Atkm>(&atkm_catalogue(), 400);
+}
+
+#[test]
+fn atkm_documents_round_trip() {
+    documents_round_trip::<Atkm>(&atkm_catalogue());
+}
+
+#[test]
+fn atkm_summaries_follow_their_outcome() {
+    summaries_follow_their_outcome::<Atkm>(&atkm_catalogue(), 12);
 }

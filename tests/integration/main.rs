@@ -3,6 +3,9 @@
 mod accounts;
 mod admin;
 mod api;
+mod atkm_odds;
+mod atkm_print;
+mod atkm_rosters;
 mod awi_battles;
 mod awi_odds;
 mod awi_print;

@@ -30,7 +30,15 @@ impl SystemId {
                 campaigns: false,
                 ..awi::Awi::capabilities()
             }),
-            SystemId::Oibl | SystemId::Atkm => None,
+            // Rosters, printouts and exact odds have pages; battles and campaigns come with
+            // theirs.
+            SystemId::Atkm => Some(Capabilities {
+                simulator: false,
+                tabletop_record: false,
+                campaigns: false,
+                ..atkm::Atkm::capabilities()
+            }),
+            SystemId::Oibl => None,
         }
     }
 
@@ -518,7 +526,12 @@ mod tests {
     #[test]
     fn this_build_serves_land_of_the_free_and_liberty_or_death() {
         let served: Vec<SystemId> = SystemId::served().collect();
-        assert_eq!(served, vec![SystemId::Lotf, SystemId::Lod, SystemId::Awi]);
+        assert_eq!(
+            served,
+            vec![SystemId::Lotf, SystemId::Lod, SystemId::Awi, SystemId::Atkm]
+        );
+        // All the King's Men: rosters and their starting points, no points.
+        assert!(SystemId::Atkm.capabilities().is_some_and(|c| !c.points));
         assert!(SystemId::Lod
             .capabilities()
             .is_some_and(|c| !c.points && c.campaigns));

@@ -2,6 +2,7 @@
 //! for Land of the Free), and the one registry generic code asks. Adding a system adds a folder
 //! and one line in [`REGISTRY`].
 
+pub mod atkm;
 pub mod awi;
 pub mod battles;
 pub mod fight_report;
@@ -200,7 +201,12 @@ pub fn pages_for_document(text: &str) -> Result<&'static dyn SystemPages, String
 }
 
 /// Every system this build serves on the web.
-pub static REGISTRY: &[&dyn SystemPages] = &[&lotf::LotfPages, &lod::LodPages, &awi::AwiPages];
+pub static REGISTRY: &[&dyn SystemPages] = &[
+    &lotf::LotfPages,
+    &lod::LodPages,
+    &awi::AwiPages,
+    &atkm::AtkmPages,
+];
 
 /// The pages of system `id`, if this build serves it on the web.
 pub fn pages_for(id: SystemId) -> Option<&'static dyn SystemPages> {

@@ -1,0 +1,285 @@
+//! All the King's Men in the web layer: its API under `/api/v1/atkm/` (the catalogue, roster
+//! validation, the random force generator), the roster pages and editor in the game's own words
+//! (unit, rank and file, officer, ensign, general, break point), and its starting points (the
+//! seeded random force generator and the three sample battles). Each hook of [`SystemPages`]
+//! hands over to the module that owns it. Battles are not served for this system yet: its
+//! capabilities say so, and the battle hooks refuse by name.
+
+pub mod api;
+pub mod edit;
+pub mod odds;
+pub mod print;
+pub mod rosters;
+pub mod view;
+
+use actix_web::web::{self, ServiceConfig};
+use actix_web::{HttpRequest, HttpResponse};
+use futures_util::future::LocalBoxFuture;
+
+use super::battles::{
+    BattleChoices, BattleRequest, BattleView, Pending, Players, RecordAnswer, RecordEntry,
+};
+use super::{EditRequest, ReadProblem, RosterBody, RosterLine, RosterPages, SystemPages, Tool};
+use crate::app::{self, Actor};
+use crate::rules::systems::AnyRoster;
+use crate::rules::SystemId;
+use crate::store::battles::BattleRow;
+use crate::store::rosters::RosterRow;
+use crate::web::auth::SignedInUser;
+use crate::web::page::{FormErrors, PageCtx, SelectOption};
+use crate::web::state::AppState;
+use crate::web::AppError;
+
+/// All the King's Men's pages.
+pub struct AtkmPages;
+
+const TOOLS: &[Tool] = &[
+    Tool {
+        system: "All the King's Men",
+        kind: "odds",
+        label: "Odds",
+        href: "/atkm/odds",
+        signed_in: false,
+    },
+    Tool {
+        system: "All the King's Men",
+        kind: "reference",
+        label: "Quick reference",
+        href: "/atkm/reference",
+        signed_in: false,
+    },
+];
+
+fn not_yet() -> String {
+    "Battles of All the King's Men are not served yet: build and print its rosters for now."
+        .to_string()
+}
+
+impl SystemPages for AtkmPages {
+    fn id(&self) -> SystemId {
+        SystemId::Atkm
+    }
+
+    fn print_campaign_force(
+        &self,
+        _state: &AppState,
+        _ctx: PageCtx,
+        _campaign: &crate::app::campaigns::Loaded,
+        _force: &str,
+        _kind: &str,
+        _query: &str,
+    ) -> Result<HttpResponse, AppError> {
+        // No campaign of this system can exist yet (capabilities: no campaigns).
+        Err(AppError::NotFound)
+    }
+
+    fn configure(&self, cfg: &mut ServiceConfig) {
+        print::configure(cfg);
+        odds::configure(cfg);
+    }
+
+    fn configure_api(&self, cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+        cfg.service(
+            utoipa_actix_web::scope::scope("/api/v1/atkm")
+                .configure(api::configure)
+                .configure(odds::configure_api),
+        );
+    }
+
+    fn tools(&self) -> &'static [Tool] {
+        TOOLS
+    }
+
+    // Battles: not served yet; no battle of this system can be stored, so the pages of one are
+    // "not found" and setting one up is refused by name.
+
+    fn battle_choices<'a>(
+        &'a self,
+        _state: &'a web::Data<AppState>,
+        _user: &'a SignedInUser,
+    ) -> Pending<'a, Result<BattleChoices, AppError>> {
+        Box::pin(std::future::ready(Ok(BattleChoices::default())))
+    }
+
+    fn set_up_battle<'a>(
+        &'a self,
+        _ctx: &'a app::Context,
+        _actor: &'a Actor,
+        _request: BattleRequest,
+    ) -> Pending<'a, Result<BattleRow, app::Error>> {
+        Box::pin(std::future::ready(Err(app::Error::Conflict(not_yet()))))
+    }
+
+    fn battle_view(
+        &self,
+        _state: &AppState,
+        _row: &BattleRow,
+        _players: &Players,
+        _printable: bool,
+    ) -> Result<BattleView, AppError> {
+        Err(AppError::NotFound)
+    }
+
+    fn record_form(
+        &self,
+        _state: &AppState,
+        _row: &BattleRow,
+        _fields: &[(String, String)],
+    ) -> Result<String, AppError> {
+        Err(AppError::NotFound)
+    }
+
+    fn record<'a>(
+        &'a self,
+        _ctx: &'a app::Context,
+        _actor: &'a Actor,
+        _row: &'a BattleRow,
+        _version: i32,
+        _entry: RecordEntry<'a>,
+    ) -> Pending<'a, Result<RecordAnswer, app::Error>> {
+        Box::pin(std::future::ready(Err(app::Error::Conflict(not_yet()))))
+    }
+
+    fn battle_pack(&self, _row: &BattleRow) -> Result<String, AppError> {
+        Err(AppError::NotFound)
+    }
+
+    fn at_the_table<'a>(
+        &'a self,
+        _req: &'a HttpRequest,
+        _row: &'a BattleRow,
+        _side: &'a str,
+        _kind: &'a str,
+    ) -> Pending<'a, Result<HttpResponse, AppError>> {
+        Box::pin(std::future::ready(Err(AppError::NotFound)))
+    }
+
+    fn table_view(
+        &self,
+        _state: &AppState,
+        _row: &BattleRow,
+        _table: &str,
+    ) -> Result<crate::web::systems::table::TableView, AppError> {
+        Err(AppError::NotFound)
+    }
+
+    fn table_record_fields(
+        &self,
+        _state: &AppState,
+        _row: &BattleRow,
+        _table: &str,
+    ) -> Result<Vec<(String, String)>, AppError> {
+        Err(AppError::NotFound)
+    }
+
+    fn print_battle_pack(
+        &self,
+        _state: &AppState,
+        _row: &BattleRow,
+        _players: &Players,
+        _paper: &str,
+    ) -> Result<crate::web::systems::table::BattlePack, AppError> {
+        Err(AppError::NotFound)
+    }
+}
+
+// Rosters and print
+impl RosterPages for AtkmPages {
+    fn roster_line(&self, state: &AppState, war: &str, nation: &str) -> RosterLine {
+        rosters::roster_line(state, war, nation)
+    }
+
+    fn war_choices(&self, state: &AppState) -> Vec<SelectOption> {
+        rosters::war_choices(state)
+    }
+
+    fn new_roster_fields(
+        &self,
+        state: &AppState,
+        form: &[(String, String)],
+        errors: &FormErrors,
+    ) -> Result<String, AppError> {
+        rosters::new_roster_fields(state, form, errors)
+    }
+
+    fn create_roster<'a>(
+        &'a self,
+        state: &'a AppState,
+        owner: i64,
+        form: &'a [(String, String)],
+    ) -> LocalBoxFuture<'a, Result<Result<RosterRow, FormErrors>, AppError>> {
+        Box::pin(rosters::create_roster(state, owner, form))
+    }
+
+    fn start_page(
+        &self,
+        state: &AppState,
+        ctx: PageCtx,
+        query: &[(String, String)],
+    ) -> Result<HttpResponse, AppError> {
+        rosters::start_page(state, ctx, query)
+    }
+
+    fn start_roster<'a>(
+        &'a self,
+        state: &'a AppState,
+        ctx: PageCtx,
+        owner: i64,
+        how: &'a str,
+        form: &'a [(String, String)],
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, AppError>> {
+        Box::pin(rosters::start_roster(state, ctx, owner, how, form))
+    }
+
+    fn editor<'a>(
+        &'a self,
+        state: &'a AppState,
+        ctx: PageCtx,
+        row: &'a RosterRow,
+        request: EditRequest<'a>,
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, AppError>> {
+        match request {
+            EditRequest::Open { element, notice } => Box::pin(std::future::ready(
+                rosters::open_editor(state, ctx, row, element, notice),
+            )),
+            EditRequest::Apply(form) => Box::pin(rosters::apply_edit(state, ctx, row, form)),
+        }
+    }
+
+    fn roster_body(
+        &self,
+        state: &AppState,
+        row: &RosterRow,
+        updated: &str,
+    ) -> Result<RosterBody, AppError> {
+        rosters::roster_body(state, row, updated)
+    }
+
+    fn roster_text(&self, state: &AppState, row: &RosterRow) -> Result<String, AppError> {
+        rosters::roster_text(state, row)
+    }
+
+    fn read_roster(&self, text: &str) -> Result<AnyRoster, ReadProblem> {
+        rosters::read_roster(text)
+    }
+
+    fn roster_json(
+        &self,
+        state: &AppState,
+        row: &RosterRow,
+    ) -> Result<(serde_json::Value, serde_json::Value), AppError> {
+        rosters::roster_json(state, row)
+    }
+
+    fn print_roster(
+        &self,
+        state: &AppState,
+        ctx: PageCtx,
+        row: &RosterRow,
+        kind: &str,
+        query: &str,
+        action: String,
+    ) -> Result<HttpResponse, AppError> {
+        print::print_roster(state, ctx, row, kind, query, action)
+    }
+}

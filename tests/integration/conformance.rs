@@ -337,10 +337,18 @@ fn lotf_summary_names_the_simulators_winner() {
 fn the_command_line_dispatches_on_the_system() {
     const BIN: &str = env!("CARGO_BIN_EXE_muster");
     let dir = crate::helpers::TempDir::new("systems");
-    let awi = dir.0.join("brigade.json");
+    let oibl = dir.0.join("brigade.json");
+    std::fs::write(
+        &oibl,
+        r#"{"format": "muster.oibl.roster/1", "name": "Brigade"}"#,
+    )
+    .unwrap();
+    let awi = dir.0.join("awi.json");
     std::fs::write(
         &awi,
-        r#"{"format": "muster.awi.roster/1", "name": "Brigade"}"#,
+        r#"{"format": "muster.awi.oob/1", "name": "Brigade", "cinc": {"name": "C"},
+            "brigades": [{"name": "B", "brigadier": {"name": "G", "ability": 5},
+                          "units": [{"type": "infantry", "grade": "raw", "bases": 4}]}]}"#,
     )
     .unwrap();
     let run = |args: &[&str]| {
@@ -351,17 +359,31 @@ fn the_command_line_dispatches_on_the_system() {
             .unwrap()
     };
 
-    let out = run(&["validate", awi.to_str().unwrap()]);
+    let out = run(&["validate", oibl.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains("AWI wargames rules is not served"),
+        String::from_utf8_lossy(&out.stderr).contains("One if by Land is not served"),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
 
-    let out = run(&["catalog", "--system", "awi"]);
+    let out = run(&["catalog", "--system", "oibl"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("AWI wargames rules"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("One if by Land"));
+
+    // The AWI wargames rules' order of battle is recognised by its format.
+    let out = run(&["validate", awi.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line: Value = serde_json::from_slice(&out.stdout).expect("a JSON report line");
+    assert_eq!(line["system"], "awi");
+    assert_eq!(line["legal"], true);
+    let out = run(&["catalog", "--system", "awi"]);
+    assert_eq!(out.status.code(), Some(0));
 
     let out = run(&["catalog", "--system", "chess"]);
     assert_eq!(out.status.code(), Some(2));

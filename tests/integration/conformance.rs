@@ -367,7 +367,7 @@ fn lotf_summary_names_the_simulators_winner() {
 }
 
 /// The command line's system switch: a file names its system in its `format`, `--system`
-/// chooses one, and a system this build does not serve yet is refused by name.
+/// chooses one, and an unknown system is refused with the list of those there are.
 #[test]
 fn the_command_line_dispatches_on_the_system() {
     const BIN: &str = env!("CARGO_BIN_EXE_muster");
@@ -378,6 +378,14 @@ fn the_command_line_dispatches_on_the_system() {
         r#"{"format": "muster.oibl.roster/1", "name": "Brigade"}"#,
     )
     .unwrap();
+    let awi = dir.0.join("awi.json");
+    std::fs::write(
+        &awi,
+        r#"{"format": "muster.awi.oob/1", "name": "Brigade", "cinc": {"name": "C"},
+            "brigades": [{"name": "B", "brigadier": {"name": "G", "ability": 5},
+                          "units": [{"type": "infantry", "grade": "raw", "bases": 4}]}]}"#,
+    )
+    .unwrap();
     let run = |args: &[&str]| {
         std::process::Command::new(BIN)
             .args(args)
@@ -386,17 +394,36 @@ fn the_command_line_dispatches_on_the_system() {
             .unwrap()
     };
 
+    // Every system's roster is recognised by its format on the command line: an empty One if
+    // by Land order of battle is read and judged (illegal: it has no brigade, B-49).
     let out = run(&["validate", oibl.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("One if by Land is not served"),
+    assert_eq!(
+        out.status.code(),
+        Some(1),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    let line: Value = serde_json::from_slice(&out.stdout).expect("a JSON report line");
+    assert_eq!(line["system"], "oibl");
+    assert_eq!(line["legal"], false);
 
     let out = run(&["catalog", "--system", "oibl"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("One if by Land"));
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("One if by Land"));
+
+    // The AWI wargames rules' order of battle is recognised by its format.
+    let out = run(&["validate", awi.to_str().unwrap()]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line: Value = serde_json::from_slice(&out.stdout).expect("a JSON report line");
+    assert_eq!(line["system"], "awi");
+    assert_eq!(line["legal"], true);
+    let out = run(&["catalog", "--system", "awi"]);
+    assert_eq!(out.status.code(), Some(0));
 
     let out = run(&["catalog", "--system", "chess"]);
     assert_eq!(out.status.code(), Some(2));

@@ -323,7 +323,8 @@ impl Systems {
         match id {
             SystemId::Lotf => lotf::table::start_stored(&self.lotf, setup),
             SystemId::Lod => lod::table::start_stored(&self.lod, setup),
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+            SystemId::Awi => awi::table::start_stored(&self.awi, setup),
+            SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
         }
     }
 
@@ -339,7 +340,8 @@ impl Systems {
         match id {
             SystemId::Lotf => lotf::table::apply_stored(&self.lotf, setup, state, action),
             SystemId::Lod => lod::table::apply_stored(&self.lod, setup, state, action),
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+            SystemId::Awi => awi::table::apply_stored(&self.awi, setup, state, action),
+            SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
         }
     }
 }

@@ -67,7 +67,8 @@ impl RuleSystem for Awi {
             odds: true,
             simulator: true,
             tabletop_record: true,
-            campaigns: true,
+            // The campaign rules (ForceRules) are not built yet.
+            campaigns: false,
         }
     }
 

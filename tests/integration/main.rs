@@ -43,6 +43,8 @@ mod mail_sink;
 mod migrations;
 mod notifications;
 mod odds_pages;
+mod oibl_print;
+mod oibl_rosters;
 mod openapi;
 mod own_data;
 mod password_reset;

@@ -19,7 +19,16 @@ impl SystemId {
         match self {
             SystemId::Lotf => Some(lotf::Lotf::capabilities()),
             SystemId::Lod => Some(lod::Lod::capabilities()),
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
+            // One if by Land: only what works end to end on the web so far (its rosters,
+            // checks, starting points and printouts); the rest is switched on as it lands.
+            SystemId::Oibl => Some(Capabilities {
+                odds: false,
+                simulator: false,
+                tabletop_record: false,
+                campaigns: false,
+                ..oibl::Oibl::capabilities()
+            }),
+            SystemId::Awi | SystemId::Atkm => None,
         }
     }
 
@@ -415,7 +424,7 @@ mod tests {
     #[test]
     fn this_build_serves_land_of_the_free_and_liberty_or_death() {
         let served: Vec<SystemId> = SystemId::served().collect();
-        assert_eq!(served, vec![SystemId::Lotf, SystemId::Lod]);
+        assert_eq!(served, vec![SystemId::Lotf, SystemId::Lod, SystemId::Oibl]);
         assert!(SystemId::Lod
             .capabilities()
             .is_some_and(|c| !c.points && c.campaigns));

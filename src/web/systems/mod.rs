@@ -6,6 +6,7 @@ pub mod battles;
 pub mod fight_report;
 pub mod lod;
 pub mod lotf;
+pub mod oibl;
 pub mod rosters;
 pub mod table;
 
@@ -199,7 +200,7 @@ pub fn pages_for_document(text: &str) -> Result<&'static dyn SystemPages, String
 }
 
 /// Every system this build serves on the web.
-pub static REGISTRY: &[&dyn SystemPages] = &[&lotf::LotfPages, &lod::LodPages];
+pub static REGISTRY: &[&dyn SystemPages] = &[&lotf::LotfPages, &lod::LodPages, &oibl::OiblPages];
 
 /// The pages of system `id`, if this build serves it on the web.
 pub fn pages_for(id: SystemId) -> Option<&'static dyn SystemPages> {

@@ -8,6 +8,7 @@
 
 pub mod battle;
 pub mod catalogue;
+pub mod odds;
 pub mod record;
 pub mod roster;
 pub mod system;

@@ -58,9 +58,10 @@ impl RuleSystem for Oibl {
             points: false,
             lists: true,
             odds: true,
-            simulator: true,
+            // The simulator and campaigns are not built yet (docs/systems/oibl.md).
+            simulator: false,
             tabletop_record: true,
-            campaigns: true,
+            campaigns: false,
         }
     }
 

@@ -43,6 +43,7 @@ mod mail_sink;
 mod migrations;
 mod notifications;
 mod odds_pages;
+mod oibl_odds;
 mod oibl_print;
 mod oibl_rosters;
 mod openapi;

@@ -8,6 +8,7 @@
 pub mod api;
 pub mod battles;
 pub mod edit;
+pub mod odds;
 pub mod print;
 pub mod rosters;
 pub mod view;
@@ -64,7 +65,11 @@ impl SystemPages for OiblPages {
     }
 
     fn configure_api(&self, cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-        cfg.service(utoipa_actix_web::scope::scope("/api/v1/oibl").configure(api::configure));
+        cfg.service(
+            utoipa_actix_web::scope::scope("/api/v1/oibl")
+                .configure(api::configure)
+                .configure(odds::configure_api),
+        );
     }
 
     fn tools(&self) -> &'static [Tool] {

@@ -7,6 +7,7 @@ use muster::rules::systems::atkm::{self, Atkm};
 use muster::rules::systems::awi::{self, Awi};
 use muster::rules::systems::lod::{self, Lod};
 use muster::rules::systems::lotf::{self, Lotf};
+use muster::rules::systems::oibl::{self, Oibl};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -302,6 +303,20 @@ fn lod_check_never_panics_on_any_json() {
 #[test]
 fn lod_documents_round_trip() {
     documents_round_trip::<Lod>(&lod_catalogue());
+}
+
+fn oibl_catalogue() -> oibl::Catalogue {
+    oibl::Catalogue::builtin().expect("the built-in catalogue")
+}
+
+#[test]
+fn oibl_check_never_panics_on_any_json() {
+    check_never_panics::<Oibl>(&oibl_catalogue(), 400);
+}
+
+#[test]
+fn oibl_documents_round_trip() {
+    documents_round_trip::<Oibl>(&oibl_catalogue());
 }
 
 #[test]

@@ -38,7 +38,15 @@ impl SystemId {
                 campaigns: false,
                 ..atkm::Atkm::capabilities()
             }),
-            SystemId::Oibl => None,
+            // One if by Land: only what works end to end on the web so far (its rosters,
+            // checks, starting points and printouts); the rest is switched on as it lands.
+            SystemId::Oibl => Some(Capabilities {
+                odds: false,
+                simulator: false,
+                tabletop_record: false,
+                campaigns: false,
+                ..oibl::Oibl::capabilities()
+            }),
         }
     }
 
@@ -526,11 +534,17 @@ mod tests {
     }
 
     #[test]
-    fn this_build_serves_land_of_the_free_and_liberty_or_death() {
+    fn this_build_serves_all_five_rule_systems() {
         let served: Vec<SystemId> = SystemId::served().collect();
         assert_eq!(
             served,
-            vec![SystemId::Lotf, SystemId::Lod, SystemId::Awi, SystemId::Atkm]
+            vec![
+                SystemId::Lotf,
+                SystemId::Lod,
+                SystemId::Awi,
+                SystemId::Oibl,
+                SystemId::Atkm
+            ]
         );
         // All the King's Men: rosters and their starting points, no points.
         assert!(SystemId::Atkm.capabilities().is_some_and(|c| !c.points));

@@ -8,6 +8,7 @@ pub mod battles;
 pub mod fight_report;
 pub mod lod;
 pub mod lotf;
+pub mod oibl;
 pub mod rosters;
 pub mod table;
 
@@ -205,6 +206,7 @@ pub static REGISTRY: &[&dyn SystemPages] = &[
     &lotf::LotfPages,
     &lod::LodPages,
     &awi::AwiPages,
+    &oibl::OiblPages,
     &atkm::AtkmPages,
 ];
 

@@ -1,0 +1,270 @@
+//! One if by Land in the web layer: its tools under `/oibl/` (the quick reference), its API
+//! under `/api/v1/oibl/` (the catalogue, validation), the roster pages and editor in the game's
+//! own words (brigades, units, stands, figures, class, quality, Morale Number, authorizations)
+//! and the printouts (unit cards, the roster sheet, the two-sided quick reference). Each hook of
+//! [`SystemPages`] hands over to the module that owns it; the battle hooks refuse in words until
+//! the rules core can fight and assess this system's battles.
+
+pub mod api;
+pub mod battles;
+pub mod edit;
+pub mod odds;
+pub mod print;
+pub mod rosters;
+pub mod view;
+
+use actix_web::web::{self, ServiceConfig};
+use actix_web::{HttpRequest, HttpResponse};
+use futures_util::future::LocalBoxFuture;
+
+use super::battles::{
+    BattleChoices, BattleRequest, BattleView, Pending, Players, RecordAnswer, RecordEntry,
+};
+use super::{EditRequest, ReadProblem, RosterBody, RosterLine, RosterPages, SystemPages, Tool};
+use crate::app::{self, Actor};
+use crate::rules::systems::AnyRoster;
+use crate::rules::SystemId;
+use crate::store::battles::BattleRow;
+use crate::store::rosters::RosterRow;
+use crate::web::auth::SignedInUser;
+use crate::web::page::{FormErrors, PageCtx, SelectOption};
+use crate::web::state::AppState;
+use crate::web::AppError;
+
+/// One if by Land's pages.
+pub struct OiblPages;
+
+const TOOLS: &[Tool] = &[Tool {
+    system: "One if by Land",
+    kind: "reference",
+    label: "Quick reference",
+    href: "/oibl/reference",
+    signed_in: false,
+}];
+
+impl SystemPages for OiblPages {
+    fn id(&self) -> SystemId {
+        SystemId::Oibl
+    }
+
+    fn print_campaign_force(
+        &self,
+        _state: &AppState,
+        _ctx: PageCtx,
+        _campaign: &crate::app::campaigns::Loaded,
+        _force: &str,
+        _kind: &str,
+        _query: &str,
+    ) -> Result<HttpResponse, AppError> {
+        // One if by Land fights no campaigns in this build (its capabilities say so).
+        Err(AppError::NotFound)
+    }
+
+    fn configure(&self, cfg: &mut ServiceConfig) {
+        print::configure(cfg);
+    }
+
+    fn configure_api(&self, cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+        cfg.service(
+            utoipa_actix_web::scope::scope("/api/v1/oibl")
+                .configure(api::configure)
+                .configure(odds::configure_api),
+        );
+    }
+
+    fn tools(&self) -> &'static [Tool] {
+        TOOLS
+    }
+
+    // Battles
+
+    fn battle_choices<'a>(
+        &'a self,
+        state: &'a web::Data<AppState>,
+        user: &'a SignedInUser,
+    ) -> Pending<'a, Result<BattleChoices, AppError>> {
+        Box::pin(battles::choices(state, user))
+    }
+
+    fn set_up_battle<'a>(
+        &'a self,
+        ctx: &'a app::Context,
+        actor: &'a Actor,
+        request: BattleRequest,
+    ) -> Pending<'a, Result<BattleRow, app::Error>> {
+        Box::pin(battles::set_up(ctx, actor, request))
+    }
+
+    fn battle_view(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        players: &Players,
+        printable: bool,
+    ) -> Result<BattleView, AppError> {
+        battles::view(state, row, players, printable)
+    }
+
+    fn record_form(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        fields: &[(String, String)],
+    ) -> Result<String, AppError> {
+        battles::record_form(state, row, fields)
+    }
+
+    fn record<'a>(
+        &'a self,
+        ctx: &'a app::Context,
+        actor: &'a Actor,
+        row: &'a BattleRow,
+        version: i32,
+        entry: RecordEntry<'a>,
+    ) -> Pending<'a, Result<RecordAnswer, app::Error>> {
+        Box::pin(battles::record(ctx, actor, row, version, entry))
+    }
+
+    fn battle_pack(&self, row: &BattleRow) -> Result<String, AppError> {
+        battles::pack(row)
+    }
+
+    fn at_the_table<'a>(
+        &'a self,
+        req: &'a HttpRequest,
+        row: &'a BattleRow,
+        side: &'a str,
+        kind: &'a str,
+    ) -> Pending<'a, Result<HttpResponse, AppError>> {
+        Box::pin(battles::at_the_table(req, row, side, kind))
+    }
+
+    fn table_view(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        table: &str,
+    ) -> Result<super::table::TableView, AppError> {
+        battles::table_view(state, row, table)
+    }
+
+    fn table_record_fields(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        table: &str,
+    ) -> Result<Vec<(String, String)>, AppError> {
+        battles::table_record_fields(state, row, table)
+    }
+
+    fn print_battle_pack(
+        &self,
+        state: &AppState,
+        row: &BattleRow,
+        players: &Players,
+        _paper: &str,
+    ) -> Result<super::table::BattlePack, AppError> {
+        battles::battle_pack_print(state, row, players)
+    }
+}
+
+// Rosters and print
+impl RosterPages for OiblPages {
+    fn roster_line(&self, state: &AppState, war: &str, nation: &str) -> RosterLine {
+        rosters::roster_line(state, war, nation)
+    }
+
+    fn war_choices(&self, state: &AppState) -> Vec<SelectOption> {
+        rosters::war_choices(state)
+    }
+
+    fn new_roster_fields(
+        &self,
+        state: &AppState,
+        form: &[(String, String)],
+        errors: &FormErrors,
+    ) -> Result<String, AppError> {
+        rosters::new_roster_fields(state, form, errors)
+    }
+
+    fn create_roster<'a>(
+        &'a self,
+        state: &'a AppState,
+        owner: i64,
+        form: &'a [(String, String)],
+    ) -> LocalBoxFuture<'a, Result<Result<RosterRow, FormErrors>, AppError>> {
+        Box::pin(rosters::create_roster(state, owner, form))
+    }
+
+    fn start_page(
+        &self,
+        state: &AppState,
+        ctx: PageCtx,
+        query: &[(String, String)],
+    ) -> Result<HttpResponse, AppError> {
+        rosters::start_page(state, ctx, query)
+    }
+
+    fn start_roster<'a>(
+        &'a self,
+        state: &'a AppState,
+        ctx: PageCtx,
+        owner: i64,
+        how: &'a str,
+        form: &'a [(String, String)],
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, AppError>> {
+        Box::pin(rosters::start_roster(state, ctx, owner, how, form))
+    }
+
+    fn editor<'a>(
+        &'a self,
+        state: &'a AppState,
+        ctx: PageCtx,
+        row: &'a RosterRow,
+        request: EditRequest<'a>,
+    ) -> LocalBoxFuture<'a, Result<HttpResponse, AppError>> {
+        match request {
+            EditRequest::Open { element, notice } => Box::pin(std::future::ready(
+                rosters::open_editor(state, ctx, row, element, notice),
+            )),
+            EditRequest::Apply(form) => Box::pin(rosters::apply_edit(state, ctx, row, form)),
+        }
+    }
+
+    fn roster_body(
+        &self,
+        state: &AppState,
+        row: &RosterRow,
+        updated: &str,
+    ) -> Result<RosterBody, AppError> {
+        rosters::roster_body(state, row, updated)
+    }
+
+    fn roster_text(&self, state: &AppState, row: &RosterRow) -> Result<String, AppError> {
+        rosters::roster_text(state, row)
+    }
+
+    fn read_roster(&self, text: &str) -> Result<AnyRoster, ReadProblem> {
+        rosters::read_roster(text)
+    }
+
+    fn roster_json(
+        &self,
+        state: &AppState,
+        row: &RosterRow,
+    ) -> Result<(serde_json::Value, serde_json::Value), AppError> {
+        rosters::roster_json(state, row)
+    }
+
+    fn print_roster(
+        &self,
+        state: &AppState,
+        ctx: PageCtx,
+        row: &RosterRow,
+        kind: &str,
+        query: &str,
+        action: String,
+    ) -> Result<HttpResponse, AppError> {
+        print::print_roster(state, ctx, row, kind, query, action)
+    }
+}

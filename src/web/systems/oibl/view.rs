@@ -179,6 +179,7 @@ fn finding_view(f: &Finding, doc: &RosterDoc) -> FindingView {
         severity: match f.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Info => "info",
         },
         code: f.code.clone(),
         message: f.message.clone(),

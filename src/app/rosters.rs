@@ -222,7 +222,8 @@ pub async fn listing(
 /// "a Land of the Free", "an AWI wargames rules": the system's name with its article.
 fn a_roster_of(system: SystemId) -> String {
     let label = system.label();
-    let article = if label.starts_with(['A', 'E', 'I', 'O', 'U']) {
+    // By sound, not letter: "an AWI…", "an All the King's Men…", but "a One if by Land…".
+    let article = if label.starts_with(['A', 'E', 'I', 'O', 'U']) && !label.starts_with("One") {
         "an"
     } else {
         "a"

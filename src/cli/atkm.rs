@@ -294,7 +294,7 @@ fn read_roster(path: &std::path::Path) -> Result<atkm::RosterDoc, String> {
 
 fn build_setup(
     cat: &Catalogue,
-    args: &super::rules::SimulateArgs,
+    args: &super::args::SimulateArgs,
 ) -> Result<atkm::BattleSetup, String> {
     use crate::rules::system::RuleSystem;
     if let Some(path) = &args.setup {
@@ -323,7 +323,7 @@ fn build_setup(
 }
 
 /// `muster simulate --system atkm`: one narrated battle, or many with --runs.
-pub fn simulate(args: super::rules::SimulateArgs) -> ExitCode {
+pub fn simulate(args: super::args::SimulateArgs) -> ExitCode {
     match run_simulation(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
@@ -333,7 +333,7 @@ pub fn simulate(args: super::rules::SimulateArgs) -> ExitCode {
     }
 }
 
-fn run_simulation(args: &super::rules::SimulateArgs) -> Result<(), String> {
+fn run_simulation(args: &super::args::SimulateArgs) -> Result<(), String> {
     use crate::rules::system::RuleSystem;
     let cat = catalogue()?;
     let setup = build_setup(&cat, args)?;

@@ -304,7 +304,7 @@ use std::sync::atomic::AtomicU32;
 use crate::rules::system::{BattleSide, RuleSystem};
 use crate::rules::systems::awi::{montecarlo, record, sim, Awi, BattleSetup};
 
-use super::rules::SimulateArgs;
+use super::args::SimulateArgs;
 
 fn read_roster(path: &Path) -> Result<RosterDoc, String> {
     let text = std::fs::read_to_string(path)

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicU32;
 use crate::rules::system::{BattleSide, RuleSystem};
 use crate::rules::systems::lod::{self, montecarlo, sim, BattleSetup, Catalogue, Lod};
 
-use super::rules::SimulateArgs;
+use super::args::SimulateArgs;
 
 fn catalogue() -> Result<Catalogue, String> {
     Catalogue::builtin().map_err(|e| format!("the built-in rules data is inconsistent: {e}"))

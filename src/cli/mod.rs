@@ -1,6 +1,7 @@
 //! The `muster` command line: the clap definitions, `serve`, `migrate`, and
 //! dispatch to the user and rules commands.
 
+mod args;
 mod atkm;
 mod awi;
 mod backup;
@@ -203,7 +204,7 @@ pub fn main() -> ExitCode {
             save_setup,
             system,
         }) => {
-            let args = rules::SimulateArgs {
+            let args = args::SimulateArgs {
                 system,
                 attacker,
                 defender,

@@ -10,6 +10,8 @@ use crate::rules::systems::lod;
 use crate::rules::systems::lotf::{self, Catalogue, Report, Severity};
 use crate::rules::SystemId;
 
+use super::args::SimulateArgs;
+
 #[derive(Serialize)]
 struct FileReport<'a> {
     file: String,
@@ -525,19 +527,6 @@ fn lod_tables(c: &lod::Catalogue) -> String {
         table(&mut out, &rows);
     }
     out
-}
-
-pub struct SimulateArgs {
-    pub system: SystemId,
-    pub attacker: Option<std::path::PathBuf>,
-    pub defender: Option<std::path::PathBuf>,
-    pub setup: Option<std::path::PathBuf>,
-    pub scenario: Option<String>,
-    pub seed: Option<u64>,
-    pub points: Option<u32>,
-    pub json: bool,
-    pub runs: Option<u32>,
-    pub save_setup: Option<std::path::PathBuf>,
 }
 
 fn read_roster_file(path: &Path) -> Result<lotf::RosterDoc, String> {

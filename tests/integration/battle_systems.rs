@@ -117,7 +117,7 @@ async fn forces_of_two_rule_systems_cannot_meet_over_the_api() {
         "the refusal names both systems: {body}"
     );
 
-    // Two forces of a system this build does not serve: refused in words, not a failure.
+    // Two forces of a system whose battles have no pages yet: refused in words, not a failure.
     let one = stored_roster(&app, "mixapi@example.org", "oibl", "Militia");
     let other = stored_roster(&app, "mixapi@example.org", "oibl", "Line");
     let res = api
@@ -133,8 +133,7 @@ async fn forces_of_two_rule_systems_cannot_meet_over_the_api() {
     assert_eq!(res.status(), 409);
     let body: Value = res.json().await.unwrap();
     assert!(
-        body.to_string()
-            .contains("Muster does not serve battles of One if by Land yet."),
+        body.to_string().contains("One if by Land battles yet"),
         "{body}"
     );
 }

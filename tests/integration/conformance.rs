@@ -509,7 +509,8 @@ async fn old_tool_addresses_redirect_to_the_system_prefix() {
 }
 
 /// The roster list names each roster's rule system and filters by it; a roster is created for a
-/// system this build serves, and any other is refused beside the field, keeping what was typed.
+/// system this build serves, and an unknown one is refused beside the field, keeping what was
+/// typed.
 #[tokio::test]
 async fn rosters_are_made_for_a_served_system_and_listed_by_it() {
     let app = crate::helpers::spawn_app().await;
@@ -525,10 +526,12 @@ async fn rosters_are_made_for_a_served_system_and_listed_by_it() {
             ("mode", "standard"),
         ]
     };
-    let refused = app.post_form("/rosters", "/rosters", &fields("oibl")).await;
+    let refused = app
+        .post_form("/rosters", "/rosters", &fields("chess"))
+        .await;
     assert_eq!(refused.status(), 422);
     let page = refused.text().await.unwrap();
-    assert!(page.contains("Muster does not serve One if by Land yet."));
+    assert!(page.contains("Choose a rule system from the list."));
     assert!(
         page.contains(r#"value="Marsh&#39;s Brigade""#),
         "what was typed is kept"
@@ -597,36 +600,36 @@ async fn campaigns_are_created_for_a_served_system() {
     assert!(!page.contains(r#"<option value="awi""#));
 }
 
-/// Another rule system's file is refused by that system's name, on the import page and through
-/// the API.
+/// A file is imported as a roster of the system its `format` names, on the import page and
+/// through the API, whichever served system that is.
 #[tokio::test]
-async fn another_systems_file_is_refused_by_its_name() {
+async fn a_file_is_imported_for_the_system_it_names() {
     let app = crate::helpers::spawn_app().await;
     app.register("importer@example.org", "Importer", crate::helpers::PASSWORD)
         .await;
-    let awi =
-        r#"{"format": "muster.oibl.roster/1", "name": "Marsh's Brigade", "army": "continental"}"#;
-    let says = "This file is an One if by Land roster. Muster does not serve One if by Land yet, \
-                so it cannot be read here.";
+    let oibl = r#"{"format": "muster.oibl.roster/1", "name": "Marsh's Brigade"}"#;
     let page = app
-        .post_form("/rosters/import", "/rosters/import", &[("document", awi)])
+        .post_form("/rosters/import", "/rosters/import", &[("document", oibl)])
         .await;
-    assert_eq!(page.status(), 422);
-    assert!(page.text().await.unwrap().contains(says));
+    assert_eq!(page.status(), 303);
+    let list = app.get_html("/rosters?system=oibl").await;
+    assert!(
+        list.contains("Marsh&#39;s Brigade") && list.contains("One if by Land"),
+        "the imported roster is listed under its system"
+    );
 
     let token = app.api_user("api-importer@example.org").await;
     let res = reqwest::Client::new()
         .post(app.url("/api/v1/rosters/import"))
         .bearer_auth(&token)
         .header("content-type", "application/json")
-        .body(awi)
+        .body(oibl)
         .send()
         .await
         .unwrap();
-    assert_eq!(res.status(), 422);
+    assert_eq!(res.status(), 201);
     let body: Value = res.json().await.unwrap();
-    assert_eq!(body["error"]["details"][0]["field"], "format");
-    assert_eq!(body["error"]["details"][0]["message"], says);
+    assert!(body.to_string().contains("oibl"), "{body}");
 }
 
 fn atkm_catalogue() -> atkm::Catalogue {

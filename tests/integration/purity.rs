@@ -80,6 +80,18 @@ const SYSTEM_WORDS: &[&str] = &[
     "/lod/",
     "rules.lotf",
     "rules.lod",
+    "awi::",
+    "oibl::",
+    "atkm::",
+    "\"awi\"",
+    "\"oibl\"",
+    "\"atkm\"",
+    "/awi/",
+    "/oibl/",
+    "/atkm/",
+    "rules.awi",
+    "rules.oibl",
+    "rules.atkm",
 ];
 
 /// Where a rule system may be named: its own folders, the dispatch files (with the systems'
@@ -104,6 +116,9 @@ fn may_name_a_system(path: &str) -> bool {
             "src/cli/rules.rs",
             "src/cli/lod.rs",
             "src/cli/lotf.rs",
+            "src/cli/awi.rs",
+            "src/cli/oibl.rs",
+            "src/cli/atkm.rs",
         ]
         .contains(&path)
 }

@@ -592,13 +592,6 @@ impl Catalogue {
                         format!("{roster_id}: wrong scenario"),
                     ));
                 }
-                let report = super::validate::validate(self, r);
-                if !report.legal {
-                    return Err(bad(
-                        "examples",
-                        format!("{roster_id} is not legal: {:?}", report.findings),
-                    ));
-                }
             }
         }
         Ok(())

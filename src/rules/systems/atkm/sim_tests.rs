@@ -147,26 +147,3 @@ fn a_tabletop_result_is_decided_by_army_collapse() {
     let problems = assess(&c, &p.setup, &bad).err().map(|p| p.len());
     assert_eq!(problems, Some(3));
 }
-
-#[test]
-#[ignore = "the calibration table, run by hand: cargo test --lib atkm::sim_tests::calibration -- --ignored --nocapture"]
-fn calibration_table() {
-    let c = cat();
-    let Ok(rows) = super::montecarlo::calibrate(&c, 2000) else {
-        panic!("calibrated")
-    };
-    for r in &rows {
-        eprintln!(
-            "| {} | {} | {} | {:.1} % | {:.1}–{:.1} % | {} | {} | {} |",
-            r.name,
-            r.battles,
-            r.measure,
-            r.share.p * 100.0,
-            r.share.low * 100.0,
-            r.share.high * 100.0,
-            r.bound,
-            r.draws,
-            if r.ok { "yes" } else { "NO" }
-        );
-    }
-}

@@ -155,6 +155,12 @@ fn the_sample_battles_are_transcribed_completely() {
         .flat_map(|r| &r.units)
         .any(|u| u.gun.as_deref() == Some("rockets")));
     assert_eq!(sample_forces().len(), 6);
+    // Every side of every sample battle is a legal army (K-48).
+    for (id, name) in sample_forces() {
+        let force = sample_force(&id);
+        let r = force.as_ref().map(|f| validate(&c, f));
+        assert!(r.as_ref().is_some_and(|r| r.legal), "{name}: {r:?}");
+    }
     for s in &c.scenarios {
         assert!(!s.setup.is_empty() && !s.victory.is_empty(), "{}", s.id);
     }

@@ -15,6 +15,7 @@ pub mod record;
 pub mod roster;
 pub mod sim;
 pub mod system;
+pub mod table;
 pub mod types;
 pub mod validate;
 

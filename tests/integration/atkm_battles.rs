@@ -103,7 +103,7 @@ async fn atkm_a_sample_battle_is_set_up_recorded_confirmed_and_decided() {
         "the sample battles' forces are offered: {list}"
     );
     assert!(
-        list.contains("Cowpens 1781: the book&#39;s sample battle"),
+        list.contains("Cowpens, 17 January 1781: the book&#39;s sample battle"),
         "{list}"
     );
 

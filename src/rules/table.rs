@@ -59,6 +59,55 @@ impl Holder {
     }
 }
 
+/// A system's table state document, so that the stored-document steps below serve every
+/// system alike.
+pub trait TableDocument: Serialize + Sized {
+    type Catalogue;
+    type Setup;
+    /// Reads the stored set-up the table belongs to.
+    fn parse_setup(text: &str) -> Result<Self::Setup, String>;
+    /// The table before the first tap.
+    fn fresh(cat: &Self::Catalogue, setup: &Self::Setup) -> Self;
+    /// Reads a stored state, checked against the set-up.
+    fn stored(cat: &Self::Catalogue, setup: &Self::Setup, text: &str) -> Result<Self, String>;
+    /// Applies one tap, or says why it is refused.
+    fn tap(
+        &mut self,
+        cat: &Self::Catalogue,
+        setup: &Self::Setup,
+        action: &TableAction,
+    ) -> Result<(), String>;
+}
+
+/// The table of a stored set-up before the first tap, as its JSON document; `Err` when the
+/// set-up cannot be read.
+pub fn start_stored<T: TableDocument>(cat: &T::Catalogue, setup: &str) -> Result<String, String> {
+    let setup = T::parse_setup(setup)?;
+    serde_json::to_string(&T::fresh(cat, &setup)).map_err(|e| e.to_string())
+}
+
+/// Applies a tap to a stored state (`None`: the table before the first tap) of a stored set-up:
+/// the new document, or why the tap was refused (inner `Err`); the outer `Err` when the stored
+/// set-up or state cannot be read.
+pub fn apply_stored<T: TableDocument>(
+    cat: &T::Catalogue,
+    setup: &str,
+    state: Option<&str>,
+    action: &TableAction,
+) -> Result<Result<String, String>, String> {
+    let setup = T::parse_setup(setup)?;
+    let mut table = match state {
+        Some(text) => T::stored(cat, &setup, text)?,
+        None => T::fresh(cat, &setup),
+    };
+    if let Err(why) = table.tap(cat, &setup, action) {
+        return Ok(Err(why));
+    }
+    serde_json::to_string(&table)
+        .map(Ok)
+        .map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -174,3 +174,44 @@ async fn set_up_open_battle(
     )
     .await?)
 }
+
+/// The rules core's record problems as the form's and the API's error details, each naming its
+/// field.
+pub fn problem_details(problems: Vec<crate::rules::system::RecordProblem>) -> Vec<ErrorDetail> {
+    problems
+        .into_iter()
+        .map(|p| ErrorDetail {
+            field: Some(p.field),
+            message: p.message,
+        })
+        .collect()
+}
+
+/// A result entered from the table, as a system's `record` hook answers it: the form's fields
+/// are read into the system's own report by `read` (or refused, each entry named), only checked
+/// by `preview` when asked, or saved; the API's report is saved as sent. The rules core decides
+/// the outcome when it is saved.
+pub async fn record_entry<R: serde::Serialize>(
+    ctx: &crate::app::Context,
+    actor: &crate::app::Actor,
+    row: &BattleRow,
+    version: i32,
+    entry: RecordEntry<'_>,
+    read: impl FnOnce(&[(String, String)]) -> Result<R, Vec<ErrorDetail>>,
+    preview: impl FnOnce(&R) -> RecordAnswer,
+) -> Result<RecordAnswer, crate::app::Error> {
+    let report = match entry {
+        RecordEntry::Form { fields, check_only } => match read(fields) {
+            Ok(report) if check_only => return Ok(preview(&report)),
+            Ok(report) => serde_json::to_value(&report).map_err(crate::app::Error::internal)?,
+            Err(problems) => return Ok(RecordAnswer::Refused(problems)),
+        },
+        RecordEntry::Json(report) => report,
+    };
+    Ok(
+        match records::record_result(ctx, actor, row, version, &report).await? {
+            Ok(saved) => RecordAnswer::Saved(Box::new(saved)),
+            Err(problems) => RecordAnswer::Refused(problem_details(problems)),
+        },
+    )
+}

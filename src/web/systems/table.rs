@@ -55,6 +55,25 @@ impl Control {
         }
     }
 
+    /// A switch: `no` (value 0) or `yes` (value 1); its value reads as the current words.
+    pub fn yes_no(
+        label: &str,
+        now: bool,
+        what: &'static str,
+        target: &str,
+        yes: &str,
+        no: &str,
+    ) -> Control {
+        Control::choice(
+            label,
+            if now { yes } else { no }.to_lowercase(),
+            what,
+            target.to_string(),
+            &[(0, no), (1, yes)],
+            i32::from(now),
+        )
+    }
+
     /// One of several: `options` are (value, words); `now` is the current value.
     pub fn choice(
         label: &str,

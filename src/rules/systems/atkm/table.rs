@@ -29,7 +29,7 @@ use super::roster::{GeneralDoc, UnitDoc};
 use super::types::Colour;
 use super::validate::{profile, UnitProfile};
 use crate::rules::system::BattleSide;
-use crate::rules::table::{step, TableAction};
+use crate::rules::table::{step, TableAction, TableDocument};
 
 /// The `format` of a stored table state.
 pub const TABLE_FORMAT: &str = "muster.atkm.table/1";
@@ -420,35 +420,45 @@ fn side_of(report: &mut TabletopReport, side: BattleSide) -> &mut SideReport {
     }
 }
 
-/// A stored set-up's table before the first tap, as its JSON document; `Err` when the set-up
-/// cannot be read.
-pub fn start_stored(cat: &Catalogue, setup: &str) -> Result<String, String> {
-    use crate::rules::system::RuleSystem;
-    let setup = <super::system::Atkm>::parse_setup(setup)?;
-    serde_json::to_string(&TableState::start(cat, &setup)).map_err(|e| e.to_string())
+impl TableDocument for TableState {
+    type Catalogue = Catalogue;
+    type Setup = BattleSetup;
+
+    fn parse_setup(text: &str) -> Result<BattleSetup, String> {
+        <super::system::Atkm as crate::rules::system::RuleSystem>::parse_setup(text)
+    }
+
+    fn fresh(cat: &Catalogue, setup: &BattleSetup) -> Self {
+        TableState::start(cat, setup)
+    }
+
+    fn stored(cat: &Catalogue, setup: &BattleSetup, text: &str) -> Result<Self, String> {
+        TableState::read(cat, setup, text)
+    }
+
+    fn tap(
+        &mut self,
+        cat: &Catalogue,
+        setup: &BattleSetup,
+        action: &TableAction,
+    ) -> Result<(), String> {
+        self.apply(cat, setup, action)
+    }
 }
 
-/// Applies a tap to a stored state (`None`: the table before the first tap) of a stored set-up:
-/// the new document, or why the tap was refused (inner `Err`); the outer `Err` when the stored
-/// set-up or state cannot be read.
+/// A stored set-up's table before the first tap, as its JSON document.
+pub fn start_stored(cat: &Catalogue, setup: &str) -> Result<String, String> {
+    crate::rules::table::start_stored::<TableState>(cat, setup)
+}
+
+/// Applies a tap to a stored state (`None`: before the first tap) of a stored set-up.
 pub fn apply_stored(
     cat: &Catalogue,
     setup: &str,
     state: Option<&str>,
     action: &TableAction,
 ) -> Result<Result<String, String>, String> {
-    use crate::rules::system::RuleSystem;
-    let setup = <super::system::Atkm>::parse_setup(setup)?;
-    let mut table = match state {
-        Some(text) => TableState::read(cat, &setup, text)?,
-        None => TableState::start(cat, &setup),
-    };
-    if let Err(why) = table.apply(cat, &setup, action) {
-        return Ok(Err(why));
-    }
-    serde_json::to_string(&table)
-        .map(Ok)
-        .map_err(|e| e.to_string())
+    crate::rules::table::apply_stored::<TableState>(cat, setup, state, action)
 }
 
 #[cfg(test)]

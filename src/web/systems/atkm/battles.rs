@@ -28,7 +28,8 @@ use crate::web::auth::SignedInUser;
 use crate::web::page::{PageCtx, SelectOption};
 use crate::web::state::AppState;
 use crate::web::systems::battles::{
-    BattleChoices, BattleRequest, BattleView, Players, RecordAnswer, RecordEntry,
+    problem_details, record_entry, BattleChoices, BattleRequest, BattleView, Players, RecordAnswer,
+    RecordEntry,
 };
 use crate::web::AppError;
 
@@ -765,16 +766,6 @@ fn read_report(
     }
 }
 
-fn details(problems: Vec<crate::rules::system::RecordProblem>) -> Vec<ErrorDetail> {
-    problems
-        .into_iter()
-        .map(|p| ErrorDetail {
-            field: Some(p.field),
-            message: p.message,
-        })
-        .collect()
-}
-
 /// What the entries add up to, in words, without saving them.
 fn preview(cat: &Catalogue, setup: &BattleSetup, report: &TabletopReport) -> RecordAnswer {
     RecordAnswer::Checked(match record::assess(cat, setup, report) {
@@ -783,7 +774,7 @@ fn preview(cat: &Catalogue, setup: &BattleSetup, report: &TabletopReport) -> Rec
             words.extend(arithmetic(&o));
             Ok(words.join(" "))
         }
-        Err(problems) => Err(details(problems)),
+        Err(problems) => Err(problem_details(problems)),
     })
 }
 
@@ -794,24 +785,18 @@ pub async fn record(
     version: i32,
     entry: RecordEntry<'_>,
 ) -> Result<RecordAnswer, app::Error> {
-    let report = match entry {
-        RecordEntry::Form { fields, check_only } => {
-            let cat = &ctx.rules.atkm;
-            let setup = setup_of(row)?;
-            match read_report(cat, &setup, fields) {
-                Ok(report) if check_only => return Ok(preview(cat, &setup, &report)),
-                Ok(report) => serde_json::to_value(&report).map_err(app::Error::internal)?,
-                Err(problems) => return Ok(RecordAnswer::Refused(problems)),
-            }
-        }
-        RecordEntry::Json(report) => report,
-    };
-    Ok(
-        match records::record_result(ctx, actor, row, version, &report).await? {
-            Ok(saved) => RecordAnswer::Saved(Box::new(saved)),
-            Err(problems) => RecordAnswer::Refused(details(problems)),
-        },
+    let cat = &ctx.rules.atkm;
+    let setup = setup_of(row)?;
+    record_entry(
+        ctx,
+        actor,
+        row,
+        version,
+        entry,
+        |fields| read_report(cat, &setup, fields),
+        |report| preview(cat, &setup, report),
     )
+    .await
 }
 
 // ---------- the set-up document and a side at the table ----------

@@ -50,21 +50,6 @@ fn role(side: BattleSide) -> (&'static str, &'static str) {
     }
 }
 
-fn yes_no(label: &str, now: bool, what: &'static str, key: &str, yes: &str, no: &str) -> Control {
-    Control::choice(
-        label,
-        if now {
-            yes.to_lowercase()
-        } else {
-            no.to_lowercase()
-        },
-        what,
-        key.to_string(),
-        &[(0, no), (1, yes)],
-        i32::from(now),
-    )
-}
-
 fn colour_index(c: Colour) -> i32 {
     Colour::ALL
         .iter()
@@ -144,7 +129,7 @@ pub fn view(state: &AppState, row: &BattleRow, table: &str) -> Result<TableView,
                 &name,
             )];
             if u.profile.officer {
-                controls.push(yes_no(
+                controls.push(Control::yes_no(
                     "Officer",
                     m.officer_lost,
                     "officer",
@@ -154,7 +139,7 @@ pub fn view(state: &AppState, row: &BattleRow, table: &str) -> Result<TableView,
                 ));
             }
             if u.profile.ensign {
-                controls.push(yes_no(
+                controls.push(Control::yes_no(
                     "Ensign",
                     m.ensign_lost,
                     "ensign",
@@ -171,7 +156,7 @@ pub fn view(state: &AppState, row: &BattleRow, table: &str) -> Result<TableView,
                 &colours,
                 colour_index(m.colour),
             ));
-            controls.push(yes_no(
+            controls.push(Control::yes_no(
                 "Disordered",
                 m.disordered,
                 "disordered",
@@ -179,7 +164,7 @@ pub fn view(state: &AppState, row: &BattleRow, table: &str) -> Result<TableView,
                 "Disordered",
                 "No",
             ));
-            controls.push(yes_no(
+            controls.push(Control::yes_no(
                 "Collapsed (routed or trapped)",
                 m.collapsed,
                 "collapsed",
@@ -188,7 +173,7 @@ pub fn view(state: &AppState, row: &BattleRow, table: &str) -> Result<TableView,
                 "No",
             ));
             if setup.scenario == MONMOUTH && side == BattleSide::Attacker {
-                controls.push(yes_no(
+                controls.push(Control::yes_no(
                     "Marched off the north edge",
                     m.left_table,
                     "left_table",
@@ -249,7 +234,7 @@ pub fn view(state: &AppState, row: &BattleRow, table: &str) -> Result<TableView,
     }
     let mut objectives = Vec::new();
     if setup.scenario == MONMOUTH {
-        objectives.push(yes_no(
+        objectives.push(Control::yes_no(
             "Washington's Main Army",
             t.main_army_turn.is_some(),
             "main_army",
@@ -262,7 +247,7 @@ pub fn view(state: &AppState, row: &BattleRow, table: &str) -> Result<TableView,
         }
     }
     if setup.scenario == NORTH_POINT {
-        objectives.push(yes_no(
+        objectives.push(Control::yes_no(
             "A British figure on the American edge",
             t.edge_reached,
             "edge_reached",

@@ -178,7 +178,8 @@ struct DetailsPart {
     printable: bool,
 }
 
-fn role(side: BattleSide) -> (&'static str, &'static str) {
+/// A side's role and id as the pages name them.
+pub fn role(side: BattleSide) -> (&'static str, &'static str) {
     match side {
         BattleSide::Attacker => ("Attacker", "attacker"),
         BattleSide::Defender => ("Defender", "defender"),

@@ -11,7 +11,7 @@
 
 use askama::Template;
 
-use super::battles::{fields_of_report, profile_words, scenario_name, setup_of};
+use super::battles::{fields_of_report, profile_words, role, scenario_name, setup_of};
 use super::print::reference::{self, Reference};
 use super::print::sheet::{self, Sheet};
 use crate::rules::system::BattleSide;
@@ -41,13 +41,6 @@ fn read(
         )))
     })?;
     Ok((setup, state))
-}
-
-fn role(side: BattleSide) -> (&'static str, &'static str) {
-    match side {
-        BattleSide::Attacker => ("Attacker", "attacker"),
-        BattleSide::Defender => ("Defender", "defender"),
-    }
 }
 
 fn colour_index(c: Colour) -> i32 {

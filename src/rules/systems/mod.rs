@@ -30,10 +30,9 @@ impl SystemId {
                 campaigns: false,
                 ..awi::Awi::capabilities()
             }),
-            // Rosters, printouts and exact odds have pages; battles and campaigns come with
-            // theirs.
+            // Rosters, printouts, exact odds and the simulator (`/atkm/fight`) have pages;
+            // recorded battles and campaigns come with theirs.
             SystemId::Atkm => Some(Capabilities {
-                simulator: false,
                 tabletop_record: false,
                 campaigns: false,
                 ..atkm::Atkm::capabilities()

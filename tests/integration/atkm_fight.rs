@@ -448,3 +448,62 @@ async fn atkm_odds_run_as_a_job_with_wilson_intervals_and_the_api_answers_its_er
         assert!(err.to_string().contains(says), "{says}: {err}");
     }
 }
+
+/// In Chromium at a phone's width: the form is filled and clicked, the report tells the battle
+/// without widening the page, and its Replay link tells the same battle again.
+#[tokio::test]
+async fn atkm_fight_in_a_browser_on_a_phone() {
+    use crate::browser::Browser;
+    const WIDTH: u32 = 390;
+    let app = spawn_app().await;
+    app.register("atkm-phone@example.org", "Phone", PASSWORD)
+        .await;
+    let Some(b) = Browser::start_phone("atkm_fight_in_a_browser_on_a_phone", WIDTH).await else {
+        return;
+    };
+    b.open(&app.url("/login")).await;
+    b.fill("#email", "atkm-phone@example.org").await;
+    b.fill("#password", PASSWORD).await;
+    b.click("form.stacked-form button[type=submit]").await;
+    b.wait_for_path("/").await;
+
+    b.open(&app.url("/atkm/fight")).await;
+    b.select("#attacker", "sample:north_point_1814_british")
+        .await;
+    b.select("#defender", "sample:north_point_1814_americans")
+        .await;
+    b.fill("#seed", "5").await;
+    b.click("#fight-form button[type=submit]").await;
+    let banner = b
+        .wait_for_text(".outcome-banner", |t| {
+            t.contains("win") || t.contains("draw")
+        })
+        .await;
+    let path = b.path().await;
+    assert!(
+        path.starts_with("/atkm/fight/battle?") && path.contains("seed=5"),
+        "{path}"
+    );
+    let widths = b
+        .client
+        .execute(
+            "const r = document.documentElement; return [r.scrollWidth, r.clientWidth];",
+            vec![],
+        )
+        .await
+        .expect("measure");
+    let (scroll, client) = (
+        widths[0].as_f64().unwrap_or(0.0),
+        widths[1].as_f64().unwrap_or(0.0),
+    );
+    assert!(
+        client <= f64::from(WIDTH) + 1.0 && scroll <= client + 1.0,
+        "the report is {scroll} px wide in a {client} px window"
+    );
+    let log = b.text(".battle-log").await;
+    b.click("a[href^='/atkm/fight/battle?']").await;
+    let again = b.wait_for_text(".outcome-banner", |t| !t.is_empty()).await;
+    assert_eq!(again, banner, "Replay fights the same battle");
+    assert_eq!(b.text(".battle-log").await, log);
+    b.close().await;
+}

@@ -209,11 +209,16 @@ async fn atkm_a_battle_replays_from_its_seed_and_its_set_up_file() {
     let page_log = log_of(&report);
     let lines = first["outcome"]["log"].as_array().unwrap();
     assert!(!lines.is_empty());
-    for line in lines.iter().take(8) {
+    // Every line, the last ("the battle ends: …") too; the page starts each with a capital.
+    let page_log = page_log.to_lowercase();
+    for line in lines {
         let text = line.as_str().unwrap();
-        let told = text.split_once(": ").map_or(text, |(_, t)| t);
+        let told = text
+            .split_once(": ")
+            .map_or(text, |(_, t)| t)
+            .to_lowercase();
         assert!(
-            page_log.contains(told),
+            page_log.contains(&told),
             "the page told the same battle: {told}"
         );
     }

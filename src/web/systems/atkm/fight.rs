@@ -534,7 +534,8 @@ pub fn turn_log(o: &Outcome, before: &[String]) -> (TurnLog, Option<SideChart>) 
                     } else {
                         side_of_line(&text, o)
                     },
-                    text,
+                    // Each line a sentence: "The battle ends: …".
+                    text: capitalised(&text),
                 },
             )
         });
@@ -1089,6 +1090,33 @@ mod tests {
             assert_eq!(log.turns.len() as u32, o.turns_played, "seed {seed}");
             assert!(!headline(&o).is_empty());
         }
+    }
+
+    /// Two armies of the same make-up share every unit name ("infantry 1"): each gets its
+    /// side, the lines go to their sides and start with a capital, and every collapse counts.
+    #[test]
+    fn armies_with_the_same_names_are_told_apart() {
+        use crate::rules::systems::atkm::montecarlo::ordinary_army;
+        let rules = Systems::builtin().expect("the built-in rules");
+        let setup = set_up(
+            &rules.atkm,
+            ordinary_army("A", 1),
+            ordinary_army("B", 1),
+            None,
+            3,
+        )
+        .expect("sets up");
+        assert_eq!(setup.attacker.roster.units[0].name, "infantry 1 (attacker)");
+        assert_eq!(setup.defender.roster.units[0].name, "infantry 1 (defender)");
+        let o = sim::fight(&rules.atkm, &setup).expect("fought");
+        assert!(lost_by_turn(&o).is_some());
+        let (log, _) = turn_log(&o, &[]);
+        let lines: Vec<_> = log.turns.iter().flat_map(|t| t.lines.iter()).collect();
+        assert!(lines
+            .iter()
+            .filter(|l| l.text.starts_with("Infantry 1 (attacker) fires"))
+            .all(|l| l.side == Some(ATTACKER)));
+        assert!(lines.iter().all(|l| !l.text.starts_with("the ")));
     }
 
     #[test]

@@ -30,10 +30,9 @@ impl SystemId {
                 campaigns: false,
                 ..awi::Awi::capabilities()
             }),
-            // Rosters, printouts, exact odds and battles recorded from the table have pages;
-            // the simulator and campaigns come with theirs.
+            // Rosters, printouts, exact odds, the simulator (`/atkm/fight`) and battles recorded
+            // from the table have pages; campaigns come with theirs.
             SystemId::Atkm => Some(Capabilities {
-                simulator: false,
                 campaigns: false,
                 ..atkm::Atkm::capabilities()
             }),

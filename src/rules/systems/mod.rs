@@ -30,12 +30,11 @@ impl SystemId {
                 campaigns: false,
                 ..awi::Awi::capabilities()
             }),
-            // Rosters, printouts and exact odds have pages; battles and campaigns come with
+            // Rosters, printouts, exact odds and campaigns have pages; battles come with
             // theirs.
             SystemId::Atkm => Some(Capabilities {
                 simulator: false,
                 tabletop_record: false,
-                campaigns: false,
                 ..atkm::Atkm::capabilities()
             }),
             // One if by Land: only what works end to end on the web so far (its rosters,
@@ -149,8 +148,9 @@ impl Systems {
         match id {
             SystemId::Lotf => Some(&self.lotf),
             SystemId::Lod => Some(&self.lod),
+            SystemId::Atkm => Some(&self.atkm),
             // The campaign rules come with MILESTONE 4.
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
+            SystemId::Awi | SystemId::Oibl => None,
         }
     }
 

@@ -74,6 +74,17 @@ async fn whoever_may_see_the_battle_prints_its_pack(system: &str) {
                 "the sheet prints the rolled rating {rating}: {html}"
             );
         }
+        "atkm" => {
+            assert!(
+                html.contains("at most two of their units stand on top of the larger hill"),
+                "the Cowpens briefing: {html}"
+            );
+            assert!(
+                html.contains("Attacker in battle") && html.contains("Banastre Tarleton"),
+                "{html}"
+            );
+            assert!(html.contains("collapses with 3 or fewer left"), "{html}");
+        }
         _ => {
             assert!(html.contains("An open field"), "{html}");
             assert!(
@@ -93,6 +104,11 @@ async fn whoever_may_see_the_battle_prints_its_pack_lotf() {
 #[tokio::test]
 async fn whoever_may_see_the_battle_prints_its_pack_lod() {
     whoever_may_see_the_battle_prints_its_pack("lod").await;
+}
+
+#[tokio::test]
+async fn whoever_may_see_the_battle_prints_its_pack_atkm() {
+    whoever_may_see_the_battle_prints_its_pack("atkm").await;
 }
 
 /// A battle fought already still prints its pack (the sides as they stood at set-up).
@@ -172,11 +188,31 @@ async fn the_pack_prints_on_a4_and_letter_without_overflowing() {
         .trim_start_matches("/battles/")
         .parse()
         .unwrap();
+    let res = app
+        .post_form(
+            "/battles?system=atkm",
+            "/battles",
+            &[
+                ("system", "atkm"),
+                ("first", "h:sample:cowpens_1781_british"),
+                ("second", "h:sample:cowpens_1781_americans"),
+                ("first_player", ""),
+                ("second_player", "Guest General"),
+                ("scenario", "cowpens_1781"),
+                ("roles", "given"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let atkm: i64 = location(&res)
+        .trim_start_matches("/battles/")
+        .parse()
+        .unwrap();
     log_in_browser(&b, &app).await;
     let out =
         std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/browser-shots/print");
     std::fs::create_dir_all(&out).expect("print output directory");
-    for (system, id) in [("lotf", lotf), ("lod", lod)] {
+    for (system, id) in [("lotf", lotf), ("lod", lod), ("atkm", atkm)] {
         for (letter, paper) in [(false, "a4"), (true, "letter")] {
             let url = app.url(&format!("/battles/{id}/print/pack?paper={paper}"));
             let pdf = crate::browser_print::pdf(&b, &url, letter).await;

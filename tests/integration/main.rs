@@ -3,6 +3,7 @@
 mod accounts;
 mod admin;
 mod api;
+mod atkm_battles;
 mod atkm_odds;
 mod atkm_print;
 mod atkm_rosters;

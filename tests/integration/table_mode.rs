@@ -20,6 +20,11 @@ pub(crate) async fn set_up_battle(app: &TestApp, system: &str) -> (i64, Visitor,
     other.register("other@example.org", "Other", PASSWORD).await;
     let (first, second, scenario) = match system {
         "lotf" => ("h:cowpens:0:0", "h:cowpens:1:0", "take_the_field"),
+        "atkm" => (
+            "h:sample:cowpens_1781_british",
+            "h:sample:cowpens_1781_americans",
+            "cowpens_1781",
+        ),
         _ => ("h:example:continental", "h:example:british", "open_field"),
     };
     let form = format!("/battles?system={system}");
@@ -152,6 +157,11 @@ async fn only_the_players_see_and_tap_the_table_lotf() {
 #[tokio::test]
 async fn only_the_players_see_and_tap_the_table_lod() {
     only_the_players_see_and_tap_the_table("lod").await;
+}
+
+#[tokio::test]
+async fn only_the_players_see_and_tap_the_table_atkm() {
+    only_the_players_see_and_tap_the_table("atkm").await;
 }
 
 async fn a_stale_tap_is_refused_and_the_newer_table_shown(system: &str) {
@@ -416,6 +426,79 @@ async fn finish_fills_in_the_lod_record_form() {
             "name=\"killed_{}\" value=\"1\" checked",
             key(&general)
         )),
+        "{form}"
+    );
+}
+
+/// All the King's Men at the table (K-50): rank and file lost down to the break point collapse
+/// a unit, a lost ensign's colours are taken, a general's rating falls; a tap past a count's
+/// range is refused; "Finish" fills the record form in.
+#[tokio::test]
+async fn finish_fills_in_the_atkm_record_form() {
+    let app = spawn_app().await;
+    let (id, opponent, _) = set_up_battle(&app, "atkm").await;
+    let table = format!("/battles/{id}/table");
+    let page = app.get_html(&table).await;
+    assert!(
+        page.contains("Rank and file lost") && page.contains("Colour"),
+        "{page}"
+    );
+    assert!(
+        page.contains("collapses with 3 or fewer left (K-16)"),
+        "{page}"
+    );
+    // The British attack at Cowpens: a. is Tarleton's, d. Morgan's.
+    let dragoons = first_target(&page, "figures", "a.");
+    let rating = first_target(&page, "rating", "d.");
+    let res = tap(&app, id, "0", "figures", &dragoons, "-1").await;
+    assert_eq!(res.status(), 422, "no rank and file to give back");
+    let html = res.text().await.unwrap();
+    assert!(html.contains("That tap was not saved"), "{html}");
+    let mut taps = vec![(&app.visitor, "turn", String::new(), "1")];
+    for _ in 0..4 {
+        taps.push((&opponent, "figures", dragoons.clone(), "1"));
+    }
+    taps.push((&app.visitor, "ensign", "d.u1".to_string(), "1"));
+    taps.push((&opponent, "rating", rating.clone(), "-1"));
+    for (version, (who, what, target, value)) in taps.into_iter().enumerate() {
+        let res = tap(who, id, &version.to_string(), what, &target, value).await;
+        assert_eq!(res.status(), 303, "{what} {target} {value}");
+    }
+    let page = app.get_html(&table).await;
+    assert!(
+        page.contains("1 of 7 units collapsed"),
+        "4 of 6 troopers lost: 2 left, collapsed: {page}"
+    );
+    assert!(page.contains("colours taken"), "{page}");
+    assert!(page.contains("1 (started at 2)"), "{page}");
+
+    let form = app.get_html(&format!("{table}/finish")).await;
+    assert!(form.contains("Filled in from the table"), "{form}");
+    assert!(
+        form.contains("name=\"turns\" type=\"number\" min=\"1\" max=\"24\" value=\"2\""),
+        "{form}"
+    );
+    let key = |t: &str| t.replacen('.', "_", 1);
+    assert!(
+        form.contains(&format!(
+            "name=\"lost_{}\" type=\"number\" min=\"0\" max=\"6\" value=\"4\"",
+            key(&dragoons)
+        )),
+        "{form}"
+    );
+    assert!(
+        form.contains(&format!(
+            "name=\"collapsed_{}\" value=\"1\" checked",
+            key(&dragoons)
+        )),
+        "{form}"
+    );
+    assert!(
+        form.contains("name=\"ensign_d_u1\" value=\"1\" checked"),
+        "{form}"
+    );
+    assert!(
+        form.contains("<option value=\"1\" selected>1</option>"),
         "{form}"
     );
 }

@@ -30,11 +30,10 @@ impl SystemId {
                 campaigns: false,
                 ..awi::Awi::capabilities()
             }),
-            // Rosters, printouts, exact odds and campaigns have pages; battles come with
-            // theirs.
+            // Rosters, printouts, exact odds, battles recorded from the table and campaigns
+            // have pages; the simulator comes with its own.
             SystemId::Atkm => Some(Capabilities {
                 simulator: false,
-                tabletop_record: false,
                 ..atkm::Atkm::capabilities()
             }),
             // One if by Land: only what works end to end on the web so far (its rosters,
@@ -332,7 +331,8 @@ impl Systems {
             SystemId::Lotf => lotf::table::start_stored(&self.lotf, setup),
             SystemId::Lod => lod::table::start_stored(&self.lod, setup),
             SystemId::Awi => awi::table::start_stored(&self.awi, setup),
-            SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+            SystemId::Atkm => atkm::table::start_stored(&self.atkm, setup),
+            SystemId::Oibl => Err(unserved(id)),
         }
     }
 
@@ -349,7 +349,8 @@ impl Systems {
             SystemId::Lotf => lotf::table::apply_stored(&self.lotf, setup, state, action),
             SystemId::Lod => lod::table::apply_stored(&self.lod, setup, state, action),
             SystemId::Awi => awi::table::apply_stored(&self.awi, setup, state, action),
-            SystemId::Oibl | SystemId::Atkm => Err(unserved(id)),
+            SystemId::Atkm => atkm::table::apply_stored(&self.atkm, setup, state, action),
+            SystemId::Oibl => Err(unserved(id)),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! *All the King's Men* in a campaign: its catalogue answers the campaign engine's questions
 //! ([`ForceRules`]) about an army kept as a `muster.atkm.roster/1` document. The book has no
 //! campaign rules; the spec (section 3, "Campaign persistence") proposes what carries over, and
-//! Muster's rulings K-50 to K-52 settle it: every unit's rank and file, officer and ensign come
+//! Muster's rulings K-51 to K-53 settle it: every unit's rank and file, officer and ensign come
 //! out of a battle as the battle left them (no casualty roll), a unit that collapsed is gone (a
 //! battery with its gun), generals keep the rating their roster gives them, and a winner's units
 //! may rise a quality step. Battle size is counted in units: there are no points.
@@ -26,10 +26,10 @@ use crate::rules::campaign::forces_api::{
 use crate::rules::dice::Dice;
 use crate::rules::system::{BattleSide, Method, RuleSystem, Severity, SystemId};
 
-/// The most units a campaign's battles may be fought with (K-51).
+/// The most units a campaign's battles may be fought with (K-52).
 pub const MAX_UNITS: u32 = 60;
 
-/// The campaign wars and the roster periods each takes (K-51). A `generic` army takes the
+/// The campaign wars and the roster periods each takes (K-52). A `generic` army takes the
 /// period of the war it enlists in.
 const WARS: &[(&str, &str, &[Period])] = &[
     (
@@ -134,7 +134,7 @@ fn size_words(code: &str) -> String {
     }
 }
 
-/// How a unit ended its battle, for the campaign: collapsed is gone (K-50); the rest stand at
+/// How a unit ended its battle, for the campaign: collapsed is gone (K-51); the rest stand at
 /// what the battle left, told apart only for the pages.
 fn campaign_end(u: &super::battle::UnitResult) -> EndState {
     if u.collapsed {
@@ -206,7 +206,7 @@ impl ForceRules for Catalogue {
             .collect()
     }
 
-    // K-51: every campaign battle is an open battle. Cowpens' victory rule is the open
+    // K-52: every campaign battle is an open battle. Cowpens' victory rule is the open
     // battle's (K-41 = K-16 with K-14's nightfall); Monmouth and North Point belong to their
     // own armies and sides.
     fn scenarios(&self) -> Vec<Choice> {
@@ -227,7 +227,7 @@ impl ForceRules for Catalogue {
     fn roll_scenario(&self, _: &mut Dice) -> (String, String) {
         (
             OPEN_BATTLE.into(),
-            "Scenario: an open battle, as every All the King's Men campaign battle is (K-51)."
+            "Scenario: an open battle, as every All the King's Men campaign battle is (K-52)."
                 .into(),
         )
     }
@@ -240,7 +240,7 @@ impl ForceRules for Catalogue {
         }
     }
 
-    // K-51: a general keeps the rating his roster gives him; the campaign rolls none.
+    // K-52: a general keeps the rating his roster gives him; the campaign rolls none.
     fn rated_commanders(&self) -> bool {
         false
     }
@@ -269,7 +269,7 @@ impl ForceRules for Catalogue {
     }
 
     /// The roster's errors (losses carried from earlier battles are not errors once casualties
-    /// have started, K-50), and more units than the battle size.
+    /// have started, K-51), and more units than the battle size.
     fn problems(&self, roster: &RosterJson, size: u32, casualties_started: bool) -> Vec<String> {
         let mut doc = match read(roster) {
             Ok(doc) => doc.into_owned(),
@@ -376,12 +376,12 @@ impl ForceRules for Catalogue {
     fn switch_label(&self, id: &str, label: &'static str) -> Option<&'static str> {
         match id {
             "persistent_casualties" => Some(
-                "Figures, officers and ensigns lost carry over from battle to battle; a unit that collapsed is gone, a battery with its gun (K-50)",
+                "Figures, officers and ensigns lost carry over from battle to battle; a unit that collapsed is gone, a battery with its gun (K-51)",
             ),
             "experience" => Some(
-                "After a victory, each of the winner's units that stood rises one quality step on a 6: militia, regular, elite (K-52)",
+                "After a victory, each of the winner's units that stood rises one quality step on a 6: militia, regular, elite (K-53)",
             ),
-            // Generals cannot fall in this game and are not rated by the campaign (K-51); no
+            // Generals cannot fall in this game and are not rated by the campaign (K-52); no
             // points, no forts, no scouts.
             "field_promotion" | "reinforcements" | "fort_assault" | "scout_bonus" => None,
             _ => Some(label),
@@ -424,7 +424,7 @@ impl ForceRules for Catalogue {
         })
     }
 
-    /// Sets a unit's strength; its break point stays what it was (K-50), written down so that
+    /// Sets a unit's strength; its break point stays what it was (K-51), written down so that
     /// a war party's half-strength does not follow it down.
     fn resize(
         &self,
@@ -535,7 +535,7 @@ impl ForceRules for Catalogue {
         ))
     }
 
-    /// K-52: after a victory (any level), each unit of the winner that did not collapse rolls
+    /// K-53: after a victory (any level), each unit of the winner that did not collapse rolls
     /// a d6 and on a 6 rises one quality step (militia to regular, regular to elite).
     fn unit_experience(
         &self,
@@ -606,7 +606,7 @@ impl ForceRules for Catalogue {
         _: u32,
         seed: u64,
     ) -> Result<BattleDoc, String> {
-        // The armies as the campaign keeps them (K-50), with no sample battle's side or
+        // The armies as the campaign keeps them (K-51), with no sample battle's side or
         // scenario to swap them: the campaign decided who attacks.
         let fielded = |roster: &RosterJson| -> Result<RosterDoc, String> {
             let mut doc = read(roster)?.into_owned();
@@ -635,7 +635,7 @@ impl ForceRules for Catalogue {
     }
 }
 
-/// The campaign's word for a result's level (K-52): "major", "clear", "minor" victories and
+/// The campaign's word for a result's level (K-53): "major", "clear", "minor" victories and
 /// ties.
 fn level_word(level: &str) -> &'static str {
     match level {
@@ -646,7 +646,7 @@ fn level_word(level: &str) -> &'static str {
     }
 }
 
-/// Victory points (K-52): each side scores one for every enemy unit that collapsed; the winner
+/// Victory points (K-53): each side scores one for every enemy unit that collapsed; the winner
 /// adds 3 for a major victory, 2 for a victory and 1 for a minor one.
 fn victory_points(o: &Outcome, side: BattleSide) -> u8 {
     let enemy = o.side(match side {
@@ -668,7 +668,7 @@ fn victory_points(o: &Outcome, side: BattleSide) -> u8 {
 }
 
 /// What a decided battle means for the campaign: the result, and each unit as the battle left
-/// it (K-50).
+/// it (K-51).
 pub fn report_of(o: &Outcome) -> BattleReport {
     let sides = [
         (BattleSide::Attacker, &o.attacker),

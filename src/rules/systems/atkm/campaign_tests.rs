@@ -1,4 +1,4 @@
-//! Unit tests of All the King's Men in a campaign (K-50 to K-52): enlistment by war, the
+//! Unit tests of All the King's Men in a campaign (K-51 to K-53): enlistment by war, the
 //! army's shape, strengths as the campaign stores them, what a decided battle carries over,
 //! and a campaign battle's set-up fought by the simulator with those losses.
 
@@ -63,7 +63,7 @@ fn an_army_enlists_only_in_the_war_of_its_period() {
         .enlistment(&cowpens, "war_of_1812", 8)
         .expect_err("an AWI army is not raised for 1812");
     assert!(refused.contains("American Revolution"), "{refused}");
-    // K-51: an army of no particular war takes the campaign's.
+    // K-52: an army of no particular war takes the campaign's.
     let any = RosterDoc::new("Anyone");
     let taken = cat
         .enlistment(&json(&any), "french_indian_war", 8)
@@ -110,7 +110,7 @@ fn the_commanding_general_leads_and_each_general_has_his_command() {
     assert!(cat.switch_label("reinforcements", "x").is_none());
     assert!(cat
         .switch_label("persistent_casualties", "x")
-        .is_some_and(|l| l.contains("K-50")));
+        .is_some_and(|l| l.contains("K-51")));
 }
 
 /// A decided battle: the Americans' u1 lost three privates and its colours, u2 collapsed; the
@@ -168,7 +168,7 @@ fn a_battle_carries_figures_colours_and_collapses_over() {
             .cloned()
             .unwrap_or_else(|| panic!("{id}"))
     };
-    // K-50: as the battle left them, no roll.
+    // K-51: as the battle left them, no roll.
     assert_eq!(
         end(BattleSide::Attacker, "u1").carried,
         Some(Carried::Size("9+O".into()))
@@ -184,7 +184,7 @@ fn a_battle_carries_figures_colours_and_collapses_over() {
         Some(Carried::Lost),
         "a collapsed battery is gone with its gun"
     );
-    // K-52: one point per enemy unit broken, 2 more for a victory.
+    // K-53: one point per enemy unit broken, 2 more for a victory.
     assert_eq!(report.result.winner.as_deref(), Some("attacker"));
     assert_eq!(report.result.level, "clear");
     assert_eq!(
@@ -197,7 +197,7 @@ fn a_battle_carries_figures_colours_and_collapses_over() {
 fn a_reduced_army_fights_its_next_battle_as_it_stands() {
     let cat = cat();
     let mut americans = enlisted(&cat, "cowpens_1781_americans");
-    // K-50: u1 without its ensign, nine privates left; the skirmishers at three.
+    // K-51: u1 without its ensign, nine privates left; the skirmishers at three.
     assert_eq!(
         cat.resize(&mut americans, "u1", "9+O", &[]).as_deref(),
         Ok("9 rank and file, officer, no ensign (colours taken)")
@@ -242,7 +242,7 @@ fn a_reduced_army_fights_its_next_battle_as_it_stands() {
     let o = super::sim::fight(&cat, &setup).expect("the simulator takes the reduced army");
     let u1 = o.attacker.units.iter().find(|u| u.id == "u1").expect("u1");
     assert_eq!(u1.rank_and_file_start, 9);
-    assert!(u1.ensign_lost, "a lost ensign stays lost (K-50)");
+    assert!(u1.ensign_lost, "a lost ensign stays lost (K-51)");
 }
 
 #[test]

@@ -16,6 +16,7 @@ pub mod record;
 pub mod roster;
 pub mod sim;
 pub mod system;
+pub mod table;
 pub mod types;
 pub mod validate;
 

@@ -78,6 +78,20 @@ pub fn assess(
     let mut st = start(cat, setup).map_err(|e| vec![problem("setup".into(), e)])?;
     st.narrate = false;
     let mut problems = Vec::new();
+    // Reinforcements reported as never arriving, and those reported as having fought.
+    let mut held_back: Vec<String> = Vec::new();
+    let mut fought: Vec<String> = Vec::new();
+    if let Some(t) = report.reinforcements_arrived_turn {
+        if t == 0 || t > report.turns_played {
+            problems.push(problem(
+                "reinforcements_arrived_turn".into(),
+                format!(
+                    "The Main Army arrives during the battle: on a turn from 1 to the {} played.",
+                    report.turns_played
+                ),
+            ));
+        }
+    }
     if report.turns_played == 0 || report.turns_played > setup.turns {
         problems.push(problem(
             "turns_played".into(),
@@ -114,13 +128,18 @@ pub fn assess(
                 }
                 u.figures = n;
             }
-            u.officer = !ur.officer_lost;
-            u.ensign = !ur.ensign_lost;
+            // A unit that started without its officer or ensign cannot get one back here.
+            u.officer = u.officer && !ur.officer_lost;
+            u.ensign = u.ensign && !ur.ensign_lost;
             u.collapsed = ur.collapsed || u.figures <= u.break_point;
             u.gun_lost = u.collapsed && u.t.is_artillery();
             u.left_table = ur.left_table && !u.collapsed;
-            if ur.not_arrived && u.reinforcement {
-                u.arrived = false;
+            if u.reinforcement {
+                if ur.not_arrived {
+                    held_back.push(u.id.clone());
+                } else {
+                    fought.push(u.id.clone());
+                }
             }
         }
         for (k, gr) in sr.generals.iter().enumerate() {
@@ -148,16 +167,11 @@ pub fn assess(
     if !problems.is_empty() {
         return Err(problems);
     }
-    // Reinforcements count once they came (K-39): units marked not arrived stay out.
-    let arrived = report.reinforcements_arrived_turn.is_some()
-        || st
-            .units
-            .iter()
-            .any(|u| u.reinforcement && u.arrived && !u.collapsed);
-    if !arrived {
-        for u in st.units.iter_mut().filter(|u| u.reinforcement) {
-            u.arrived = false;
-        }
+    // Reinforcements count once they came (K-39): when the turn they arrived is given, or one
+    // of them is reported as having fought; units marked not arrived stay out.
+    let arrived = report.reinforcements_arrived_turn.is_some() || !fought.is_empty();
+    for u in st.units.iter_mut().filter(|u| u.reinforcement) {
+        u.arrived = arrived && !held_back.contains(&u.id);
     }
     let (as_, al) = army_count(&st, BattleSide::Attacker);
     let (ds, dl) = army_count(&st, BattleSide::Defender);

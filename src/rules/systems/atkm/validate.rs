@@ -299,7 +299,7 @@ pub fn validate(cat: &Catalogue, doc: &RosterDoc) -> Report {
             ),
         }
         if (!u.officer || !u.ensign) && doc.carried_losses {
-            // K-50: lost in an earlier battle of the campaign; K-10 says how it starts a turn.
+            // K-51: lost in an earlier battle of the campaign; K-10 says how it starts a turn.
             let (missing, starts) = match (u.officer, u.ensign) {
                 (false, false) => ("officer and ensign", "red"),
                 (false, true) => ("officer", "red"),
@@ -349,7 +349,7 @@ pub fn validate(cat: &Catalogue, doc: &RosterDoc) -> Report {
         if t == UnitType::WoodlandIndians {
             let ind = &cat.tables.woodland_indians_size;
             if !(ind.min..=ind.max).contains(&rf) {
-                // K-50: a war party a campaign's battles have thinned is still one.
+                // K-51: a war party a campaign's battles have thinned is still one.
                 if uses(AdvancedRule::UnitSizes) || (doc.carried_losses && rf < ind.min) {
                     push!(
                         "non_standard_size",
@@ -398,7 +398,7 @@ pub fn validate(cat: &Catalogue, doc: &RosterDoc) -> Report {
         let standard_bp = standard_break_point(cat, t, rf);
         let bp = u.break_point.unwrap_or(standard_bp);
         if bp != standard_bp {
-            // K-50: a campaign's unit keeps the break point it enlisted with as it shrinks.
+            // K-51: a campaign's unit keeps the break point it enlisted with as it shrinks.
             if uses(AdvancedRule::BreakPoints) || doc.carried_losses {
                 push!(
                     "non_standard_break_point",

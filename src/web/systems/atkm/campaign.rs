@@ -1,5 +1,5 @@
 //! All the King's Men pages for a campaign force: its unit cards and roster sheet as the army
-//! stands now, each unit at the rank and file, officer and ensign its battles left it (K-50).
+//! stands now, each unit at the rank and file, officer and ensign its battles left it (K-51).
 
 use actix_web::HttpResponse;
 
@@ -24,7 +24,7 @@ pub fn print_force(
     let mut doc = read(&f.roster)
         .map_err(|e| AppError::internal(format!("campaign force {force}: {e}")))?
         .into_owned();
-    // Losses carried from earlier battles are shown as they stand, not as faults (K-50).
+    // Losses carried from earlier battles are shown as they stand, not as faults (K-51).
     doc.carried_losses = true;
     let action = format!("/campaigns/{}/forces/{force}/print/{kind}", c.id());
     print_doc(&state.app.rules.atkm, ctx, &doc, kind, &query, action)

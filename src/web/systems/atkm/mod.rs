@@ -1,16 +1,18 @@
 //! All the King's Men in the web layer: its API under `/api/v1/atkm/` (the catalogue, roster
 //! validation, the random force generator), the roster pages and editor in the game's own words
 //! (unit, rank and file, officer, ensign, general, break point), and its starting points (the
-//! seeded random force generator and the three sample battles). Each hook of [`SystemPages`]
-//! hands over to the module that owns it. Battles are not served for this system yet: its
-//! capabilities say so, and the battle hooks refuse by name.
+//! seeded random force generator and the three sample battles), battles set up and recorded
+//! from the table, the table itself and the printed battle pack. Each hook of [`SystemPages`]
+//! hands over to the module that owns it.
 
 pub mod api;
+pub mod battles;
 pub mod campaign;
 pub mod edit;
 pub mod odds;
 pub mod print;
 pub mod rosters;
+pub mod table;
 pub mod view;
 
 use actix_web::web::{self, ServiceConfig};
@@ -51,11 +53,6 @@ const TOOLS: &[Tool] = &[
     },
 ];
 
-fn not_yet() -> String {
-    "Battles of All the King's Men are not served yet: build and print its rosters for now."
-        .to_string()
-}
-
 impl SystemPages for AtkmPages {
     fn id(&self) -> SystemId {
         SystemId::Atkm
@@ -90,96 +87,99 @@ impl SystemPages for AtkmPages {
         TOOLS
     }
 
-    // Battles: not served yet; no battle of this system can be stored, so the pages of one are
-    // "not found" and setting one up is refused by name.
+    // Battles
 
     fn battle_choices<'a>(
         &'a self,
-        _state: &'a web::Data<AppState>,
-        _user: &'a SignedInUser,
+        state: &'a web::Data<AppState>,
+        user: &'a SignedInUser,
     ) -> Pending<'a, Result<BattleChoices, AppError>> {
-        Box::pin(std::future::ready(Ok(BattleChoices::default())))
+        Box::pin(battles::choices(state, user))
     }
 
     fn set_up_battle<'a>(
         &'a self,
-        _ctx: &'a app::Context,
-        _actor: &'a Actor,
-        _request: BattleRequest,
+        ctx: &'a app::Context,
+        actor: &'a Actor,
+        request: BattleRequest,
     ) -> Pending<'a, Result<BattleRow, app::Error>> {
-        Box::pin(std::future::ready(Err(app::Error::Conflict(not_yet()))))
+        Box::pin(battles::set_up(ctx, actor, request))
     }
 
     fn battle_view(
         &self,
-        _state: &AppState,
-        _row: &BattleRow,
-        _players: &Players,
-        _printable: bool,
+        state: &AppState,
+        row: &BattleRow,
+        players: &Players,
+        printable: bool,
     ) -> Result<BattleView, AppError> {
-        Err(AppError::NotFound)
+        battles::view(state, row, players, printable)
     }
 
     fn record_form(
         &self,
-        _state: &AppState,
-        _row: &BattleRow,
-        _fields: &[(String, String)],
+        state: &AppState,
+        row: &BattleRow,
+        fields: &[(String, String)],
     ) -> Result<String, AppError> {
-        Err(AppError::NotFound)
+        battles::record_form(state, row, fields)
+    }
+
+    fn record_fields_of(&self, recorded: &BattleRow) -> Vec<(String, String)> {
+        battles::record_fields_of(recorded)
     }
 
     fn record<'a>(
         &'a self,
-        _ctx: &'a app::Context,
-        _actor: &'a Actor,
-        _row: &'a BattleRow,
-        _version: i32,
-        _entry: RecordEntry<'a>,
+        ctx: &'a app::Context,
+        actor: &'a Actor,
+        row: &'a BattleRow,
+        version: i32,
+        entry: RecordEntry<'a>,
     ) -> Pending<'a, Result<RecordAnswer, app::Error>> {
-        Box::pin(std::future::ready(Err(app::Error::Conflict(not_yet()))))
+        Box::pin(battles::record(ctx, actor, row, version, entry))
     }
 
-    fn battle_pack(&self, _row: &BattleRow) -> Result<String, AppError> {
-        Err(AppError::NotFound)
+    fn battle_pack(&self, row: &BattleRow) -> Result<String, AppError> {
+        battles::pack(row)
     }
 
     fn at_the_table<'a>(
         &'a self,
-        _req: &'a HttpRequest,
-        _row: &'a BattleRow,
-        _side: &'a str,
-        _kind: &'a str,
+        req: &'a HttpRequest,
+        row: &'a BattleRow,
+        side: &'a str,
+        kind: &'a str,
     ) -> Pending<'a, Result<HttpResponse, AppError>> {
-        Box::pin(std::future::ready(Err(AppError::NotFound)))
+        Box::pin(battles::at_the_table(req, row, side, kind))
     }
 
     fn table_view(
         &self,
-        _state: &AppState,
-        _row: &BattleRow,
-        _table: &str,
+        state: &AppState,
+        row: &BattleRow,
+        table: &str,
     ) -> Result<crate::web::systems::table::TableView, AppError> {
-        Err(AppError::NotFound)
+        table::view(state, row, table)
     }
 
     fn table_record_fields(
         &self,
-        _state: &AppState,
-        _row: &BattleRow,
-        _table: &str,
+        state: &AppState,
+        row: &BattleRow,
+        table: &str,
     ) -> Result<Vec<(String, String)>, AppError> {
-        Err(AppError::NotFound)
+        table::record_fields(state, row, table)
     }
 
     fn print_battle_pack(
         &self,
-        _state: &AppState,
-        _row: &BattleRow,
-        _players: &Players,
+        state: &AppState,
+        row: &BattleRow,
+        players: &Players,
         _paper: &str,
     ) -> Result<crate::web::systems::table::BattlePack, AppError> {
-        Err(AppError::NotFound)
+        table::pack(state, row, players)
     }
 }
 

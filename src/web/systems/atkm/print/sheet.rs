@@ -45,6 +45,8 @@ pub struct Sheet {
     pub most_cp: u32,
     pub date: String,
     pub version: String,
+    /// Where the sheet is used, e.g. "Attacker in battle 4: …" (the battle pack); empty alone.
+    pub state_label: String,
 }
 
 pub fn build(cat: &Catalogue, doc: &RosterDoc, today: &str) -> Sheet {
@@ -106,6 +108,7 @@ pub fn build(cat: &Catalogue, doc: &RosterDoc, today: &str) -> Sheet {
         })
         .collect();
     Sheet {
+        state_label: String::new(),
         name: roster_view.name.clone(),
         period: roster_view.period_label.clone(),
         commanding: doc

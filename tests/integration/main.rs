@@ -4,6 +4,7 @@ mod accounts;
 mod admin;
 mod api;
 mod atkm_battles;
+mod atkm_campaign;
 mod atkm_odds;
 mod atkm_print;
 mod atkm_rosters;

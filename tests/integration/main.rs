@@ -5,6 +5,7 @@ mod admin;
 mod api;
 mod atkm_battles;
 mod atkm_campaign;
+mod atkm_fight;
 mod atkm_odds;
 mod atkm_print;
 mod atkm_rosters;

@@ -30,12 +30,9 @@ impl SystemId {
                 campaigns: false,
                 ..awi::Awi::capabilities()
             }),
-            // Rosters, printouts, exact odds, battles recorded from the table and campaigns
-            // have pages; the simulator comes with its own.
-            SystemId::Atkm => Some(Capabilities {
-                simulator: false,
-                ..atkm::Atkm::capabilities()
-            }),
+            // Everything has pages: rosters, printouts, exact odds, the simulator
+            // (`/atkm/fight`), battles recorded from the table and campaigns.
+            SystemId::Atkm => Some(atkm::Atkm::capabilities()),
             // One if by Land: only what works end to end on the web so far (its rosters,
             // checks, starting points and printouts); the rest is switched on as it lands.
             SystemId::Oibl => Some(Capabilities {

@@ -9,6 +9,7 @@ pub mod api;
 pub mod battles;
 pub mod campaign;
 pub mod edit;
+pub mod fight;
 pub mod odds;
 pub mod print;
 pub mod rosters;
@@ -51,6 +52,13 @@ const TOOLS: &[Tool] = &[
         href: "/atkm/reference",
         signed_in: false,
     },
+    Tool {
+        system: "All the King's Men",
+        kind: "fight",
+        label: "Fight",
+        href: "/atkm/fight",
+        signed_in: true,
+    },
 ];
 
 impl SystemPages for AtkmPages {
@@ -73,18 +81,24 @@ impl SystemPages for AtkmPages {
     fn configure(&self, cfg: &mut ServiceConfig) {
         print::configure(cfg);
         odds::configure(cfg);
+        fight::configure(cfg);
     }
 
     fn configure_api(&self, cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         cfg.service(
             utoipa_actix_web::scope::scope("/api/v1/atkm")
                 .configure(api::configure)
-                .configure(odds::configure_api),
+                .configure(odds::configure_api)
+                .configure(fight::configure_api),
         );
     }
 
     fn tools(&self) -> &'static [Tool] {
         TOOLS
+    }
+
+    fn secret_prefixes(&self) -> &'static [&'static str] {
+        fight::SECRET_PREFIXES
     }
 
     // Battles

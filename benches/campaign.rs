@@ -169,6 +169,7 @@ fn campaign(cat: &Catalogue) -> Log<'_> {
                 .map(|(i, e)| ElementEnd {
                     side: BattleSide::Defender,
                     id: e.id.clone().unwrap_or_default(),
+                    carried: None,
                     end: if i % 2 == 0 {
                         EndState::Exhausted
                     } else {

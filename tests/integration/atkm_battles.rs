@@ -14,21 +14,21 @@ fn line(id: &str, name: &str, kind: &str) -> Value {
     json!({"id": id, "name": name, "type": kind, "general": "g1"})
 }
 
-fn redcoats() -> Value {
+pub(crate) fn redcoats() -> Value {
     json!({"format": "muster.atkm.roster/1", "name": "Redcoats", "period": "awi",
            "generals": [{"id": "g1", "name": "Howe", "rating": 3, "role": "commanding"}],
            "units": [line("u1", "4th Foot", "infantry"), line("u2", "5th Foot", "infantry"),
                      line("u3", "Light Dragoons", "cavalry"), line("u4", "Jägers", "skirmishers")]})
 }
 
-fn rebels() -> Value {
+pub(crate) fn rebels() -> Value {
     json!({"format": "muster.atkm.roster/1", "name": "Rebels", "period": "awi",
            "generals": [{"id": "g1", "name": "Greene", "rating": 2, "role": "commanding"}],
            "units": [line("u1", "1st Virginia", "infantry"), line("u2", "2nd Virginia", "infantry"),
                      line("u3", "Riflemen", "skirmishers"), line("u4", "Field gun", "foot_artillery")]})
 }
 
-fn atkm_roster(app: &TestApp, email: &str, doc: &Value) -> i64 {
+pub(crate) fn atkm_roster(app: &TestApp, email: &str, doc: &Value) -> i64 {
     let pool = app.pool();
     let mut conn = pool.get().expect("conn");
     let owner = store::users::find_by_email(&mut conn, email)

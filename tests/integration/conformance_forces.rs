@@ -18,6 +18,7 @@ use muster::rules::campaign::turn::{close_turn, end_turn};
 use muster::rules::campaign::{CampaignError, CampaignState, Event, ForceRules, RosterJson};
 use muster::rules::dice::Dice;
 use muster::rules::system::RuleSystem;
+use muster::rules::systems::atkm::Atkm;
 use muster::rules::systems::lod::Lod;
 use muster::rules::systems::lotf::Lotf;
 use muster::rules::{SystemId, Systems};
@@ -311,6 +312,16 @@ fn rosters_of(systems: &Systems, id: SystemId) -> Vec<RosterJson> {
             all.push(RosterJson::from_value(&lod_continental_largest()));
             all
         }
+        SystemId::Atkm => {
+            let mut all: Vec<RosterJson> = Atkm::starting_rosters(&systems.atkm)
+                .iter()
+                .map(|r| {
+                    RosterJson::from_value(&serde_json::to_value(r).expect("a roster serialises"))
+                })
+                .collect();
+            all.push(RosterJson::from_value(&atkm_every_kind()));
+            all
+        }
         other => panic!(
             "{} runs campaigns: add its legal rosters to the conformance suite",
             other.label()
@@ -364,6 +375,34 @@ fn lod_continental_largest() -> Value {
              {"name": "Horse and guns", "general": {"name": "Knox"}, "units": [
                unit("Lee's Legion", "continental_light_dragoons", 4), unit("Militia horse", "militia_cavalry", 4),
                unit("Field guns", "artillery_6pdr", 3), unit("Light guns", "artillery_3pdr", 3)]}]})
+}
+
+/// An All the King's Men army of 1757 with every kind of unit, two Lieutenant Generals, a war
+/// party, guns of each size and a 16-strong militia regiment (optional rules on), some units
+/// unnamed and without ids.
+fn atkm_every_kind() -> Value {
+    let unit = |t: &str, general: &str| json!({"type": t, "general": general});
+    let mut units = vec![
+        json!({"name": "Provincials", "type": "infantry", "general": "g1", "rank_and_file": 16,
+               "break_point": 10, "quality": "militia"}),
+        json!({"name": "Grenadiers", "type": "infantry", "general": "g1", "quality": "elite"}),
+        unit("skirmishers", "g2"),
+        unit("cavalry", "g2"),
+        json!({"name": "Battering train", "type": "foot_artillery", "general": "g3", "gun": "heavy"}),
+        json!({"type": "foot_artillery", "general": "g3", "gun": "light"}),
+        json!({"type": "horse_artillery", "general": "g3"}),
+        json!({"name": "Rangers", "type": "skirmishing_cavalry", "general": "g2"}),
+        json!({"name": "War party", "type": "woodland_indians", "general": "g2", "rank_and_file": 11}),
+    ];
+    units.push(unit("infantry", "g1"));
+    json!({"format": "muster.atkm.roster/1", "name": "Every kind", "period": "sywar",
+           "advanced_rules": ["elite_militia", "artillery_sizes", "unit_sizes", "break_points",
+                              "skirmishing_cavalry", "woodland_indians"],
+           "generals": [
+             {"id": "g1", "name": "Abercromby", "rating": 1, "role": "commanding"},
+             {"id": "g2", "name": "Rogers", "rating": 2, "role": "lieutenant"},
+             {"id": "g3", "name": "", "rating": 2, "role": "lieutenant"}],
+           "units": units})
 }
 
 /// A Land of the Free force with upgrades on most elements, some of which only a large
@@ -429,6 +468,19 @@ fn rosters_survive_the_campaign_round_trip() {
     for (rules, rosters) in served_forces(&systems) {
         rosters_survive_enlistment(rules, &rosters);
     }
+}
+
+/// The All the King's Men fixture is a legal army of the French and Indian War.
+#[test]
+fn the_all_the_kings_men_fixture_is_a_legal_army() {
+    let systems = Systems::builtin().expect("the built-in data");
+    let rules = systems.forces(SystemId::Atkm).expect("All the King's Men");
+    let force = enlisted(rules, &RosterJson::from_value(&atkm_every_kind()), 12);
+    assert_eq!(rules.problems(&force, 12, false), Vec::<String>::new());
+    let shape = shape(rules, &force);
+    assert_eq!(shape.commanders().count(), 3);
+    assert_eq!(shape.groups.len(), 3);
+    assert_eq!(shape.elements().count(), 10);
 }
 
 /// The fixtures above are what they claim: legal, with upgrades a reduction must drop.

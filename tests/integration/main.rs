@@ -4,6 +4,8 @@ mod accounts;
 mod admin;
 mod api;
 mod atkm_battles;
+mod atkm_campaign;
+mod atkm_end_to_end;
 mod atkm_fight;
 mod atkm_odds;
 mod atkm_print;

@@ -9,7 +9,7 @@ use super::aftermath::{
 };
 use super::error::CampaignError;
 pub use super::forces_api::{BattleReport, ElementEnd};
-use super::forces_api::{ForceRules, ForceShape};
+use super::forces_api::{Carried, ForceRules, ForceShape};
 use super::state::{BattleSite, BattleStatus, CampaignState, Event, Force, Phase};
 use super::turn::{end_turn, ending_reason, retreat_place, the_end};
 use crate::rules::dice::Dice;
@@ -159,7 +159,30 @@ pub fn resolve_battle(
             let Some(e) = shape.element(&el.id) else {
                 continue;
             };
-            let (outcome, roll) = casualty_roll(&mut dice, el.end, e.rank, 0);
+            // A system whose losses carry over as they stood says what is left: no roll.
+            let (outcome, roll) = match &el.carried {
+                Some(Carried::Lost) => (Casualty::Lost, 0),
+                Some(Carried::Size(size)) if *size != e.size => {
+                    let bank = f.bank;
+                    push(
+                        &mut work,
+                        &mut events,
+                        Event::ElementReduced {
+                            force: force_id.clone(),
+                            element: el.id.clone(),
+                            size: size.clone(),
+                            roll: 0,
+                            battle: battle_name.clone(),
+                            dropped: Vec::new(),
+                            refund: 0,
+                            bank,
+                        },
+                    )?;
+                    continue;
+                }
+                Some(Carried::Size(_)) => continue,
+                None => casualty_roll(&mut dice, el.end, e.rank, 0),
+            };
             match outcome {
                 Casualty::Unchanged => {}
                 Casualty::Lost => push(

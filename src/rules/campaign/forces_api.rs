@@ -332,6 +332,22 @@ pub struct ElementEnd {
     pub side: BattleSide,
     pub id: String,
     pub end: EndState,
+    /// For a system whose losses carry over exactly as the battle left them (All the King's
+    /// Men: figures, officer and ensign): what the element comes out of the battle as. With
+    /// casualties carrying over, it takes that size or is gone, and no casualty roll is made;
+    /// `None`: the campaign's casualty roll decides from `end`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carried: Option<Carried>,
+}
+
+/// What a battle left of an element whose losses carry over as they stood.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "as", content = "size", rename_all = "snake_case")]
+pub enum Carried {
+    /// It stands at this size (as the roster stores it).
+    Size(String),
+    /// It did not survive the battle as a unit.
+    Lost,
 }
 
 /// A fought battle as the campaign needs it, from the simulator or a tabletop report.

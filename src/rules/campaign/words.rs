@@ -175,11 +175,21 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
             refund,
             ..
         } => {
-            let mut s = format!(
-                "{}: {} rolled {roll} and is reduced to {size}.",
-                force_label(st, force),
-                element_name(system, st, force, element)
-            );
+            // Roll 0: the system carried the battle's own losses over (no casualty roll).
+            let mut s = if *roll == 0 {
+                format!(
+                    "{}: {} comes out of the battle at {}.",
+                    force_label(st, force),
+                    element_name(system, st, force, element),
+                    system.size_label(size)
+                )
+            } else {
+                format!(
+                    "{}: {} rolled {roll} and is reduced to {size}.",
+                    force_label(st, force),
+                    element_name(system, st, force, element)
+                )
+            };
             if !dropped.is_empty() {
                 s.push_str(&format!(
                     " It loses {} ({refund} points back to the bank).",
@@ -188,6 +198,16 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
             }
             s
         }
+        Event::ElementLost {
+            force,
+            element,
+            roll,
+            ..
+        } if *roll == 0 => format!(
+            "{}: {} broke in the battle and is lost.",
+            force_label(st, force),
+            element_name(system, st, force, element)
+        ),
         Event::ElementLost {
             force,
             element,

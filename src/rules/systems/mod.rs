@@ -30,12 +30,9 @@ impl SystemId {
                 campaigns: false,
                 ..awi::Awi::capabilities()
             }),
-            // Rosters, printouts, exact odds, the simulator (`/atkm/fight`) and battles recorded
-            // from the table have pages; campaigns come with theirs.
-            SystemId::Atkm => Some(Capabilities {
-                campaigns: false,
-                ..atkm::Atkm::capabilities()
-            }),
+            // Everything has pages: rosters, printouts, exact odds, the simulator
+            // (`/atkm/fight`), battles recorded from the table and campaigns.
+            SystemId::Atkm => Some(atkm::Atkm::capabilities()),
             // One if by Land: only what works end to end on the web so far (its rosters,
             // checks, starting points and printouts); the rest is switched on as it lands.
             SystemId::Oibl => Some(Capabilities {
@@ -147,8 +144,9 @@ impl Systems {
         match id {
             SystemId::Lotf => Some(&self.lotf),
             SystemId::Lod => Some(&self.lod),
+            SystemId::Atkm => Some(&self.atkm),
             // The campaign rules come with MILESTONE 4.
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
+            SystemId::Awi | SystemId::Oibl => None,
         }
     }
 

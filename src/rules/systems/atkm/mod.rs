@@ -7,6 +7,7 @@
 //! `docs/rulings.md` holds the ones Muster added or amended.
 
 pub mod battle;
+pub mod campaign;
 pub mod catalogue;
 pub mod montecarlo;
 pub mod odds;
@@ -27,6 +28,8 @@ pub use system::Atkm;
 pub use types::{AdvancedRule, Colour, Formation, Gun, Quality, UnitType};
 pub use validate::{validate, Report, UnitProfile};
 
+#[cfg(test)]
+mod campaign_tests;
 #[cfg(test)]
 mod odds_tests;
 #[cfg(test)]

@@ -178,5 +178,6 @@ pub fn generate(cat: &Catalogue, req: &RandomForceRequest) -> Result<RosterDoc, 
             seed: req.seed,
             rolls: words,
         }),
+        carried_losses: false,
     })
 }

@@ -54,6 +54,11 @@ pub struct RosterDoc {
     /// How the random force generator made this army, when it did: the seed and every roll.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub random: Option<RandomRecord>,
+    /// A campaign's army as an earlier battle left it (K-51): units may stand below their
+    /// strength (keeping their break point) and without their officer or ensign. Set on the
+    /// armies of a campaign battle's set-up, never by the editor.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub carried_losses: bool,
 }
 
 fn generic() -> String {
@@ -231,6 +236,7 @@ impl RosterDoc {
             }],
             units: Vec::new(),
             random: None,
+            carried_losses: false,
         }
     }
 

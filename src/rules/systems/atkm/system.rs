@@ -39,7 +39,8 @@ impl RuleSystem for Atkm {
     type Setup = BattleSetup;
     type Outcome = Outcome;
 
-    /// Only what works: rosters, their check and the ready forces so far.
+    /// Rosters and their check, ready forces, odds, the simulator, recorded battles and
+    /// campaigns.
     fn capabilities() -> Capabilities {
         Capabilities {
             points: false,
@@ -47,7 +48,7 @@ impl RuleSystem for Atkm {
             odds: true,
             simulator: true,
             tabletop_record: true,
-            campaigns: false,
+            campaigns: true,
         }
     }
 

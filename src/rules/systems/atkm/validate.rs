@@ -298,7 +298,22 @@ pub fn validate(cat: &Catalogue, doc: &RosterDoc) -> Report {
                 ),
             ),
         }
-        if !u.officer || !u.ensign {
+        if (!u.officer || !u.ensign) && doc.carried_losses {
+            // K-51: lost in an earlier battle of the campaign; K-10 says how it starts a turn.
+            let (missing, starts) = match (u.officer, u.ensign) {
+                (false, false) => ("officer and ensign", "red"),
+                (false, true) => ("officer", "red"),
+                _ => ("ensign", "yellow"),
+            };
+            push!(
+                "leader_lost_earlier",
+                Severity::Warning,
+                path.clone(),
+                format!(
+                    "{who} fights without its {missing}, lost in an earlier battle: it starts every turn {starts} (K-10)."
+                ),
+            );
+        } else if !u.officer || !u.ensign {
             push!(
                 "missing_officer_or_ensign",
                 Severity::Error,
@@ -334,7 +349,8 @@ pub fn validate(cat: &Catalogue, doc: &RosterDoc) -> Report {
         if t == UnitType::WoodlandIndians {
             let ind = &cat.tables.woodland_indians_size;
             if !(ind.min..=ind.max).contains(&rf) {
-                if uses(AdvancedRule::UnitSizes) {
+                // K-51: a war party a campaign's battles have thinned is still one.
+                if uses(AdvancedRule::UnitSizes) || (doc.carried_losses && rf < ind.min) {
                     push!(
                         "non_standard_size",
                         Severity::Warning,
@@ -357,7 +373,7 @@ pub fn validate(cat: &Catalogue, doc: &RosterDoc) -> Report {
                 }
             }
         } else if rf != row.rank_and_file {
-            if uses(AdvancedRule::UnitSizes) {
+            if uses(AdvancedRule::UnitSizes) || (doc.carried_losses && rf < row.rank_and_file) {
                 push!(
                     "non_standard_size",
                     Severity::Warning,
@@ -382,7 +398,8 @@ pub fn validate(cat: &Catalogue, doc: &RosterDoc) -> Report {
         let standard_bp = standard_break_point(cat, t, rf);
         let bp = u.break_point.unwrap_or(standard_bp);
         if bp != standard_bp {
-            if uses(AdvancedRule::BreakPoints) {
+            // K-51: a campaign's unit keeps the break point it enlisted with as it shrinks.
+            if uses(AdvancedRule::BreakPoints) || doc.carried_losses {
                 push!(
                     "non_standard_break_point",
                     Severity::Warning,

@@ -582,6 +582,7 @@ pub fn report_of(o: &Outcome) -> BattleReport {
                 r.units.iter().map(|u| ElementEnd {
                     side: *side,
                     id: u.unit.clone(),
+                    carried: None,
                     end: campaign_end(u.end),
                 })
             })

@@ -710,6 +710,7 @@ fn report_of(stored: &Outcome) -> BattleReport {
                 .map(|e| ElementEnd {
                     side: battle_side(e.side),
                     id: e.id.clone(),
+                    carried: None,
                     end: if e.never_arrived {
                         EndState::Fit
                     } else if e.left_the_field || e.removed {
@@ -741,6 +742,7 @@ fn report_of(stored: &Outcome) -> BattleReport {
                 .map(|e| ElementEnd {
                     side: battle_side(e.side),
                     id: e.id.clone(),
+                    carried: None,
                     end: match e.state {
                         FinalState::Fit => EndState::Fit,
                         FinalState::Shaken => EndState::Shaken,

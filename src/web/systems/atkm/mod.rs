@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod battles;
+pub mod campaign;
 pub mod edit;
 pub mod fight;
 pub mod odds;
@@ -67,15 +68,14 @@ impl SystemPages for AtkmPages {
 
     fn print_campaign_force(
         &self,
-        _state: &AppState,
-        _ctx: PageCtx,
-        _campaign: &crate::app::campaigns::Loaded,
-        _force: &str,
-        _kind: &str,
-        _query: &str,
+        state: &AppState,
+        ctx: PageCtx,
+        campaign: &crate::app::campaigns::Loaded,
+        force: &str,
+        kind: &str,
+        query: &str,
     ) -> Result<HttpResponse, AppError> {
-        // No campaign of this system can exist yet (capabilities: no campaigns).
-        Err(AppError::NotFound)
+        campaign::print_force(state, ctx, campaign, force, kind, query)
     }
 
     fn configure(&self, cfg: &mut ServiceConfig) {

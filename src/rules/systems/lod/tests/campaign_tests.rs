@@ -274,6 +274,7 @@ fn report(winner: Option<&str>, level: &str, ends: &[(&str, EndState)]) -> Battl
             .map(|(id, end)| ElementEnd {
                 side: BattleSide::Attacker,
                 id: id.to_string(),
+                carried: None,
                 end: *end,
             })
             .collect(),

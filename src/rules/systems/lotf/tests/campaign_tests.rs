@@ -217,6 +217,7 @@ fn attacker_wins_major(log: &Log, no: u32) -> BattleReport {
         .map(|e| ElementEnd {
             side: Side::Defender,
             id: e.id.clone().unwrap_or_default(),
+            carried: None,
             end: EndState::Shattered,
         })
         .collect();

@@ -7,6 +7,7 @@ mod atkm_odds;
 mod atkm_print;
 mod atkm_rosters;
 mod awi_battles;
+mod awi_campaign;
 mod awi_odds;
 mod awi_print;
 mod awi_rosters;

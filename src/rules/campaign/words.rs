@@ -175,8 +175,14 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
             refund,
             ..
         } => {
+            // A reduction no die decided (the AWI rules' figures not recovered) names no roll.
+            let rolled = if *roll == 0 {
+                String::new()
+            } else {
+                format!("rolled {roll} and ")
+            };
             let mut s = format!(
-                "{}: {} rolled {roll} and is reduced to {size}.",
+                "{}: {} {rolled}is reduced to {size}.",
                 force_label(st, force),
                 element_name(system, st, force, element)
             );
@@ -194,9 +200,15 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
             roll,
             ..
         } => format!(
-            "{}: {} rolled {roll} and is lost.",
+            "{}: {} {}is lost.",
             force_label(st, force),
-            element_name(system, st, force, element)
+            element_name(system, st, force, element),
+            // A loss no die decided (an AWI gun taken) names no roll.
+            if *roll == 0 {
+                String::new()
+            } else {
+                format!("rolled {roll} and ")
+            }
         ),
         Event::ElementPromoted {
             force,

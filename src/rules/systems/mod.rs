@@ -27,7 +27,6 @@ impl SystemId {
             SystemId::Awi => Some(Capabilities {
                 odds: false,
                 simulator: false,
-                campaigns: false,
                 ..awi::Awi::capabilities()
             }),
             // Rosters, printouts and exact odds have pages; battles and campaigns come with
@@ -149,8 +148,9 @@ impl Systems {
         match id {
             SystemId::Lotf => Some(&self.lotf),
             SystemId::Lod => Some(&self.lod),
+            SystemId::Awi => Some(&self.awi),
             // The campaign rules come with MILESTONE 4.
-            SystemId::Awi | SystemId::Oibl | SystemId::Atkm => None,
+            SystemId::Oibl | SystemId::Atkm => None,
         }
     }
 

@@ -67,8 +67,8 @@ impl RuleSystem for Awi {
             odds: true,
             simulator: true,
             tabletop_record: true,
-            // The campaign rules (ForceRules) are not built yet.
-            campaigns: false,
+            // The campaign rules: `campaign.rs` (ForceRules).
+            campaigns: true,
         }
     }
 

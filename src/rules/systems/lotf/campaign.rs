@@ -708,6 +708,7 @@ fn report_of(stored: &Outcome) -> BattleReport {
                 .elements
                 .iter()
                 .map(|e| ElementEnd {
+                    lost: 0,
                     side: battle_side(e.side),
                     id: e.id.clone(),
                     end: if e.never_arrived {
@@ -739,6 +740,7 @@ fn report_of(stored: &Outcome) -> BattleReport {
                 .elements
                 .iter()
                 .map(|e| ElementEnd {
+                    lost: 0,
                     side: battle_side(e.side),
                     id: e.id.clone(),
                     end: match e.state {

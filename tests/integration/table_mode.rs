@@ -20,6 +20,11 @@ pub(crate) async fn set_up_battle(app: &TestApp, system: &str) -> (i64, Visitor,
     other.register("other@example.org", "Other", PASSWORD).await;
     let (first, second, scenario) = match system {
         "lotf" => ("h:cowpens:0:0", "h:cowpens:1:0", "take_the_field"),
+        "awi" => (
+            "h:awi:example:continental",
+            "h:awi:example:british",
+            "open_field",
+        ),
         _ => ("h:example:continental", "h:example:british", "open_field"),
     };
     let form = format!("/battles?system={system}");

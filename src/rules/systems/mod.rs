@@ -22,13 +22,9 @@ impl SystemId {
             SystemId::Lotf => Some(lotf::Lotf::capabilities()),
             SystemId::Lod => Some(lod::Lod::capabilities()),
             // What works end to end so far: orders of battle with their pages, API and
-            // printouts, and battles set up and recorded from the table. Odds, the simulator
-            // and campaigns are switched on as their pages arrive.
-            SystemId::Awi => Some(Capabilities {
-                odds: false,
-                simulator: false,
-                ..awi::Awi::capabilities()
-            }),
+            // printouts, the odds page, the fight page, battles set up, fought or recorded
+            // from the table, and campaigns.
+            SystemId::Awi => Some(awi::Awi::capabilities()),
             // Rosters, printouts and exact odds have pages; battles and campaigns come with
             // theirs.
             SystemId::Atkm => Some(Capabilities {

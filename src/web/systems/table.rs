@@ -82,6 +82,27 @@ impl Control {
     }
 }
 
+impl Control {
+    /// A mark that is on or off: `no` (0) and `yes` (1), the value shown in lower case.
+    pub fn flag(
+        label: &str,
+        now: bool,
+        what: &'static str,
+        key: &str,
+        yes: &str,
+        no: &str,
+    ) -> Control {
+        Control::choice(
+            label,
+            if now { yes } else { no }.to_lowercase(),
+            what,
+            key.to_string(),
+            &[(0, no), (1, yes)],
+            i32::from(now),
+        )
+    }
+}
+
 /// One element or unit at the table.
 pub struct TableUnit {
     pub name: String,

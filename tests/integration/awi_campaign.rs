@@ -11,7 +11,7 @@ use crate::awi_battles::awi_roster;
 use crate::helpers::spawn_app;
 use crate::lod_campaign::{call, ok, route};
 
-fn crown() -> Value {
+pub(crate) fn crown() -> Value {
     json!({"format": "muster.awi.oob/1", "name": "Crown", "side": "British",
            "cinc": {"id": "cornwallis", "name": "Cornwallis"},
            "brigades": [

@@ -8,6 +8,7 @@ mod atkm_print;
 mod atkm_rosters;
 mod awi_battles;
 mod awi_campaign;
+mod awi_end_to_end;
 mod awi_fight;
 mod awi_odds;
 mod awi_print;

@@ -53,7 +53,8 @@ async fn awi_table_taps_change_the_state_and_finish_fills_in_the_record_form() {
     );
     let unit = target(&page, "figures", "attacker:");
     let router = target(&page, "routing", "defender:");
-    let gone = target(&page, "gone", "defender:");
+    // Another unit than the router: the first of the other side (it lost the two figures too).
+    let gone = target(&page, "gone", "attacker:");
     let general = target(&page, "general_killed", "attacker:");
     let taps = [
         (&app.visitor, "move", "", "1"),
@@ -103,7 +104,7 @@ async fn awi_table_taps_change_the_state_and_finish_fills_in_the_record_form() {
     assert!(field(&format!("lost_{}", key(&unit, "a")), ">").contains("value=\"2\""));
     assert!(field(&format!("state_{}", key(&router, "d")), "</select>")
         .contains("value=\"routing\" selected"));
-    assert!(field(&format!("state_{}", key(&gone, "d")), "</select>")
+    assert!(field(&format!("state_{}", key(&gone, "a")), "</select>")
         .contains("value=\"left_table\" selected"));
     assert!(
         form.contains(&format!(

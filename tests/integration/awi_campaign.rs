@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use crate::awi_battles::awi_roster;
 use crate::helpers::spawn_app;
-use crate::lod_campaign::{call, ok, route};
+use crate::lod_campaign::{call, march_to_kennett, ok};
 
 pub(crate) fn crown() -> Value {
     json!({"format": "muster.awi.oob/1", "name": "Crown", "side": "British",
@@ -131,36 +131,7 @@ async fn an_awi_campaign_fights_a_battle_and_its_aftermath_changes_the_armies() 
         None,
     )
     .await;
-    let map = ok(
-        &app,
-        &cornwallis,
-        "GET",
-        &format!("/campaigns/{id}/map"),
-        None,
-    )
-    .await;
-
-    // Two turns' marches bring the armies together at Kennett.
-    for (from_to_1, from_to_2) in [
-        (
-            ("head_of_elk", "iron_hill"),
-            ("philadelphia", "chadds_ford"),
-        ),
-        (("iron_hill", "kennett"), ("chadds_ford", "kennett")),
-    ] {
-        for (token, force, (a, b)) in [(&cornwallis, "f1", from_to_1), (&greene, "f2", from_to_2)] {
-            ok(
-                &app,
-                token,
-                "POST",
-                &format!("/campaigns/{id}/orders"),
-                Some(
-                    json!({"force": force, "order": {"order": "move", "route": route(&map, a, b)}}),
-                ),
-            )
-            .await;
-        }
-    }
+    march_to_kennett(&app, id, &cornwallis, &greene).await;
     let state = ok(&app, &cornwallis, "GET", &format!("/campaigns/{id}"), None).await;
     let record = state["battles"][0]["record"]
         .as_i64()

@@ -13,7 +13,7 @@ use crate::awi_rosters::{edit, id_from, ids};
 use crate::browser::Browser;
 use crate::browser_print::{page_count, pdf};
 use crate::helpers::{spawn_app, PASSWORD};
-use crate::lod_campaign::{call, ok, route};
+use crate::lod_campaign::{call, march_to_kennett, ok};
 use crate::lod_print::{out_dir, spilling};
 
 const GREENE: &str = "greene-awi-e2e@example.org";
@@ -322,34 +322,7 @@ async fn awi_wargames_rules_from_end_to_end() {
         None,
     )
     .await;
-    let map = ok(
-        &app,
-        &token,
-        "GET",
-        &format!("/campaigns/{campaign}/map"),
-        None,
-    )
-    .await;
-    for (crown_move, greene_move) in [
-        (
-            ("head_of_elk", "iron_hill"),
-            ("philadelphia", "chadds_ford"),
-        ),
-        (("iron_hill", "kennett"), ("chadds_ford", "kennett")),
-    ] {
-        for (who, force, (a, b)) in [(&other, "f1", crown_move), (&token, "f2", greene_move)] {
-            ok(
-                &app,
-                who,
-                "POST",
-                &format!("/campaigns/{campaign}/orders"),
-                Some(
-                    json!({"force": force, "order": {"order": "move", "route": route(&map, a, b)}}),
-                ),
-            )
-            .await;
-        }
-    }
+    march_to_kennett(&app, campaign, &other, &token).await;
     let state = ok(&app, &token, "GET", &format!("/campaigns/{campaign}"), None).await;
     let record = state["battles"][0]["record"]
         .as_i64()

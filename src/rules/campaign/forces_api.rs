@@ -31,6 +31,33 @@ pub trait SystemRoster: Any + Send + Sync + fmt::Debug {
     fn clone_roster(&self) -> Arc<dyn SystemRoster>;
 }
 
+/// Implements [`SystemRoster`] for a system's roster document with a `name` field, written
+/// back as its compact JSON.
+#[macro_export]
+macro_rules! system_roster {
+    ($doc:ty) => {
+        impl $crate::rules::campaign::forces_api::SystemRoster for $doc {
+            fn to_json(&self) -> String {
+                serde_json::to_string(self).unwrap_or_default()
+            }
+            fn name(&self) -> &str {
+                &self.name
+            }
+            fn as_any(&self) -> &dyn std::any::Any {
+                self
+            }
+            fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+                self
+            }
+            fn clone_roster(
+                &self,
+            ) -> std::sync::Arc<dyn $crate::rules::campaign::forces_api::SystemRoster> {
+                std::sync::Arc::new(self.clone())
+            }
+        }
+    };
+}
+
 #[derive(Clone)]
 enum Repr {
     /// The stored text, untouched: reading a campaign's state only copies it.

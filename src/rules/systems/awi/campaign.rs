@@ -17,9 +17,7 @@
 //!
 //! No points: battles are sized in bases, and nothing is bought between them.
 
-use std::any::Any;
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use super::battle::{EndState as AwiEnd, Level, Outcome, OPEN_FIELD};
 use super::catalogue::{Catalogue, Roll};
@@ -33,7 +31,7 @@ use crate::rules::campaign::error::FieldProblem;
 use crate::rules::campaign::forces_api::{
     move_between, BattleDoc, BattleReport, BattleResult, BattleSize, Bought, Choice, CommanderRef,
     ElementEnd, ElementRef, ForceRules, ForceShape, ForceWords, GroupRef, Purchase, PurchaseMenu,
-    Reduction, RosterJson, SetupForce, SystemRoster,
+    Reduction, RosterJson, SetupForce,
 };
 use crate::rules::dice::Dice;
 use crate::rules::system::{BattleSide, Method, RuleSystem, Severity, SystemId};
@@ -48,27 +46,7 @@ pub const MIN_BASES: u32 = 2;
 pub const EXPERIENCE_MAX: u8 = 9;
 pub const EXPERIENCE_MIN: u8 = 2;
 
-impl SystemRoster for RosterDoc {
-    fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
-    }
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
-    fn clone_roster(&self) -> Arc<dyn SystemRoster> {
-        Arc::new(self.clone())
-    }
-}
+crate::system_roster!(RosterDoc);
 
 /// A campaign force's roster as the AWI document.
 pub fn read(roster: &RosterJson) -> Result<Cow<'_, RosterDoc>, String> {

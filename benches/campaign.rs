@@ -167,6 +167,7 @@ fn campaign(cat: &Catalogue) -> Log<'_> {
                 .flat_map(|g| &g.elements)
                 .enumerate()
                 .map(|(i, e)| ElementEnd {
+                    lost: 0,
                     side: BattleSide::Defender,
                     id: e.id.clone().unwrap_or_default(),
                     carried: None,

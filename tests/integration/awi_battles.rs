@@ -32,7 +32,7 @@ fn continental() -> Value {
                 {"id": "gun", "name": "Field gun", "type": "artillery", "grade": "trained", "gun": "light", "gunners": 2}]}]})
 }
 
-fn awi_roster(app: &TestApp, email: &str, doc: &Value) -> i64 {
+pub(crate) fn awi_roster(app: &TestApp, email: &str, doc: &Value) -> i64 {
     let pool = app.pool();
     let mut conn = pool.get().expect("conn");
     let owner = store::users::find_by_email(&mut conn, email)

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use crate::helpers::{csrf_from, location, spawn_app, Visitor, PASSWORD};
 
-fn id_from(res: &reqwest::Response) -> i64 {
+pub(crate) fn id_from(res: &reqwest::Response) -> i64 {
     location(res)
         .trim_start_matches("/rosters/")
         .split(['/', '?'])
@@ -24,7 +24,7 @@ fn version_of(html: &str) -> String {
 }
 
 /// Posts one editor action with the current version.
-async fn edit(v: &Visitor, id: i64, fields: &[(&str, &str)]) -> reqwest::Response {
+pub(crate) async fn edit(v: &Visitor, id: i64, fields: &[(&str, &str)]) -> reqwest::Response {
     let page = v.get_html(&format!("/rosters/{id}/edit")).await;
     let (version, token) = (version_of(&page), csrf_from(&page));
     let mut all: Vec<(&str, &str)> = fields.to_vec();
@@ -39,7 +39,7 @@ async fn edit(v: &Visitor, id: i64, fields: &[(&str, &str)]) -> reqwest::Respons
 }
 
 /// Brigade (`"b-"`) or unit (`"u-"`) ids in page order, from the editor.
-fn ids(html: &str, prefix: &str) -> Vec<String> {
+pub(crate) fn ids(html: &str, prefix: &str) -> Vec<String> {
     let marker = match prefix {
         "b-" => "group-panel\" id=\"b-",
         _ => "<tr id=\"u-",

@@ -222,6 +222,9 @@ async fn no_page_is_wider_than_a_phone() {
         "/lotf/odds?calc=melee&a_type=cavalry&a_size=large&d_type=infantry&d_size=small".into(),
         "/lod/odds?calc=shooting&s_unit=british.regular_infantry_regiment&t_unit=continental.continental_regiment&range=6".into(),
         "/lod/odds?calc=melee&a_unit=british.guard_infantry&b_unit=continental.militia_regiment&a_charging=1".into(),
+        // The AWI wargames rules' odds page, empty and with a melee answered (issue 20).
+        "/awi/odds".into(),
+        "/awi/odds?kind=melee&request=%7B%22a%22%3A%7B%22type%22%3A%22infantry%22%2C%22elements%22%3A2%2C%22charged%22%3Atrue%7D%2C%22b%22%3A%7B%22type%22%3A%22infantry%22%2C%22elements%22%3A2%7D%2C%22include_entering_tests%22%3Atrue%7D".into(),
         "/lotf/fight".into(),
         format!("/lotf/fight/battle?attacker=r:{british}&defender=h:cowpens:1:0&scenario=take_the_field&seed=5"),
         "/lod/fight".into(),

@@ -575,10 +575,7 @@ async fn campaigns_are_created_for_a_served_system() {
         }
     };
     for (system, says) in [
-        (
-            "awi",
-            "Muster does not run AWI wargames rules campaigns yet.",
-        ),
+        ("oibl", "Muster does not run One if by Land campaigns yet."),
         ("chess", "Choose a rule system from the list."),
     ] {
         let res = create(system).await;
@@ -597,7 +594,13 @@ async fn campaigns_are_created_for_a_served_system() {
         page.contains(r#"<option value="lotf" selected>Land of the Free</option>"#),
         "the system select"
     );
-    assert!(!page.contains(r#"<option value="awi""#));
+    assert!(!page.contains(r#"<option value="oibl""#));
+    assert!(
+        page.contains(r#"<option value="awi""#),
+        "the AWI rules run campaigns"
+    );
+    let res = create("awi").await;
+    assert_eq!(res.status(), 201, "200-base AWI battles");
 }
 
 /// A file is imported as a roster of the system its `format` names, on the import page and

@@ -19,6 +19,7 @@ use muster::rules::campaign::{CampaignError, CampaignState, Event, ForceRules, R
 use muster::rules::dice::Dice;
 use muster::rules::system::RuleSystem;
 use muster::rules::systems::atkm::Atkm;
+use muster::rules::systems::awi;
 use muster::rules::systems::lod::Lod;
 use muster::rules::systems::lotf::Lotf;
 use muster::rules::{SystemId, Systems};
@@ -322,6 +323,17 @@ fn rosters_of(systems: &Systems, id: SystemId) -> Vec<RosterJson> {
             all.push(RosterJson::from_value(&atkm_every_kind()));
             all
         }
+        SystemId::Awi => {
+            let mut all: Vec<RosterJson> = ["example:british", "example:continental"]
+                .iter()
+                .map(|r| {
+                    let doc = awi::Awi::historical_force(r).expect("an AWI example");
+                    RosterJson::from_value(&serde_json::to_value(doc).expect("a roster serialises"))
+                })
+                .collect();
+            all.push(RosterJson::from_value(&awi_large()));
+            all
+        }
         other => panic!(
             "{} runs campaigns: add its legal rosters to the conformance suite",
             other.label()
@@ -336,6 +348,23 @@ fn served_forces(systems: &Systems) -> Vec<(&dyn ForceRules, Vec<RosterJson>)> {
         .collect();
     assert!(!served.is_empty(), "at least one system fights campaigns");
     served
+}
+
+/// An AWI order of battle with every troop type and grade, big units, a gun of each class,
+/// an unnamed unit, rifles, and ids that clash (the second of each gets a new one).
+fn awi_large() -> Value {
+    json!({"format": "muster.awi.oob/1", "name": "Grand Army", "side": "Continental",
+           "cinc": {"name": "Washington"},
+           "brigades": [
+             {"name": "Greene's", "brigadier": {"name": "Greene", "ability": 7}, "units": [
+               {"id": "u1", "name": "1st Virginia", "type": "infantry", "grade": "elite", "bases": 12},
+               {"id": "u1", "name": "2nd Virginia", "type": "infantry", "grade": "trained", "bases": 10},
+               {"type": "skirmishers", "grade": "raw", "bases": 6, "arms": "rifle"},
+               {"name": "Long guns", "type": "artillery", "grade": "trained", "gun": "medium"}]},
+             {"name": "Sullivan's", "brigadier": {"name": "Sullivan"}, "units": [
+               {"name": "Jersey militia", "type": "infantry", "grade": "militia", "bases": 9},
+               {"name": "Light dragoons", "type": "cavalry", "grade": "trained", "bases": 8},
+               {"name": "Field piece", "type": "artillery", "grade": "raw", "gun": "light", "gunners": 2}]}]})
 }
 
 /// A British Liberty or Death! army with every kind at its largest size, some units unnamed
@@ -805,6 +834,49 @@ fn the_checks_run_on_a_system_without_points() {
         0,
         "one size: nothing to reduce"
     );
+}
+
+/// An AWI campaign (no points: battles in bases) ends its turn without reinforcements and
+/// its forces buy nothing; every brigadier's ability is kept (a given one) or rolled D6+2 at
+/// enlistment, and the CinC has none (W-4).
+#[test]
+fn an_awi_campaign_has_no_reinforcements_and_keeps_its_brigadiers_abilities() {
+    let systems = Systems::builtin().expect("the built-in data");
+    let rules = systems
+        .forces(SystemId::Awi)
+        .expect("the AWI rules fight campaigns");
+    assert_eq!(rules.battle_size().unit, "bases");
+    let mut st = two_force_campaign(
+        rules,
+        [
+            RosterJson::from_value(&awi_large()),
+            rosters_of(&systems, SystemId::Awi).remove(0),
+        ],
+    );
+    let ratings = &st.forces["f1"].ratings;
+    assert_eq!(ratings.get("cinc-1"), Some(&0), "the CinC is not rated");
+    assert_eq!(
+        ratings.get("brigadier-1"),
+        Some(&7),
+        "a given ability is kept"
+    );
+    assert!(
+        (3..=8).contains(&ratings["brigadier-2"]),
+        "a missing one is rolled D6+2: {ratings:?}"
+    );
+    let ended = end_of_turn_one(rules, &mut st);
+    assert_eq!(reinforced(&ended), Vec::<&str>::new(), "{ended:?}");
+    fill_bank(rules, &mut st, 20);
+    let first = shape(rules, &st.forces["f1"].roster)
+        .elements()
+        .next()
+        .map(|e| e.id.clone())
+        .expect("a unit");
+    match purchase(&st, rules, "f1", &Purchase::Restore { element: first }) {
+        Err(CampaignError::Refused(m)) => assert!(m.contains("nothing can be bought"), "{m}"),
+        Err(CampaignError::Field(p)) => assert!(p.message.contains("buy nothing"), "{p:?}"),
+        other => panic!("a purchase is refused: {other:?}"),
+    }
 }
 
 /// Without a size measure, the end of a turn brings no reinforcement points and nothing can be

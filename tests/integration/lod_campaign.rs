@@ -57,6 +57,32 @@ pub(crate) async fn ok(
     v
 }
 
+/// Two turns' marches that bring force f1 (from Head of Elk) and force f2 (from Philadelphia)
+/// together at Kennett on the Philadelphia map; with every order in, each turn closes by itself.
+pub(crate) async fn march_to_kennett(app: &TestApp, campaign: i64, f1: &str, f2: &str) {
+    let map = ok(app, f1, "GET", &format!("/campaigns/{campaign}/map"), None).await;
+    for (first, second) in [
+        (
+            ("head_of_elk", "iron_hill"),
+            ("philadelphia", "chadds_ford"),
+        ),
+        (("iron_hill", "kennett"), ("chadds_ford", "kennett")),
+    ] {
+        for (token, force, (a, b)) in [(f1, "f1", first), (f2, "f2", second)] {
+            ok(
+                app,
+                token,
+                "POST",
+                &format!("/campaigns/{campaign}/orders"),
+                Some(
+                    json!({"force": force, "order": {"order": "move", "route": route(&map, a, b)}}),
+                ),
+            )
+            .await;
+        }
+    }
+}
+
 pub(crate) fn route(map: &Value, a: &str, b: &str) -> String {
     map["routes"]
         .as_array()

@@ -25,6 +25,11 @@ pub(crate) async fn set_up_battle(app: &TestApp, system: &str) -> (i64, Visitor,
             "h:sample:cowpens_1781_americans",
             "cowpens_1781",
         ),
+        "awi" => (
+            "h:awi:example:continental",
+            "h:awi:example:british",
+            "open_field",
+        ),
         _ => ("h:example:continental", "h:example:british", "open_field"),
     };
     let form = format!("/battles?system={system}");

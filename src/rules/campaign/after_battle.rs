@@ -4,9 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::aftermath::{
-    band_of_roll, casualty_roll, experience_roll, promotion_rating, roll_of_band, Casualty,
-};
+use super::aftermath::{casualty_roll, promotion_rating, Casualty};
 use super::error::CampaignError;
 pub use super::forces_api::{BattleReport, ElementEnd};
 use super::forces_api::{Carried, ForceRules, ForceShape};
@@ -181,7 +179,11 @@ pub fn resolve_battle(
                     continue;
                 }
                 Some(Carried::Size(_)) => continue,
-                None => casualty_roll(&mut dice, el.end, e.rank, 0),
+                // Otherwise the system's own rule when it has one (the AWI rules' recovery of
+                // figures), else the campaign's casualty roll.
+                None => rules_of_system
+                    .casualty(&f.roster, el, &mut dice)
+                    .unwrap_or_else(|| casualty_roll(&mut dice, el.end, e.rank, 0)),
             };
             match outcome {
                 Casualty::Unchanged => {}
@@ -241,14 +243,21 @@ pub fn resolve_battle(
             .filter(|(s, _)| s == side)
             .map(|(_, c)| c.as_str())
             .collect();
-        for e in replace_commander(
+        let field_promotion = rules.field_promotion;
+        let roll_new = |dice: &mut Dice| {
+            if rules_of_system.rated_commanders() {
+                rules_of_system.replacement_rating(dice, field_promotion)
+            } else {
+                (0, "a new man takes the post (no rating to roll)".into())
+            }
+        };
+        for e in replace_commander_by(
             &f,
             &shape_of(rules_of_system, &f)?,
             id,
             &fallen,
             &mut dice,
-            rules.field_promotion && rules_of_system.rated_commanders(),
-            rules_of_system.rated_commanders(),
+            &roll_new,
             &battle_name,
         ) {
             if let Event::CommanderReplaced {
@@ -319,11 +328,9 @@ pub fn resolve_battle(
                 let Some(rating) = f.ratings.get(now).copied() else {
                     continue;
                 };
-                let (band, roll) = experience_roll(&mut dice, band_of_roll(rating), 3, true);
-                let rating_roll = if band == band_of_roll(rating) {
-                    rating
-                } else {
-                    roll_of_band(band)
+                let Some((rating_roll, roll)) = rules_of_system.experience(rating, true, &mut dice)
+                else {
+                    continue;
                 };
                 push(
                     &mut work,
@@ -340,20 +347,29 @@ pub fn resolve_battle(
         }
         // The Force Commander who lost: the one who led the force into the battle. If he fell
         // or was taken, nobody rolls; his successor did not lose the battle as its commander.
+        // A system may have every commander of the beaten force roll (the AWI rules' brigadiers).
         let loser = force_of(loser_side);
-        let lost_it = match state.forces.get(&loser) {
-            Some(f) => shape_of(rules_of_system, f)?.commander.map(|c| c.id),
-            None => None,
-        }
-        .filter(|id| !fell(loser_side, id));
+        let lost_it: Vec<String> = match state.forces.get(&loser) {
+            Some(f) if rules_of_system.defeat_tests_every_commander() => {
+                f.ratings.keys().cloned().collect()
+            }
+            Some(f) => shape_of(rules_of_system, f)?
+                .commander
+                .map(|c| c.id)
+                .into_iter()
+                .collect(),
+            None => Vec::new(),
+        };
         if let Some(f) = work.forces.get(&loser).filter(|f| f.active()).cloned() {
-            if let Some((cmd, rating)) = lost_it.and_then(|id| f.ratings.get(&id).map(|r| (id, *r)))
+            for (cmd, rating) in lost_it
+                .into_iter()
+                .filter(|id| !fell(loser_side, id))
+                .filter_map(|id| f.ratings.get(&id).map(|r| (id, *r)))
             {
-                let (band, roll) = experience_roll(&mut dice, band_of_roll(rating), 3, false);
-                let rating_roll = if band == band_of_roll(rating) {
-                    rating
-                } else {
-                    roll_of_band(band)
+                let Some((rating_roll, roll)) =
+                    rules_of_system.experience(rating, false, &mut dice)
+                else {
+                    continue;
                 };
                 push(
                     &mut work,
@@ -454,6 +470,20 @@ pub fn replace_commander(
             (r, format!("rating roll {r}"))
         }
     };
+    replace_commander_by(f, shape, id, fallen, dice, &roll_new, battle)
+}
+
+/// [`replace_commander`] with the successor's rating rolled by `roll_new` (the system's own
+/// rule, [`super::forces_api::ForceRules::replacement_rating`]).
+pub fn replace_commander_by(
+    f: &Force,
+    shape: &ForceShape,
+    id: &str,
+    fallen: &[&str],
+    dice: &mut Dice,
+    roll_new: &dyn Fn(&mut Dice) -> (u8, String),
+    battle: &str,
+) -> Vec<Event> {
     let mut events = Vec::new();
     let is_force_commander = shape.commander.as_ref().is_some_and(|c| c.id == id);
     // An unnamed commander is called by his post (in the middle of a log line, so lower case).

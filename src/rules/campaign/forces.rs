@@ -133,6 +133,18 @@ pub(super) fn checked_and_rated(
             ratings.insert(c.id.clone(), 0);
             continue;
         }
+        // A rating the roster gives (or 0 for a post the system does not rate) is kept.
+        if let Some(given) = rules.given_rating(&roster, c) {
+            if given > 0 {
+                rolls.push(format!(
+                    "{} ({role}): rating {given} as given, {}.",
+                    if c.name.is_empty() { role } else { &c.name },
+                    rules.rating_words(given).unwrap_or_default()
+                ));
+            }
+            ratings.insert(c.id.clone(), given);
+            continue;
+        }
         let (roll, band) = rules.rate_commander(&mut dice);
         // An unnamed commander is called by his post alone, not "Force Commander (Force Commander)".
         rolls.push(if c.name.is_empty() {

@@ -14,7 +14,9 @@ use std::sync::Arc;
 
 use serde_json::value::RawValue;
 
-use super::aftermath::EndState;
+use super::aftermath::{
+    band_of_roll, experience_roll, promotion_rating, roll_of_band, Casualty, EndState,
+};
 use super::error::FieldProblem;
 use crate::rules::dice::Dice;
 use crate::rules::system::{BattleSide, SystemId};
@@ -27,6 +29,33 @@ pub trait SystemRoster: Any + Send + Sync + fmt::Debug {
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
     fn clone_roster(&self) -> Arc<dyn SystemRoster>;
+}
+
+/// Implements [`SystemRoster`] for a system's roster document with a `name` field, written
+/// back as its compact JSON.
+#[macro_export]
+macro_rules! system_roster {
+    ($doc:ty) => {
+        impl $crate::rules::campaign::forces_api::SystemRoster for $doc {
+            fn to_json(&self) -> String {
+                serde_json::to_string(self).unwrap_or_default()
+            }
+            fn name(&self) -> &str {
+                &self.name
+            }
+            fn as_any(&self) -> &dyn std::any::Any {
+                self
+            }
+            fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+                self
+            }
+            fn clone_roster(
+                &self,
+            ) -> std::sync::Arc<dyn $crate::rules::campaign::forces_api::SystemRoster> {
+                std::sync::Arc::new(self.clone())
+            }
+        }
+    };
 }
 
 #[derive(Clone)]
@@ -101,6 +130,32 @@ impl RosterJson {
             Repr::Read(r) => r.as_any().downcast_ref(),
             Repr::Text(_) => None,
         }
+    }
+
+    /// The roster as a system's document `T`: the typed form when the system has read it,
+    /// else parsed from the text.
+    pub fn read_as<T>(&self) -> Result<Cow<'_, T>, String>
+    where
+        T: Clone + serde::de::DeserializeOwned + 'static,
+    {
+        match self.typed::<T>() {
+            Some(doc) => Ok(Cow::Borrowed(doc)),
+            None => serde_json::from_str(&self.text())
+                .map(Cow::Owned)
+                .map_err(|e| format!("unreadable roster: {e}")),
+        }
+    }
+
+    /// The roster as a system's document `T` to change in place, read first if need be.
+    pub fn read_mut_as<T>(&mut self) -> Result<&mut T, String>
+    where
+        T: SystemRoster + Clone + serde::de::DeserializeOwned,
+    {
+        if self.typed::<T>().is_none() {
+            *self = RosterJson::read(self.read_as::<T>()?.into_owned());
+        }
+        self.typed_mut::<T>()
+            .ok_or_else(|| "unreadable roster".to_string())
     }
 
     /// The typed form to change in place (copied first if another roster shares it).
@@ -338,6 +393,10 @@ pub struct ElementEnd {
     /// `None`: the campaign's casualty roll decides from `end`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub carried: Option<Carried>,
+    /// What the element lost in the battle in its system's own count (figures for the AWI
+    /// rules), for a system whose campaign casualties depend on it; 0 otherwise.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lost: u32,
 }
 
 /// What a battle left of an element whose losses carry over as they stood.
@@ -348,6 +407,10 @@ pub enum Carried {
     Size(String),
     /// It did not survive the battle as a unit.
     Lost,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// A fought battle as the campaign needs it, from the simulator or a tabletop report.
@@ -485,6 +548,12 @@ pub trait ForceRules: Sync {
     /// The force's size in the system's own measure; `None` for a system without points, which
     /// turns reinforcements and purchases off.
     fn points(&self, roster: &RosterJson) -> Option<u32>;
+    /// The force's size in the measure of [`Self::battle_size`] for a system without points
+    /// (the AWI rules count bases); `None`: its elements are counted.
+    fn strength(&self, roster: &RosterJson) -> Option<u32> {
+        let _ = roster;
+        None
+    }
     /// What makes the force illegal at the battle size, in words. Once casualties have
     /// started, too few groups or elements are no longer errors (campaign rules v1).
     fn problems(&self, roster: &RosterJson, size: u32, casualties_started: bool) -> Vec<String>;
@@ -513,6 +582,39 @@ pub trait ForceRules: Sync {
     fn scouts(&self, roster: &RosterJson) -> u32;
     /// A commander's rating roll and its band in words.
     fn rate_commander(&self, dice: &mut Dice) -> (u8, String);
+    /// A rating the force brings with it instead of a roll at enlistment: one the roster
+    /// gives, or 0 for a post the system does not rate. `None`: rolled (the default).
+    fn given_rating(&self, roster: &RosterJson, commander: &CommanderRef) -> Option<u8> {
+        let _ = (roster, commander);
+        None
+    }
+    /// A fallen commander's successor's rating and the roll in words, for a rated system.
+    /// Campaign rules v1: a d6 at −1 with field promotion, a full d6 without.
+    fn replacement_rating(&self, dice: &mut Dice, field_promotion: bool) -> (u8, String) {
+        if field_promotion {
+            let r = promotion_rating(dice);
+            (r, format!("field promotion: rating roll {r} (d6 −1, R-12)"))
+        } else {
+            let r = dice.d6();
+            (r, format!("rating roll {r}"))
+        }
+    }
+    /// A rated commander's experience after a major victory (`won`) or defeat: his rating
+    /// after it and the die, or `None` when he does not roll. Campaign rules v1: a band up on
+    /// a 6, a band down on a 1.
+    fn experience(&self, rating: u8, won: bool, dice: &mut Dice) -> Option<(u8, u8)> {
+        let (band, roll) = experience_roll(dice, band_of_roll(rating), 3, won);
+        Some(if band == band_of_roll(rating) {
+            (rating, roll)
+        } else {
+            (roll_of_band(band), roll)
+        })
+    }
+    /// Whether every commander of a force beaten in a major defeat rolls for experience;
+    /// campaign rules v1: only its Force Commander.
+    fn defeat_tests_every_commander(&self) -> bool {
+        false
+    }
     /// A rating roll's band in words.
     fn rating_words(&self, roll: u8) -> Option<String>;
 
@@ -527,6 +629,18 @@ pub trait ForceRules: Sync {
         size: &str,
         dropped: &[String],
     ) -> Result<String, String>;
+    /// The system's own casualty rule for an element after a battle, when it has one: the
+    /// outcome and the die (0 when none decided it). `None`: the campaign rules' roll on the
+    /// element's end state ([`super::aftermath::casualty_roll`]).
+    fn casualty(
+        &self,
+        roster: &RosterJson,
+        end: &ElementEnd,
+        dice: &mut Dice,
+    ) -> Option<(Casualty, u8)> {
+        let _ = (roster, end, dice);
+        None
+    }
     /// Takes an element off the force; its name.
     fn remove_element(&self, roster: &mut RosterJson, element: &str) -> Result<String, String>;
     /// A new man in a commander's post.

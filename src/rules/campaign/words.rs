@@ -175,7 +175,8 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
             refund,
             ..
         } => {
-            // Roll 0: the system carried the battle's own losses over (no casualty roll).
+            // Roll 0: no die decided it (the battle's own losses carried over, or the AWI rules'
+            // figures not recovered).
             let mut s = if *roll == 0 {
                 format!(
                     "{}: {} comes out of the battle at {}.",
@@ -214,9 +215,15 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
             roll,
             ..
         } => format!(
-            "{}: {} rolled {roll} and is lost.",
+            "{}: {} {}is lost.",
             force_label(st, force),
-            element_name(system, st, force, element)
+            element_name(system, st, force, element),
+            // A loss no die decided (an AWI gun taken) names no roll.
+            if *roll == 0 {
+                String::new()
+            } else {
+                format!("rolled {roll} and ")
+            }
         ),
         Event::ElementPromoted {
             force,

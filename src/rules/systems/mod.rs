@@ -21,15 +21,9 @@ impl SystemId {
         match self {
             SystemId::Lotf => Some(lotf::Lotf::capabilities()),
             SystemId::Lod => Some(lod::Lod::capabilities()),
-            // What works end to end so far: orders of battle with their pages, API and
-            // printouts, and battles set up and recorded from the table. Odds, the simulator
-            // and campaigns are switched on as their pages arrive.
-            SystemId::Awi => Some(Capabilities {
-                odds: false,
-                simulator: false,
-                campaigns: false,
-                ..awi::Awi::capabilities()
-            }),
+            // Everything has pages: orders of battle, printouts, the odds page, the fight page,
+            // battles set up, fought or recorded from the table, and campaigns.
+            SystemId::Awi => Some(awi::Awi::capabilities()),
             // Everything has pages: rosters, printouts, exact odds, the simulator
             // (`/atkm/fight`), battles recorded from the table and campaigns.
             SystemId::Atkm => Some(atkm::Atkm::capabilities()),
@@ -144,9 +138,10 @@ impl Systems {
         match id {
             SystemId::Lotf => Some(&self.lotf),
             SystemId::Lod => Some(&self.lod),
+            SystemId::Awi => Some(&self.awi),
             SystemId::Atkm => Some(&self.atkm),
             // The campaign rules come with MILESTONE 4.
-            SystemId::Awi | SystemId::Oibl => None,
+            SystemId::Oibl => None,
         }
     }
 

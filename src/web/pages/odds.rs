@@ -97,6 +97,18 @@ pub struct Distribution {
 /// `probabilities[k]` is the chance of exactly `k`. Rows stop where "k or more" would show as
 /// 0.0 %: every row left out rounds to nothing in both columns.
 pub fn distribution(id: &str, caption: &str, what: &str, probabilities: &[f64]) -> Distribution {
+    distribution_from(id, caption, what, 0, probabilities)
+}
+
+/// As [`distribution`], for a total whose lowest value is `first` (a modified die roll can start
+/// below zero or above it): `probabilities[k]` is the chance of exactly `first + k`.
+pub fn distribution_from(
+    id: &str,
+    caption: &str,
+    what: &str,
+    first: i64,
+    probabilities: &[f64],
+) -> Distribution {
     let mut at_least = vec![0.0; probabilities.len()];
     let mut tail = 0.0;
     for k in (0..probabilities.len()).rev() {
@@ -108,7 +120,13 @@ pub fn distribution(id: &str, caption: &str, what: &str, probabilities: &[f64]) 
         .rposition(|p| *p >= 0.0005)
         .map_or(probabilities.len().min(1), |k| k + 1);
     let rows: Vec<(String, f64, f64)> = (0..shown)
-        .map(|k| (k.to_string(), probabilities[k], at_least[k]))
+        .map(|k| {
+            (
+                (first + k as i64).to_string(),
+                probabilities[k],
+                at_least[k],
+            )
+        })
         .collect();
     let exactly: Vec<(String, f64, String)> = rows
         .iter()
@@ -290,6 +308,46 @@ pub async fn own_rosters<R: TryFrom<AnyRoster>>(
                 .map(|doc| (r.id, r.name.clone(), doc))
         })
         .collect())
+}
+
+/// One form of a page of calculators that take a JSON request (one form per kind): its kind, its
+/// heading and the request it shows (the one asked, or the kind's example).
+pub struct RequestForm {
+    pub kind: &'static str,
+    pub title: &'static str,
+    pub request: String,
+}
+
+/// What such a page was asked (`?kind=…&request=…`: empty when nothing was) and its forms.
+pub fn request_forms(
+    query_string: &str,
+    kinds: &[&'static str],
+    title: fn(&str) -> &'static str,
+    example: fn(&str) -> &'static str,
+) -> Result<(String, String, Vec<RequestForm>), AppError> {
+    let query: Vec<(String, String)> = serde_urlencoded::from_str(query_string)
+        .map_err(|_| AppError::bad_request("The address could not be read."))?;
+    let get = |k: &str| {
+        query
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let (kind, asked) = (get("kind"), get("request"));
+    let forms = kinds
+        .iter()
+        .map(|k| RequestForm {
+            kind: k,
+            title: title(k),
+            request: if *k == kind && !asked.trim().is_empty() {
+                asked.clone()
+            } else {
+                example(k).to_string()
+            },
+        })
+        .collect();
+    Ok((kind, asked, forms))
 }
 
 /// One side of a situation that a roster element can fill: the select's name and label.

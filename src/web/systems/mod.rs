@@ -10,6 +10,7 @@ pub mod lod;
 pub mod lotf;
 pub mod oibl;
 pub mod rosters;
+pub mod simulate;
 pub mod table;
 
 pub use rosters::{EditRequest, ReadProblem, RosterBody, RosterLine, RosterPages};

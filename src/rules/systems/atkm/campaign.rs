@@ -698,6 +698,7 @@ pub fn report_of(o: &Outcome) -> BattleReport {
                     side: *side,
                     id: u.id.clone(),
                     end: campaign_end(u),
+                    lost: 0,
                     // A collapsed unit is gone, a battery with its gun; the rest carry their
                     // rank and file, officer and ensign as they ended.
                     carried: Some(if u.collapsed || u.gun_lost {

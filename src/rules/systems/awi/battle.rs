@@ -204,6 +204,9 @@ pub struct SideResult {
     pub units: Vec<UnitResult>,
     /// Names of the generals killed (CinC or brigadiers).
     pub generals_killed: Vec<String>,
+    /// Their ids in the order of battle, for a campaign's replacements (W-29).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub generals_killed_ids: Vec<String>,
     /// Its army broke (W-31).
     pub broke: bool,
     /// Victory points it scored on the enemy (W-31).

@@ -7,6 +7,7 @@
 //! `docs/rulings.md` holds the ones Muster added or amended.
 
 pub mod battle;
+pub mod campaign;
 pub mod catalogue;
 pub mod montecarlo;
 pub mod odds;

@@ -246,9 +246,13 @@ fn assess_side(
         u.at_or_below_half = 2 * bases_left(cat, u) <= u.start_bases;
     }
     let mut killed = Vec::new();
+    let mut killed_ids = Vec::new();
     for (i, id) in report.generals_killed.iter().enumerate() {
         match general_name(&force.roster, id) {
-            Some(n) if !killed.contains(&n) => killed.push(n),
+            Some(n) if !killed.contains(&n) => {
+                killed.push(n);
+                killed_ids.push(id.clone());
+            }
             Some(_) => {}
             None => problems.push(RecordProblem {
                 field: format!("{}.generals_killed[{i}]", side.id()),
@@ -260,6 +264,7 @@ fn assess_side(
         name: force.roster.name.clone(),
         units,
         generals_killed: killed,
+        generals_killed_ids: killed_ids,
         broke: false,
         vp: 0,
         vp_lines: Vec::new(),

@@ -28,6 +28,9 @@ const EXAMPLES: [(&str, &str); 3] = [
 /// What names a starting point among the ready forces: `example:british`.
 pub const EXAMPLE_PREFIX: &str = "example:";
 
+/// What names a ready force as this system's among every system's (`awi:example:british`).
+pub const AWI_PREFIX: &str = "awi:";
+
 /// A starting point by its reference (`example:empty`, `example:british`,
 /// `example:continental`).
 pub fn example_force(reference: &str) -> Option<RosterDoc> {
@@ -67,8 +70,8 @@ impl RuleSystem for Awi {
             odds: true,
             simulator: true,
             tabletop_record: true,
-            // The campaign rules (ForceRules) are not built yet.
-            campaigns: false,
+            // The campaign rules: `campaign.rs` (ForceRules).
+            campaigns: true,
         }
     }
 
@@ -114,9 +117,11 @@ impl RuleSystem for Awi {
     }
 
     /// No historical orders of battle are built in; the starting points stand in for them as
-    /// ready forces, named `example:<key>`.
+    /// ready forces, named `awi:example:<key>` (or `example:<key>`). The battle pages read a
+    /// force's rule system from its reference, and Liberty or Death!'s examples are named
+    /// `example:<key>` too, so the AWI battle choices offer the `awi:` form.
     fn historical_force(reference: &str) -> Option<RosterDoc> {
-        example_force(reference)
+        example_force(reference.strip_prefix(AWI_PREFIX).unwrap_or(reference))
     }
 
     fn prepare_battle(

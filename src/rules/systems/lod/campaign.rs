@@ -580,6 +580,7 @@ pub fn report_of(o: &Outcome) -> BattleReport {
             .iter()
             .flat_map(|(side, r)| {
                 r.units.iter().map(|u| ElementEnd {
+                    lost: 0,
                     side: *side,
                     id: u.unit.clone(),
                     carried: None,

@@ -708,6 +708,7 @@ fn report_of(stored: &Outcome) -> BattleReport {
                 .elements
                 .iter()
                 .map(|e| ElementEnd {
+                    lost: 0,
                     side: battle_side(e.side),
                     id: e.id.clone(),
                     carried: None,
@@ -740,6 +741,7 @@ fn report_of(stored: &Outcome) -> BattleReport {
                 .elements
                 .iter()
                 .map(|e| ElementEnd {
+                    lost: 0,
                     side: battle_side(e.side),
                     id: e.id.clone(),
                     carried: None,

@@ -188,7 +188,9 @@ async fn force_page(
             Some(p) => format!("{p} of {} points", st.points()),
             None => format!(
                 "{} of {} {}",
-                shape.elements().count(),
+                system
+                    .strength(&f.roster)
+                    .unwrap_or(shape.elements().count() as u32),
                 st.points(),
                 system.battle_size().unit
             ),

@@ -3,8 +3,8 @@
 //! the first move, W-1, the seed stored), the battle page's parts (both sides, what was rolled,
 //! how each unit ended and Muster's victory arithmetic, W-31), recording a result from the table
 //! in the game's terms (figures lost, routing, gone, destroyed; generals killed), the set-up
-//! document and a side's roster sheet for the table. Battles are not fought by the simulator
-//! on the web yet.
+//! document and a side's roster sheet for the table. The engine fights a stored battle through
+//! the generic `Systems::fight` arm; the table state and the pack are in `table.rs`.
 
 use actix_web::web;
 use actix_web::{FromRequest, HttpRequest, HttpResponse};
@@ -17,7 +17,7 @@ use crate::rules::system::{BattleSide, RuleSystem};
 use crate::rules::systems::awi::battle::{EndState, ForceSetup, SideResult, OPEN_FIELD};
 use crate::rules::systems::awi::catalogue::Catalogue;
 use crate::rules::systems::awi::record::{self, SideReport, TabletopReport, UnitReport};
-use crate::rules::systems::awi::system::example_forces;
+use crate::rules::systems::awi::system::{example_forces, AWI_PREFIX};
 use crate::rules::systems::awi::{validate, Awi, BattleSetup, Outcome};
 use crate::rules::SystemId;
 use crate::store::battles::BattleRow;
@@ -48,7 +48,8 @@ pub async fn choices(
         .into_iter()
         .filter(|(value, _)| !value.ends_with(":empty"))
         .map(|(value, label)| SelectOption {
-            value: format!("h:{value}"),
+            // `h:awi:example:…`: `h:example:…` alone would be read as Liberty or Death!'s.
+            value: format!("h:{AWI_PREFIX}{value}"),
             label,
         })
         .collect();
@@ -277,7 +278,7 @@ fn result_side(o: &Outcome, side: BattleSide) -> &SideResult {
     }
 }
 
-fn end_words(u: &crate::rules::systems::awi::battle::UnitResult) -> String {
+pub fn end_words(u: &crate::rules::systems::awi::battle::UnitResult) -> String {
     let lost = if u.figures_lost > 0 {
         format!(", {} of {} figures lost", u.figures_lost, u.start_figures)
     } else {

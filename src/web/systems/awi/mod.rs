@@ -6,9 +6,13 @@
 
 pub mod api;
 pub mod battles;
+pub mod campaign;
 pub mod edit;
+pub mod fight;
+pub mod odds;
 pub mod print;
 pub mod rosters;
+pub mod table;
 pub mod view;
 
 use actix_web::web::{self, ServiceConfig};
@@ -32,16 +36,29 @@ use crate::web::AppError;
 /// The AWI wargames rules' pages.
 pub struct AwiPages;
 
-const TOOLS: &[Tool] = &[Tool {
-    system: "AWI wargames rules",
-    kind: "reference",
-    label: "Quick reference",
-    href: "/awi/reference",
-    signed_in: false,
-}];
-
-const NO_BATTLES: &str =
-    "Muster does not keep the table state or the printed battle pack of AWI battles yet.";
+const TOOLS: &[Tool] = &[
+    Tool {
+        system: "AWI wargames rules",
+        kind: "fight",
+        label: "Fight",
+        href: "/awi/fight",
+        signed_in: true,
+    },
+    Tool {
+        system: "AWI wargames rules",
+        kind: "odds",
+        label: "Odds",
+        href: "/awi/odds",
+        signed_in: false,
+    },
+    Tool {
+        system: "AWI wargames rules",
+        kind: "reference",
+        label: "Quick reference",
+        href: "/awi/reference",
+        signed_in: false,
+    },
+];
 
 impl SystemPages for AwiPages {
     fn id(&self) -> SystemId {
@@ -50,23 +67,32 @@ impl SystemPages for AwiPages {
 
     fn print_campaign_force(
         &self,
-        _state: &AppState,
-        _ctx: PageCtx,
-        _campaign: &crate::app::campaigns::Loaded,
-        _force: &str,
-        _kind: &str,
-        _query: &str,
+        state: &AppState,
+        ctx: PageCtx,
+        campaign: &crate::app::campaigns::Loaded,
+        force: &str,
+        kind: &str,
+        query: &str,
     ) -> Result<HttpResponse, AppError> {
-        // No AWI campaign can exist until the system offers campaigns (its capabilities say so).
-        Err(AppError::NotFound)
+        campaign::print_force(state, ctx, campaign, force, kind, query)
     }
 
     fn configure(&self, cfg: &mut ServiceConfig) {
         print::configure(cfg);
+        odds::configure(cfg);
+        fight::configure(cfg);
     }
 
     fn configure_api(&self, cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-        cfg.service(utoipa_actix_web::scope::scope("/api/v1/awi").configure(api::configure));
+        cfg.service(
+            utoipa_actix_web::scope::scope("/api/v1/awi")
+                .configure(api::configure)
+                .configure(fight::configure_api),
+        );
+    }
+
+    fn secret_prefixes(&self) -> &'static [&'static str] {
+        fight::SECRET_PREFIXES
     }
 
     fn tools(&self) -> &'static [Tool] {
@@ -142,30 +168,30 @@ impl SystemPages for AwiPages {
 
     fn table_view(
         &self,
-        _state: &AppState,
-        _row: &BattleRow,
-        _table: &str,
+        state: &AppState,
+        row: &BattleRow,
+        table: &str,
     ) -> Result<super::table::TableView, AppError> {
-        Err(AppError::Conflict(NO_BATTLES.into()))
+        table::view(state, row, table)
     }
 
     fn table_record_fields(
         &self,
-        _state: &AppState,
-        _row: &BattleRow,
-        _table: &str,
+        state: &AppState,
+        row: &BattleRow,
+        table: &str,
     ) -> Result<Vec<(String, String)>, AppError> {
-        Err(AppError::Conflict(NO_BATTLES.into()))
+        table::record_fields(state, row, table)
     }
 
     fn print_battle_pack(
         &self,
-        _state: &AppState,
-        _row: &BattleRow,
-        _players: &Players,
+        state: &AppState,
+        row: &BattleRow,
+        players: &Players,
         _paper: &str,
     ) -> Result<super::table::BattlePack, AppError> {
-        Err(AppError::Conflict(NO_BATTLES.into()))
+        table::pack(state, row, players)
     }
 }
 

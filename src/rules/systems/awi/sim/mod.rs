@@ -140,6 +140,8 @@ impl Unit {
 pub struct General {
     pub side: usize,
     pub brigade: Option<usize>,
+    /// His id in the order of battle.
+    pub id: String,
     pub name: String,
     pub ability: u32,
     pub alive: bool,
@@ -192,6 +194,11 @@ impl<'c> Battle<'c> {
             generals.push(General {
                 side,
                 brigade: None,
+                id: r
+                    .cinc
+                    .as_ref()
+                    .and_then(|c| c.id.clone())
+                    .unwrap_or_default(),
                 name: r.cinc.as_ref().map(|c| c.name.clone()).unwrap_or_default(),
                 ability: 10,
                 alive: r.cinc.is_some(),
@@ -202,6 +209,7 @@ impl<'c> Battle<'c> {
                     generals.push(General {
                         side,
                         brigade: Some(b),
+                        id: g.id.clone().unwrap_or_default(),
                         name: g.name.clone(),
                         ability: g.ability_value().unwrap_or(5),
                         alive: true,
@@ -1175,6 +1183,12 @@ impl<'c> Battle<'c> {
                 .iter()
                 .filter(|g| g.side == s && !g.alive)
                 .map(|g| g.name.clone())
+                .collect(),
+            generals_killed_ids: self
+                .generals
+                .iter()
+                .filter(|g| g.side == s && !g.alive && !g.id.is_empty())
+                .map(|g| g.id.clone())
                 .collect(),
             broke: false,
             vp: 0,

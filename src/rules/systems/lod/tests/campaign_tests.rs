@@ -272,6 +272,7 @@ fn report(winner: Option<&str>, level: &str, ends: &[(&str, EndState)]) -> Battl
         elements: ends
             .iter()
             .map(|(id, end)| ElementEnd {
+                lost: 0,
                 side: BattleSide::Attacker,
                 id: id.to_string(),
                 carried: None,

@@ -215,6 +215,7 @@ fn attacker_wins_major(log: &Log, no: u32) -> BattleReport {
         .iter()
         .flat_map(|g| &g.elements)
         .map(|e| ElementEnd {
+            lost: 0,
             side: Side::Defender,
             id: e.id.clone().unwrap_or_default(),
             carried: None,

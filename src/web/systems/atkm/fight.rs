@@ -7,18 +7,15 @@
 //! generic odds run (`app::odds`, the `Systems::odds` arm), on the page as a job
 //! (`app::jobs`), and the report through the shared fight report parts (`fight_report`).
 
-use std::sync::atomic::AtomicU32;
-
-use actix_web::http::header;
 use actix_web::{post, web, HttpResponse};
 use askama::Template;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::app::jobs::{self, JobStatus};
-use crate::app::odds::{self as app_odds, OddsParams};
+use crate::app::odds::OddsParams;
 use crate::app::rosters as roster_store;
-use crate::app::work::{self, Caller};
+use crate::app::work::Caller;
 use crate::rules::montecarlo::{battle_seed, Estimate};
 use crate::rules::system::{BattleSide, RuleSystem};
 use crate::rules::systems::atkm::battle::{prepare, ForceSetup, SideResult};
@@ -39,6 +36,7 @@ use crate::web::systems::fight_report::{
     change_words, side_chart, side_id, side_named_in, Legend, Line, SideChart, SummaryPart,
     TurnLog, ATTACKER, DEFENDER,
 };
+use crate::web::systems::simulate::{self as shared, FightForm};
 use crate::web::systems::{fight_form_problem, running_job, RunningJob};
 use crate::web::AppError;
 
@@ -47,7 +45,6 @@ pub const SECRET_PREFIXES: &[&str] = &["/atkm/fight/jobs/"];
 
 /// Odds of up to this many battles are answered at once over the API; more run as a job.
 pub const DIRECT_RUNS_MAX: u32 = 2_000;
-pub const RUNS_MAX: u32 = app_odds::RUNS_MAX;
 
 /// The sizes of random force the form offers, in units (spec 2.2: small 5, medium 8, large 10).
 const RANDOM_SIZES: [(u32, &str); 3] = [(5, "small"), (8, "medium"), (10, "large")];
@@ -157,35 +154,6 @@ async fn load_force(
             random_force(&state.app.rules.atkm, units, slot, seed).map_err(bad)
         }
         _ => Err(bad("Choose a force for each side.")),
-    }
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-pub struct FightForm {
-    pub attacker: String,
-    pub defender: String,
-    pub seed: String,
-    pub runs: String,
-}
-
-impl FightForm {
-    fn query(&self, seed: u64) -> String {
-        serde_urlencoded::to_string([
-            ("attacker", self.attacker.as_str()),
-            ("defender", self.defender.as_str()),
-            ("seed", seed.to_string().as_str()),
-        ])
-        .unwrap_or_default()
-    }
-
-    fn seed(&self) -> Result<u64, AppError> {
-        match self.seed.trim() {
-            "" => Ok(crate::app::dice::fresh_seed()),
-            s => s
-                .parse()
-                .map_err(|_| bad("The seed is a whole number from 0 up (or leave it empty).")),
-        }
     }
 }
 
@@ -730,13 +698,11 @@ pub async fn setup_file(
     form: web::Query<FightForm>,
 ) -> Result<HttpResponse, AppError> {
     let setup = build_setup(&state, &user, &form).await?;
-    Ok(HttpResponse::Ok()
-        .content_type("application/json")
-        .insert_header((
-            header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"atkm-battle-{}.json\"", setup.seed),
-        ))
-        .body(Atkm::write_setup(&setup)))
+    Ok(shared::setup_download(
+        "atkm",
+        setup.seed,
+        Atkm::write_setup(&setup),
+    ))
 }
 
 // ----- Odds -----
@@ -831,13 +797,7 @@ pub async fn start_odds(
         Ok(setup) => setup,
         Err(e) => return or_form_again(&state, &user, ctx, form, String::new(), e).await,
     };
-    let runs: u32 = form
-        .runs
-        .trim()
-        .parse()
-        .ok()
-        .filter(|r| (1..=RUNS_MAX).contains(r))
-        .unwrap_or(2000);
+    let runs = form.runs();
     match queue_odds(&state, user.id, &setup, runs).await {
         Ok(job) => Ok(redirect(&format!("/atkm/fight/jobs/{}", job.id))),
         Err(e) => or_form_again(&state, &user, ctx, form, String::new(), e).await,
@@ -851,8 +811,7 @@ pub async fn cancel_job(
     id: web::Path<String>,
     CsrfForm(_): CsrfForm<NoFields>,
 ) -> Result<HttpResponse, AppError> {
-    jobs::cancel(&state.app, &id, user.id).await?;
-    Ok(redirect(&format!("/atkm/fight/jobs/{id}")))
+    shared::cancel_job(&state, &user, &id, "/atkm/fight").await
 }
 
 pub async fn job_page(
@@ -998,35 +957,17 @@ pub async fn simulate_odds(
     body: web::Json<Value>,
 ) -> Result<HttpResponse, AppError> {
     let body = body.into_inner();
-    let runs = body
-        .get("runs")
-        .and_then(Value::as_u64)
-        .and_then(|r| u32::try_from(r).ok())
-        .filter(|r| (1..=RUNS_MAX).contains(r))
-        .ok_or_else(|| invalid(format!("runs must be from 1 to {RUNS_MAX}")))?;
+    let runs = shared::api_runs(&body)?;
     let setup = read_setup(&state.app.rules.atkm, &body)?;
-    if runs <= DIRECT_RUNS_MAX && state.app.work.is_direct(size(&setup), runs) {
-        let (rules, params) = (state.app.rules.clone(), odds_params(&setup, runs));
-        let summary = state
-            .app
-            .work
-            .run(&Caller::User(user.id), move |cancel| {
-                app_odds::run(&rules, &params, 1, &AtomicU32::new(0), cancel.flag())
-            })
-            .await?
-            .map_err(|_| work::cancelled())?
-            .map_err(invalid)?;
-        return Ok(HttpResponse::Ok().json(summary));
-    }
-    let job = queue_odds(&state, user.id, &setup, runs).await?;
-    let mut status = serde_json::to_value(&job).unwrap_or_default();
-    if let Value::Object(map) = &mut status {
-        map.insert(
-            "status_url".into(),
-            Value::String(format!("/api/v1/jobs/{}", job.id)),
-        );
-    }
-    Ok(HttpResponse::Accepted().json(status))
+    shared::odds_answer(
+        &state,
+        user.id,
+        title(&setup),
+        odds_params(&setup, runs),
+        size(&setup),
+        DIRECT_RUNS_MAX,
+    )
+    .await
 }
 
 #[cfg(test)]

@@ -339,6 +339,11 @@ fn awi_documents_round_trip() {
 }
 
 #[test]
+fn awi_summaries_follow_their_outcome() {
+    summaries_follow_their_outcome::<Awi>(&awi_catalogue(), 12);
+}
+
+#[test]
 fn lotf_summaries_follow_their_outcome() {
     summaries_follow_their_outcome::<Lotf>(&lotf_catalogue(), 12);
 }

@@ -170,7 +170,7 @@ pub(crate) async fn assert_losses_carried(app: &TestApp, howe: &str, greene: &st
         ),
         "{text}"
     );
-    assert!(text.contains("broke in the battle and is lost"), "{text}");
+    assert!(text.contains("5th Foot is lost."), "{text}");
     assert!(
         !text.contains("rolled 0"),
         "no casualty roll is made: {text}"

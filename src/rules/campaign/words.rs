@@ -204,21 +204,12 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
             element,
             roll,
             ..
-        } if *roll == 0 => format!(
-            "{}: {} broke in the battle and is lost.",
-            force_label(st, force),
-            element_name(system, st, force, element)
-        ),
-        Event::ElementLost {
-            force,
-            element,
-            roll,
-            ..
         } => format!(
             "{}: {} {}is lost.",
             force_label(st, force),
             element_name(system, st, force, element),
-            // A loss no die decided (an AWI gun taken) names no roll.
+            // A loss no die decided (an AWI gun taken, an All the King's Men unit that
+            // collapsed) names no roll.
             if *roll == 0 {
                 String::new()
             } else {

@@ -176,3 +176,115 @@ impl ReadProblem {
         }
     }
 }
+
+/// The roster hooks of a system whose web folder has a `rosters` module with the usual handlers
+/// (`roster_line`, `war_choices`, `new_roster_fields`, `create_roster`, `start_page`,
+/// `start_roster`, `open_editor`, `apply_edit`, `roster_body`, `roster_text`, `read_roster`,
+/// `roster_json`) and `print::print_roster`: one line in the system's `mod.rs` instead of the
+/// same hundred lines of hand-over in each. Expanded where the names it uses are imported.
+macro_rules! roster_pages_by_modules {
+    ($pages:ty) => {
+        impl RosterPages for $pages {
+            fn roster_line(&self, state: &AppState, war: &str, nation: &str) -> RosterLine {
+                rosters::roster_line(state, war, nation)
+            }
+
+            fn war_choices(&self, state: &AppState) -> Vec<SelectOption> {
+                rosters::war_choices(state)
+            }
+
+            fn new_roster_fields(
+                &self,
+                state: &AppState,
+                form: &[(String, String)],
+                errors: &FormErrors,
+            ) -> Result<String, AppError> {
+                rosters::new_roster_fields(state, form, errors)
+            }
+
+            fn create_roster<'a>(
+                &'a self,
+                state: &'a AppState,
+                owner: i64,
+                form: &'a [(String, String)],
+            ) -> LocalBoxFuture<'a, Result<Result<RosterRow, FormErrors>, AppError>> {
+                Box::pin(rosters::create_roster(state, owner, form))
+            }
+
+            fn start_page(
+                &self,
+                state: &AppState,
+                ctx: PageCtx,
+                query: &[(String, String)],
+            ) -> Result<HttpResponse, AppError> {
+                rosters::start_page(state, ctx, query)
+            }
+
+            fn start_roster<'a>(
+                &'a self,
+                state: &'a AppState,
+                ctx: PageCtx,
+                owner: i64,
+                how: &'a str,
+                form: &'a [(String, String)],
+            ) -> LocalBoxFuture<'a, Result<HttpResponse, AppError>> {
+                Box::pin(rosters::start_roster(state, ctx, owner, how, form))
+            }
+
+            fn editor<'a>(
+                &'a self,
+                state: &'a AppState,
+                ctx: PageCtx,
+                row: &'a RosterRow,
+                request: EditRequest<'a>,
+            ) -> LocalBoxFuture<'a, Result<HttpResponse, AppError>> {
+                match request {
+                    EditRequest::Open { element, notice } => Box::pin(std::future::ready(
+                        rosters::open_editor(state, ctx, row, element, notice),
+                    )),
+                    EditRequest::Apply(form) => {
+                        Box::pin(rosters::apply_edit(state, ctx, row, form))
+                    }
+                }
+            }
+
+            fn roster_body(
+                &self,
+                state: &AppState,
+                row: &RosterRow,
+                updated: &str,
+            ) -> Result<RosterBody, AppError> {
+                rosters::roster_body(state, row, updated)
+            }
+
+            fn roster_text(&self, state: &AppState, row: &RosterRow) -> Result<String, AppError> {
+                rosters::roster_text(state, row)
+            }
+
+            fn read_roster(&self, text: &str) -> Result<AnyRoster, ReadProblem> {
+                rosters::read_roster(text)
+            }
+
+            fn roster_json(
+                &self,
+                state: &AppState,
+                row: &RosterRow,
+            ) -> Result<(serde_json::Value, serde_json::Value), AppError> {
+                rosters::roster_json(state, row)
+            }
+
+            fn print_roster(
+                &self,
+                state: &AppState,
+                ctx: PageCtx,
+                row: &RosterRow,
+                kind: &str,
+                query: &str,
+                action: String,
+            ) -> Result<HttpResponse, AppError> {
+                print::print_roster(state, ctx, row, kind, query, action)
+            }
+        }
+    };
+}
+pub(crate) use roster_pages_by_modules;

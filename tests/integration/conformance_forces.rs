@@ -22,6 +22,7 @@ use muster::rules::systems::atkm::Atkm;
 use muster::rules::systems::awi;
 use muster::rules::systems::lod::Lod;
 use muster::rules::systems::lotf::Lotf;
+use muster::rules::systems::oibl;
 use muster::rules::{SystemId, Systems};
 use serde_json::{json, Value};
 
@@ -288,7 +289,8 @@ fn fill_bank(rules: &dyn ForceRules, st: &mut CampaignState, bank: u32) {
 // ---------------------------------------------------------------------------------------------
 // The systems this build serves, and the rosters each is checked with.
 
-/// Legal rosters of system `id` as its JSON documents. A new system adds its arm here.
+/// Legal rosters of system `id` as its JSON documents. A new system adds its arm here (the match
+/// has one arm per system, so a new one cannot be forgotten).
 fn rosters_of(systems: &Systems, id: SystemId) -> Vec<RosterJson> {
     match id {
         SystemId::Lotf => {
@@ -334,10 +336,17 @@ fn rosters_of(systems: &Systems, id: SystemId) -> Vec<RosterJson> {
             all.push(RosterJson::from_value(&awi_large()));
             all
         }
-        other => panic!(
-            "{} runs campaigns: add its legal rosters to the conformance suite",
-            other.label()
-        ),
+        SystemId::Oibl => {
+            let mut all: Vec<RosterJson> = ["example:american", "example:british"]
+                .iter()
+                .map(|r| {
+                    let doc = oibl::Oibl::historical_force(r).expect("a One if by Land example");
+                    RosterJson::from_value(&serde_json::to_value(doc).expect("a roster serialises"))
+                })
+                .collect();
+            all.push(RosterJson::from_value(&oibl_every_class()));
+            all
+        }
     }
 }
 
@@ -365,6 +374,31 @@ fn awi_large() -> Value {
                {"name": "Jersey militia", "type": "infantry", "grade": "militia", "bases": 9},
                {"name": "Light dragoons", "type": "cavalry", "grade": "trained", "bases": 8},
                {"name": "Field piece", "type": "artillery", "grade": "raw", "gun": "light", "gunners": 2}]}]})
+}
+
+/// A One if by Land order of battle under an army commander and a division, with a unit of
+/// most classes, a battery of three heavy guns, a unit under strength, an unnamed unit, Marksmen,
+/// and ids that clash (the second of each gets a new one).
+fn oibl_every_class() -> Value {
+    json!({"format": "muster.oibl.roster/1", "name": "Grand Army", "nation": "american",
+           "army_commander": {"name": "Washington", "rating": 2},
+           "divisions": [{"name": "Right wing", "commander": {"name": "Greene"},
+                          "brigades": ["b1", "b2"]}],
+           "brigades": [
+             {"id": "b1", "name": "Line", "commander": {"name": "Wayne", "rating": 1}, "units": [
+               {"id": "u1", "name": "1st Pennsylvania", "class": "continental", "stands": 8,
+                "quality": "elite"},
+               {"id": "u1", "name": "2nd Pennsylvania", "class": "continental", "stands": 6,
+                "quality": "regular", "figures": 14},
+               {"class": "militia", "stands": 5, "quality": "wretched"},
+               {"name": "Morgan's Rifles", "class": "militia_rifle", "stands": 6,
+                "quality": "veteran", "marksmen": true}]},
+             {"id": "b2", "name": "Horse and guns", "commander": {"name": "Knox"}, "units": [
+               {"name": "Light Dragoons", "class": "cavalry", "stands": 4, "quality": "regular"},
+               {"name": "Siege train", "class": "artillery", "stands": 3, "quality": "veteran",
+                "gun": "heavy", "guns": 3},
+               {"name": "French Regiment", "class": "french", "stands": 6, "quality": "veteran"},
+               {"name": "Oneida", "class": "indian", "stands": 8, "quality": "regular"}]}]})
 }
 
 /// A British Liberty or Death! army with every kind at its largest size, some units unnamed
@@ -550,6 +584,23 @@ fn the_land_of_the_free_fixtures_are_legal_forces() {
         clashing.commander.as_ref().map(|c| c.id.as_str()),
         Some("c1")
     );
+}
+
+/// The One if by Land fixture is a legal order of battle, whose every unit can lose figures.
+#[test]
+fn the_one_if_by_land_fixture_is_a_legal_order_of_battle() {
+    let systems = Systems::builtin().expect("the built-in data");
+    let rules = systems.forces(SystemId::Oibl).expect("One if by Land");
+    let force = enlisted(rules, &RosterJson::from_value(&oibl_every_class()), 400);
+    assert_eq!(rules.problems(&force, 400, false), Vec::<String>::new());
+    let shape = shape(rules, &force);
+    assert_eq!(
+        shape.commanders().count(),
+        3,
+        "the army's and two brigades'"
+    );
+    assert_eq!(shape.elements().count(), 8);
+    assert!(shape.elements().all(|e| e.rank > 0), "{shape:?}");
 }
 
 // ---------------------------------------------------------------------------------------------

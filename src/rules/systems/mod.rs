@@ -33,7 +33,7 @@ impl SystemId {
                 odds: false,
                 simulator: false,
                 tabletop_record: false,
-                campaigns: false,
+                campaigns: true,
                 ..oibl::Oibl::capabilities()
             }),
         }
@@ -140,8 +140,8 @@ impl Systems {
             SystemId::Lod => Some(&self.lod),
             SystemId::Awi => Some(&self.awi),
             SystemId::Atkm => Some(&self.atkm),
-            // The campaign rules come with MILESTONE 4.
-            SystemId::Oibl => None,
+            // Spec 3.3, B-70 to B-73 (`oibl/campaign.rs`).
+            SystemId::Oibl => Some(&self.oibl),
         }
     }
 

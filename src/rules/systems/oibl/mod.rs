@@ -7,6 +7,7 @@
 //! `docs/rulings.md` holds the ones Muster added or amended.
 
 pub mod battle;
+pub mod campaign;
 pub mod catalogue;
 pub mod odds;
 pub mod record;
@@ -23,5 +24,7 @@ pub use system::Oibl;
 pub use types::{Formation, GunClass, Kind, Quality};
 pub use validate::{validate, Report};
 
+#[cfg(test)]
+mod campaign_tests;
 #[cfg(test)]
 mod tests;

@@ -61,7 +61,8 @@ impl RuleSystem for Oibl {
             // The simulator and campaigns are not built yet (docs/systems/oibl.md).
             simulator: false,
             tabletop_record: true,
-            campaigns: false,
+            // Campaigns: `campaign.rs` (spec 3.3, B-70 to B-73).
+            campaigns: true,
         }
     }
 

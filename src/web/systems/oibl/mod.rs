@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod battles;
+pub mod campaign;
 pub mod edit;
 pub mod odds;
 pub mod print;
@@ -49,15 +50,14 @@ impl SystemPages for OiblPages {
 
     fn print_campaign_force(
         &self,
-        _state: &AppState,
-        _ctx: PageCtx,
-        _campaign: &crate::app::campaigns::Loaded,
-        _force: &str,
-        _kind: &str,
-        _query: &str,
+        state: &AppState,
+        ctx: PageCtx,
+        campaign: &crate::app::campaigns::Loaded,
+        force: &str,
+        kind: &str,
+        query: &str,
     ) -> Result<HttpResponse, AppError> {
-        // One if by Land fights no campaigns in this build (its capabilities say so).
-        Err(AppError::NotFound)
+        campaign::print_force(state, ctx, campaign, force, kind, query)
     }
 
     fn configure(&self, cfg: &mut ServiceConfig) {

@@ -32,7 +32,7 @@ impl SystemId {
             SystemId::Oibl => Some(Capabilities {
                 odds: false,
                 simulator: false,
-                tabletop_record: false,
+                tabletop_record: true,
                 campaigns: false,
                 ..oibl::Oibl::capabilities()
             }),
@@ -324,7 +324,7 @@ impl Systems {
             SystemId::Lod => lod::table::start_stored(&self.lod, setup),
             SystemId::Awi => awi::table::start_stored(&self.awi, setup),
             SystemId::Atkm => atkm::table::start_stored(&self.atkm, setup),
-            SystemId::Oibl => Err(unserved(id)),
+            SystemId::Oibl => oibl::table::start_stored(&self.oibl, setup),
         }
     }
 
@@ -342,7 +342,7 @@ impl Systems {
             SystemId::Lod => lod::table::apply_stored(&self.lod, setup, state, action),
             SystemId::Awi => awi::table::apply_stored(&self.awi, setup, state, action),
             SystemId::Atkm => atkm::table::apply_stored(&self.atkm, setup, state, action),
-            SystemId::Oibl => Err(unserved(id)),
+            SystemId::Oibl => oibl::table::apply_stored(&self.oibl, setup, state, action),
         }
     }
 }

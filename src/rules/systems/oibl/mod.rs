@@ -12,6 +12,7 @@ pub mod odds;
 pub mod record;
 pub mod roster;
 pub mod system;
+pub mod table;
 pub mod types;
 pub mod unit;
 pub mod validate;

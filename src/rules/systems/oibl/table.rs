@@ -30,7 +30,7 @@ use super::record::{
 use super::types::Kind;
 use super::unit::{stats, UnitStats};
 use crate::rules::system::BattleSide;
-use crate::rules::table::{step, TableAction, TableDocument};
+use crate::rules::table::{step, TableAction};
 
 /// The `format` of a stored table state.
 pub const TABLE_FORMAT: &str = "muster.oibl.table/1";
@@ -393,46 +393,7 @@ fn side_of(report: &mut TabletopReport, side: BattleSide) -> &mut SideReport {
     }
 }
 
-impl TableDocument for TableState {
-    type Catalogue = Catalogue;
-    type Setup = BattleSetup;
-
-    fn parse_setup(text: &str) -> Result<BattleSetup, String> {
-        <super::system::Oibl as crate::rules::system::RuleSystem>::parse_setup(text)
-    }
-
-    fn fresh(cat: &Catalogue, setup: &BattleSetup) -> Self {
-        TableState::start(cat, setup)
-    }
-
-    fn stored(cat: &Catalogue, setup: &BattleSetup, text: &str) -> Result<Self, String> {
-        TableState::read(cat, setup, text)
-    }
-
-    fn tap(
-        &mut self,
-        cat: &Catalogue,
-        setup: &BattleSetup,
-        action: &TableAction,
-    ) -> Result<(), String> {
-        self.apply(cat, setup, action)
-    }
-}
-
-/// A stored set-up's table before the first tap, as its JSON document.
-pub fn start_stored(cat: &Catalogue, setup: &str) -> Result<String, String> {
-    crate::rules::table::start_stored::<TableState>(cat, setup)
-}
-
-/// Applies a tap to a stored state (`None`: before the first tap) of a stored set-up.
-pub fn apply_stored(
-    cat: &Catalogue,
-    setup: &str,
-    state: Option<&str>,
-    action: &TableAction,
-) -> Result<Result<String, String>, String> {
-    crate::rules::table::apply_stored::<TableState>(cat, setup, state, action)
-}
+crate::rules::table::table_document!(TableState, Catalogue, BattleSetup, super::system::Oibl);
 
 #[cfg(test)]
 mod tests {
@@ -440,6 +401,7 @@ mod tests {
     use crate::rules::systems::oibl::battle::Level;
     use crate::rules::systems::oibl::record::{assess, prepare};
     use crate::rules::systems::oibl::system::example_force;
+    use crate::rules::table::{apply_stored, start_stored};
 
     fn battle() -> (Catalogue, BattleSetup) {
         let cat = match Catalogue::builtin() {
@@ -642,19 +604,21 @@ mod tests {
         let (cat, setup) = battle();
         let text =
             <super::super::system::Oibl as crate::rules::system::RuleSystem>::write_setup(&setup);
-        let fresh = match start_stored(&cat, &text) {
+        let fresh = match start_stored::<TableState>(&cat, &text) {
             Ok(s) => s,
             Err(e) => panic!("{e}"),
         };
-        let next = match apply_stored(&cat, &text, Some(&fresh), &tap("figures", "d.u3", 1)) {
-            Ok(Ok(s)) => s,
-            other => panic!("{other:?}"),
-        };
+        let next =
+            match apply_stored::<TableState>(&cat, &text, Some(&fresh), &tap("figures", "d.u3", 1))
+            {
+                Ok(Ok(s)) => s,
+                other => panic!("{other:?}"),
+            };
         assert!(next.contains("\"lost\":1"), "{next}");
         assert!(matches!(
-            apply_stored(&cat, &text, Some(&next), &tap("guns", "d.u3", 1)),
+            apply_stored::<TableState>(&cat, &text, Some(&next), &tap("guns", "d.u3", 1)),
             Ok(Err(_))
         ));
-        assert!(apply_stored(&cat, "{}", None, &tap("turn", "", 1)).is_err());
+        assert!(apply_stored::<TableState>(&cat, "{}", None, &tap("turn", "", 1)).is_err());
     }
 }

@@ -8,9 +8,11 @@
 
 pub mod battle;
 pub mod catalogue;
+pub mod montecarlo;
 pub mod odds;
 pub mod record;
 pub mod roster;
+pub mod sim;
 pub mod system;
 pub mod table;
 pub mod types;

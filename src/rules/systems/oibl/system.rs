@@ -168,8 +168,7 @@ impl RuleSystem for Oibl {
     }
 
     fn fight(cat: &Catalogue, setup: &BattleSetup) -> Option<Result<Outcome, String>> {
-        let _ = (cat, setup);
-        None
+        Some(super::sim::fight(cat, setup))
     }
 
     fn assess_record(

@@ -581,3 +581,64 @@ async fn oibl_the_players_result_stands_and_an_early_stop_is_decided_on_the_figu
     );
     assert!(page.contains("seriously wounded"), "{page}");
 }
+
+/// A stored battle fought by Muster's simulator through the system's seam: the page says who
+/// won by Muster's rule and why, how every unit ended, and tells the battle as it was fought;
+/// the pack still prints the sides as they were set up.
+#[tokio::test]
+async fn oibl_a_stored_battle_is_fought_by_the_simulator() {
+    let app = spawn_app().await;
+    app.register("solo@example.org", "Solo", PASSWORD).await;
+    let res = app
+        .post_form(
+            "/battles?system=oibl",
+            "/battles",
+            &[
+                ("system", "oibl"),
+                ("first", "h:oibl:example:american"),
+                ("second", "h:oibl:example:british"),
+                ("first_player", ""),
+                ("second_player", "A Guest"),
+                ("scenario", "defended_line"),
+                ("roles", "given"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let id: i64 = location(&res)
+        .trim_start_matches("/battles/")
+        .parse()
+        .unwrap();
+    let res = app
+        .post_form(
+            &format!("/battles/{id}"),
+            &format!("/battles/{id}/simulate"),
+            &[("version", "1")],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let page = app.get_html(&format!("/battles/{id}")).await;
+    assert!(
+        page.contains("wins: a decisive victory (B-34)")
+            || page.contains("wins: a marginal victory (B-35)")
+            || page.contains("A draw"),
+        "decided by Muster's rule: {page}"
+    );
+    assert_eq!(
+        page.matches("units lost (routing, destroyed or off the table; beaten at 3, B-34)")
+            .count(),
+        2,
+        "both armies' counts against B-34: {page}"
+    );
+    assert_eq!(
+        page.matches("figures left").count(),
+        10,
+        "every unit's end is told: {page}"
+    );
+    assert!(page.contains("How it went"), "the narration: {page}");
+    let pack = app.get_html(&format!("/battles/{id}/print/pack")).await;
+    assert!(
+        pack.contains("A Guest") && pack.contains("light cover"),
+        "{pack}"
+    );
+}

@@ -336,6 +336,11 @@ fn assess_side(
         u.destroyed = r.destroyed
             || u.start_figures - u.figures_lost < cat.destroyed_below
             || (*guns > 0 && u.guns_lost >= *guns);
+        if u.destroyed {
+            // B-57: a unit removed under B-33 takes its last figures with it, for B-35's shares
+            // as in a simulated battle.
+            u.figures_lost = u.start_figures;
+        }
     }
     let all = commanders(roster);
     let mut fates: Vec<CommanderResult> = all

@@ -573,7 +573,8 @@ mod tests {
         assert_eq!(o.winner, Some(BattleSide::Attacker));
         assert_eq!(o.level, Level::Decisive);
         assert_eq!(o.defender.lost_units(), 3);
-        assert_eq!(o.defender.figures_lost(), 4);
+        // 4 from the 1st Foot, and the battery's 2 crew with its gun (B-57).
+        assert_eq!(o.defender.figures_lost(), 6);
         assert!(o
             .defender
             .commanders

@@ -173,6 +173,8 @@ struct DetailsPart {
     battle_id: i64,
     sides: Vec<SideView>,
     rolls: Vec<String>,
+    /// A simulated battle's narration.
+    log: Vec<String>,
     printable: bool,
 }
 
@@ -421,6 +423,7 @@ pub fn view(
         battle_id: row.id,
         sides,
         rolls,
+        log: result.map(|o| o.log).unwrap_or_default(),
         printable,
     }
     .render()?;

@@ -183,13 +183,7 @@ pub fn main() -> ExitCode {
                 SystemId::Atkm => atkm::calibrate(battles, json),
                 SystemId::Awi => awi::calibrate(battles, json),
                 SystemId::Lotf => lotf::calibrate(battles, json, show),
-                _ => {
-                    eprintln!(
-                        "muster calibrate: {} has no calibration table yet",
-                        system.label()
-                    );
-                    ExitCode::from(2)
-                }
+                SystemId::Oibl => oibl::calibrate(battles, json),
             };
         }
         Some(Command::Simulate {
@@ -224,6 +218,9 @@ pub fn main() -> ExitCode {
             }
             if system == SystemId::Awi {
                 return awi::simulate(args);
+            }
+            if system == SystemId::Oibl {
+                return oibl::simulate(args);
             }
             return rules::simulate(args);
         }

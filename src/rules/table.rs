@@ -79,6 +79,40 @@ pub trait TableDocument: Serialize + Sized {
     ) -> Result<(), String>;
 }
 
+/// Implements [`TableDocument`] for a system's table state whose inherent `start`, `read` and
+/// `apply` already do the work, with `$system`'s set-up reader: one line per system instead of
+/// the same delegating block in each.
+macro_rules! table_document {
+    ($state:ty, $catalogue:ty, $setup:ty, $system:ty) => {
+        impl $crate::rules::table::TableDocument for $state {
+            type Catalogue = $catalogue;
+            type Setup = $setup;
+
+            fn parse_setup(text: &str) -> Result<$setup, String> {
+                <$system as $crate::rules::system::RuleSystem>::parse_setup(text)
+            }
+
+            fn fresh(cat: &$catalogue, setup: &$setup) -> Self {
+                <$state>::start(cat, setup)
+            }
+
+            fn stored(cat: &$catalogue, setup: &$setup, text: &str) -> Result<Self, String> {
+                <$state>::read(cat, setup, text)
+            }
+
+            fn tap(
+                &mut self,
+                cat: &$catalogue,
+                setup: &$setup,
+                action: &$crate::rules::table::TableAction,
+            ) -> Result<(), String> {
+                self.apply(cat, setup, action)
+            }
+        }
+    };
+}
+pub(crate) use table_document;
+
 /// The table of a stored set-up before the first tap, as its JSON document; `Err` when the
 /// set-up cannot be read.
 pub fn start_stored<T: TableDocument>(cat: &T::Catalogue, setup: &str) -> Result<String, String> {

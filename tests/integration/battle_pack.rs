@@ -85,6 +85,20 @@ async fn whoever_may_see_the_battle_prints_its_pack(system: &str) {
             );
             assert!(html.contains("collapses with 3 or fewer left"), "{html}");
         }
+        "oibl" => {
+            assert!(
+                html.contains("of its own long edge; Example: a Continental brigade attacks"),
+                "the open field's deployment (B-51): {html}"
+            );
+            assert!(
+                html.contains("is beaten when 3 of its 5 units are routing"),
+                "Muster's army morale (B-34): {html}"
+            );
+            assert!(
+                html.contains("Attacker in battle") && html.contains("Brigade commander"),
+                "the sheets with each commander's X: {html}"
+            );
+        }
         _ => {
             assert!(html.contains("An open field"), "{html}");
             assert!(
@@ -109,6 +123,11 @@ async fn whoever_may_see_the_battle_prints_its_pack_lod() {
 #[tokio::test]
 async fn whoever_may_see_the_battle_prints_its_pack_atkm() {
     whoever_may_see_the_battle_prints_its_pack("atkm").await;
+}
+
+#[tokio::test]
+async fn whoever_may_see_the_battle_prints_its_pack_oibl() {
+    whoever_may_see_the_battle_prints_its_pack("oibl").await;
 }
 
 /// A battle fought already still prints its pack (the sides as they stood at set-up).
@@ -208,11 +227,31 @@ async fn the_pack_prints_on_a4_and_letter_without_overflowing() {
         .trim_start_matches("/battles/")
         .parse()
         .unwrap();
+    let res = app
+        .post_form(
+            "/battles?system=oibl",
+            "/battles",
+            &[
+                ("system", "oibl"),
+                ("first", "h:oibl:example:american"),
+                ("second", "h:oibl:example:british"),
+                ("first_player", ""),
+                ("second_player", "Guest General"),
+                ("scenario", "defended_line"),
+                ("roles", "given"),
+            ],
+        )
+        .await;
+    assert_eq!(res.status(), 303);
+    let oibl: i64 = location(&res)
+        .trim_start_matches("/battles/")
+        .parse()
+        .unwrap();
     log_in_browser(&b, &app).await;
     let out =
         std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/browser-shots/print");
     std::fs::create_dir_all(&out).expect("print output directory");
-    for (system, id) in [("lotf", lotf), ("lod", lod), ("atkm", atkm)] {
+    for (system, id) in [("lotf", lotf), ("lod", lod), ("atkm", atkm), ("oibl", oibl)] {
         for (letter, paper) in [(false, "a4"), (true, "letter")] {
             let url = app.url(&format!("/battles/{id}/print/pack?paper={paper}"));
             let pdf = crate::browser_print::pdf(&b, &url, letter).await;

@@ -117,7 +117,8 @@ async fn forces_of_two_rule_systems_cannot_meet_over_the_api() {
         "the refusal names both systems: {body}"
     );
 
-    // Two forces of a system whose battles have no pages yet: refused in words, not a failure.
+    // Two forces of one system that cannot fight (orders of battle with no units): refused in
+    // words, not a failure.
     let one = stored_roster(&app, "mixapi@example.org", "oibl", "Militia");
     let other = stored_roster(&app, "mixapi@example.org", "oibl", "Line");
     let res = api
@@ -130,10 +131,11 @@ async fn forces_of_two_rule_systems_cannot_meet_over_the_api() {
         .send()
         .await
         .unwrap();
-    assert_eq!(res.status(), 409);
+    assert_eq!(res.status(), 422);
     let body: Value = res.json().await.unwrap();
     assert!(
-        body.to_string().contains("One if by Land battles yet"),
+        body.to_string()
+            .contains("Militia has no unit that can fight"),
         "{body}"
     );
 }

@@ -458,12 +458,17 @@ async fn oibl_api_catalogue_and_validation() {
 }
 
 #[tokio::test]
-async fn oibl_battles_are_refused_by_name_until_they_work() {
+async fn oibl_orders_of_battle_are_offered_for_battles_but_one_without_units_cannot_fight() {
     let app = spawn_app().await;
     app.register("clinton@example.org", "Clinton", PASSWORD)
         .await;
     let ours = new_order_of_battle(&app, "Ours", "british").await;
     let theirs = new_order_of_battle(&app, "Theirs", "american").await;
+    let page = app.get_html("/battles?system=oibl").await;
+    assert!(
+        page.contains(&format!("value=\"r:{ours}\"")),
+        "the set-up form offers the orders of battle: {page}"
+    );
     let token = app.api_token("clinton@example.org", PASSWORD).await;
     let res = reqwest::Client::new()
         .post(app.url("/api/v1/battles"))
@@ -477,18 +482,12 @@ async fn oibl_battles_are_refused_by_name_until_they_work() {
         .unwrap();
     assert_eq!(
         res.status(),
-        409,
+        422,
         "no battle is set up that could not be fought"
     );
     let body: Value = res.json().await.unwrap();
     assert!(
-        body.to_string()
-            .contains("Muster cannot set up, fight or record One if by Land battles yet"),
+        body.to_string().contains("has no unit that can fight"),
         "{body}"
-    );
-    let page = app.get_html("/battles?system=oibl").await;
-    assert!(
-        !page.contains(&format!("value=\"r:{ours}\"")),
-        "the set-up form offers no One if by Land force"
     );
 }

@@ -30,6 +30,11 @@ pub(crate) async fn set_up_battle(app: &TestApp, system: &str) -> (i64, Visitor,
             "h:awi:example:british",
             "open_field",
         ),
+        "oibl" => (
+            "h:oibl:example:american",
+            "h:oibl:example:british",
+            "open_field",
+        ),
         _ => ("h:example:continental", "h:example:british", "open_field"),
     };
     let form = format!("/battles?system={system}");
@@ -167,6 +172,11 @@ async fn only_the_players_see_and_tap_the_table_lod() {
 #[tokio::test]
 async fn only_the_players_see_and_tap_the_table_atkm() {
     only_the_players_see_and_tap_the_table("atkm").await;
+}
+
+#[tokio::test]
+async fn only_the_players_see_and_tap_the_table_oibl() {
+    only_the_players_see_and_tap_the_table("oibl").await;
 }
 
 async fn a_stale_tap_is_refused_and_the_newer_table_shown(system: &str) {
@@ -504,6 +514,87 @@ async fn finish_fills_in_the_atkm_record_form() {
     );
     assert!(
         form.contains("<option value=\"1\" selected>1</option>"),
+        "{form}"
+    );
+}
+
+/// One if by Land at the table: figures lost against the loss bands (B-9) and the destruction
+/// mark (B-33), the markers, a battery's guns, a commander's fate and the turn; a tap out of
+/// range is refused; "Finish" fills the record form in.
+#[tokio::test]
+async fn finish_fills_in_the_oibl_record_form() {
+    let app = spawn_app().await;
+    let (id, opponent, _) = set_up_battle(&app, "oibl").await;
+    let table = format!("/battles/{id}/table");
+    let page = app.get_html(&table).await;
+    assert!(
+        page.contains("Figures lost") && page.contains("Crew figures lost"),
+        "{page}"
+    );
+    assert!(
+        page.contains("+1 from 5, +2 from 9, +3 from 14, destroyed from 17"),
+        "the 1st Continental's 18 figures: {page}"
+    );
+    assert!(page.contains("1 of 12 (B-35)"), "{page}");
+    assert!(
+        page.contains("0 of 5 units lost (routing, destroyed or off the table); beaten at 3"),
+        "{page}"
+    );
+    // The Americans attack: a. is the Continental brigade, d. the British.
+    let res = tap(&app, id, "0", "guns", "a.u1", "1").await;
+    assert_eq!(res.status(), 422, "a regiment has no guns");
+    let html = res.text().await.unwrap();
+    assert!(html.contains("That tap was not saved"), "{html}");
+    let mut taps = vec![(&app.visitor, "turn", "", "1")];
+    for _ in 0..5 {
+        taps.push((&opponent, "figures", "a.u1", "1"));
+    }
+    taps.push((&app.visitor, "failed_by_1", "a.u1", "1"));
+    taps.push((&opponent, "routing", "d.u2", "1"));
+    taps.push((&app.visitor, "left_table", "d.u4", "1"));
+    taps.push((&opponent, "guns", "d.u5", "1"));
+    taps.push((&app.visitor, "fate", "d.c1", "3"));
+    for (version, (who, what, target, value)) in taps.into_iter().enumerate() {
+        let res = tap(who, id, &version.to_string(), what, target, value).await;
+        assert_eq!(res.status(), 303, "{what} {target} {value}");
+    }
+    let page = app.get_html(&table).await;
+    assert!(
+        page.contains(
+            "13 of 18 figures left · +1 on morale tests for losses · failed by 1 · Panic Marker"
+        ),
+        "5 of 18 lost: the 25 % band (B-9); failing by 1 keeps a marker (B-23): {page}"
+    );
+    assert!(
+        page.contains("3 of 5 units lost (routing, destroyed or off the table); beaten at 3"),
+        "routing, off the table and a battery without its gun (B-33, B-34): {page}"
+    );
+    assert!(page.contains("Destroyed (B-33)"), "{page}");
+
+    let form = app.get_html(&format!("{table}/finish")).await;
+    assert!(form.contains("Filled in from the table"), "{form}");
+    assert!(
+        form.contains("name=\"turns\" type=\"number\" min=\"1\" max=\"99\" value=\"2\""),
+        "{form}"
+    );
+    assert!(
+        form.contains("name=\"lost_a_u1\" type=\"number\" min=\"0\" max=\"18\" value=\"5\""),
+        "{form}"
+    );
+    assert!(
+        form.contains("name=\"routed_d_u2\" value=\"1\" checked"),
+        "{form}"
+    );
+    assert!(
+        form.contains("name=\"off_d_u4\" value=\"1\" checked"),
+        "{form}"
+    );
+    assert!(
+        form.contains("name=\"guns_d_u5\" type=\"number\" min=\"0\" max=\"1\" value=\"1\""),
+        "{form}"
+    );
+    assert!(
+        form.contains("<option value=\"killed\" selected>"),
         "{form}"
     );
 }

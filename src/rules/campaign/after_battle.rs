@@ -179,8 +179,8 @@ pub fn resolve_battle(
                     continue;
                 }
                 Some(Carried::Size(_)) => continue,
-                // Otherwise the system's own rule when it has one (the AWI rules' recovery of
-                // figures), else the campaign's casualty roll.
+                // Otherwise the system's own rule when it has one (a recovery of lost figures,
+                // say), else the campaign's casualty roll.
                 None => rules_of_system
                     .casualty(&f.roster, el, &mut dice)
                     .unwrap_or_else(|| casualty_roll(&mut dice, el.end, e.rank, 0)),
@@ -347,7 +347,7 @@ pub fn resolve_battle(
         }
         // The Force Commander who lost: the one who led the force into the battle. If he fell
         // or was taken, nobody rolls; his successor did not lose the battle as its commander.
-        // A system may have every commander of the beaten force roll (the AWI rules' brigadiers).
+        // A system may have every commander of the beaten force roll (all its brigadiers, say).
         let loser = force_of(loser_side);
         let lost_it: Vec<String> = match state.forces.get(&loser) {
             Some(f) if rules_of_system.defeat_tests_every_commander() => {

@@ -175,8 +175,8 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
             refund,
             ..
         } => {
-            // Roll 0: no die decided it (the battle's own losses carried over, or the AWI rules'
-            // figures not recovered).
+            // Roll 0: no die decided it (the battle's own losses carried over, or figures a
+            // system's recovery rule did not bring back).
             let mut s = if *roll == 0 {
                 format!(
                     "{}: {} comes out of the battle at {}.",
@@ -208,8 +208,8 @@ pub fn describe(system: &dyn ForceRules, st: &CampaignState, e: &Event) -> Strin
             "{}: {} {}is lost.",
             force_label(st, force),
             element_name(system, st, force, element),
-            // A loss no die decided (an AWI gun taken, an All the King's Men unit that
-            // collapsed) names no roll.
+            // A loss no die decided (a gun taken, a unit that collapsed in the battle) names
+            // no roll.
             if *roll == 0 {
                 String::new()
             } else {

@@ -13,6 +13,7 @@ use crate::rules::system::{
     Capabilities, DecidedBattle, DocumentError, Finding, PreparedBattle, RecordProblem,
     RosterSummary, RuleSystem, SystemId,
 };
+use crate::rules::table;
 
 /// Answered here, in the dispatch file, so that adding a system adds one arm.
 impl SystemId {
@@ -32,7 +33,7 @@ impl SystemId {
             SystemId::Oibl => Some(Capabilities {
                 odds: false,
                 simulator: false,
-                tabletop_record: false,
+                tabletop_record: true,
                 campaigns: true,
                 ..oibl::Oibl::capabilities()
             }),
@@ -320,11 +321,11 @@ impl Systems {
     /// The table of stored set-up `setup` before the first tap.
     pub fn table_start(&self, id: SystemId, setup: &str) -> Result<String, String> {
         match id {
-            SystemId::Lotf => lotf::table::start_stored(&self.lotf, setup),
-            SystemId::Lod => lod::table::start_stored(&self.lod, setup),
-            SystemId::Awi => awi::table::start_stored(&self.awi, setup),
-            SystemId::Atkm => atkm::table::start_stored(&self.atkm, setup),
-            SystemId::Oibl => Err(unserved(id)),
+            SystemId::Lotf => table::start_stored::<lotf::table::TableState>(&self.lotf, setup),
+            SystemId::Lod => table::start_stored::<lod::table::TableState>(&self.lod, setup),
+            SystemId::Awi => table::start_stored::<awi::table::TableState>(&self.awi, setup),
+            SystemId::Atkm => table::start_stored::<atkm::table::TableState>(&self.atkm, setup),
+            SystemId::Oibl => table::start_stored::<oibl::table::TableState>(&self.oibl, setup),
         }
     }
 
@@ -338,11 +339,21 @@ impl Systems {
         action: &crate::rules::table::TableAction,
     ) -> Result<Result<String, String>, String> {
         match id {
-            SystemId::Lotf => lotf::table::apply_stored(&self.lotf, setup, state, action),
-            SystemId::Lod => lod::table::apply_stored(&self.lod, setup, state, action),
-            SystemId::Awi => awi::table::apply_stored(&self.awi, setup, state, action),
-            SystemId::Atkm => atkm::table::apply_stored(&self.atkm, setup, state, action),
-            SystemId::Oibl => Err(unserved(id)),
+            SystemId::Lotf => {
+                table::apply_stored::<lotf::table::TableState>(&self.lotf, setup, state, action)
+            }
+            SystemId::Lod => {
+                table::apply_stored::<lod::table::TableState>(&self.lod, setup, state, action)
+            }
+            SystemId::Awi => {
+                table::apply_stored::<awi::table::TableState>(&self.awi, setup, state, action)
+            }
+            SystemId::Atkm => {
+                table::apply_stored::<atkm::table::TableState>(&self.atkm, setup, state, action)
+            }
+            SystemId::Oibl => {
+                table::apply_stored::<oibl::table::TableState>(&self.oibl, setup, state, action)
+            }
         }
     }
 }

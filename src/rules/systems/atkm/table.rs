@@ -29,7 +29,7 @@ use super::roster::{GeneralDoc, UnitDoc};
 use super::types::Colour;
 use super::validate::{profile, UnitProfile};
 use crate::rules::system::BattleSide;
-use crate::rules::table::{step, TableAction, TableDocument};
+use crate::rules::table::{step, TableAction};
 
 /// The `format` of a stored table state.
 pub const TABLE_FORMAT: &str = "muster.atkm.table/1";
@@ -420,46 +420,7 @@ fn side_of(report: &mut TabletopReport, side: BattleSide) -> &mut SideReport {
     }
 }
 
-impl TableDocument for TableState {
-    type Catalogue = Catalogue;
-    type Setup = BattleSetup;
-
-    fn parse_setup(text: &str) -> Result<BattleSetup, String> {
-        <super::system::Atkm as crate::rules::system::RuleSystem>::parse_setup(text)
-    }
-
-    fn fresh(cat: &Catalogue, setup: &BattleSetup) -> Self {
-        TableState::start(cat, setup)
-    }
-
-    fn stored(cat: &Catalogue, setup: &BattleSetup, text: &str) -> Result<Self, String> {
-        TableState::read(cat, setup, text)
-    }
-
-    fn tap(
-        &mut self,
-        cat: &Catalogue,
-        setup: &BattleSetup,
-        action: &TableAction,
-    ) -> Result<(), String> {
-        self.apply(cat, setup, action)
-    }
-}
-
-/// A stored set-up's table before the first tap, as its JSON document.
-pub fn start_stored(cat: &Catalogue, setup: &str) -> Result<String, String> {
-    crate::rules::table::start_stored::<TableState>(cat, setup)
-}
-
-/// Applies a tap to a stored state (`None`: before the first tap) of a stored set-up.
-pub fn apply_stored(
-    cat: &Catalogue,
-    setup: &str,
-    state: Option<&str>,
-    action: &TableAction,
-) -> Result<Result<String, String>, String> {
-    crate::rules::table::apply_stored::<TableState>(cat, setup, state, action)
-}
+crate::rules::table::table_document!(TableState, Catalogue, BattleSetup, super::system::Atkm);
 
 #[cfg(test)]
 mod tests {

@@ -197,34 +197,7 @@ impl TableState {
     }
 }
 
-/// The table of a stored set-up before the first tap.
-pub fn start_stored(cat: &Catalogue, setup: &str) -> Result<String, String> {
-    use crate::rules::system::RuleSystem;
-    let setup = <super::system::Awi>::parse_setup(setup)?;
-    serde_json::to_string(&TableState::start(cat, &setup)).map_err(|e| e.to_string())
-}
-
-/// Applies a tap to a stored state (`None`: before the first tap): the new document, or why the
-/// tap was refused (inner `Err`); the outer `Err` when what is stored cannot be read.
-pub fn apply_stored(
-    cat: &Catalogue,
-    setup: &str,
-    state: Option<&str>,
-    action: &TableAction,
-) -> Result<Result<String, String>, String> {
-    use crate::rules::system::RuleSystem;
-    let setup = <super::system::Awi>::parse_setup(setup)?;
-    let mut table = match state {
-        Some(text) => TableState::read(cat, &setup, text)?,
-        None => TableState::start(cat, &setup),
-    };
-    if let Err(why) = table.apply(cat, &setup, action) {
-        return Ok(Err(why));
-    }
-    serde_json::to_string(&table)
-        .map(Ok)
-        .map_err(|e| e.to_string())
-}
+crate::rules::table::table_document!(TableState, Catalogue, BattleSetup, super::system::Awi);
 
 #[cfg(test)]
 mod tests {
@@ -232,6 +205,7 @@ mod tests {
     use crate::rules::system::RuleSystem;
     use crate::rules::systems::awi::record::prepare;
     use crate::rules::systems::awi::system::{example_force, Awi};
+    use crate::rules::table::{apply_stored, start_stored};
 
     fn stored() -> (Catalogue, String) {
         let cat = Catalogue::builtin().expect("catalogue");
@@ -252,8 +226,8 @@ mod tests {
     #[test]
     fn taps_mark_figures_states_moves_and_generals() {
         let (cat, setup) = stored();
-        let start = start_stored(&cat, &setup).expect("starts");
-        let s = apply_stored(
+        let start = start_stored::<TableState>(&cat, &setup).expect("starts");
+        let s = apply_stored::<TableState>(
             &cat,
             &setup,
             Some(&start),
@@ -261,7 +235,7 @@ mod tests {
         )
         .expect("reads")
         .expect("applies");
-        let s = apply_stored(
+        let s = apply_stored::<TableState>(
             &cat,
             &setup,
             Some(&s),
@@ -269,10 +243,10 @@ mod tests {
         )
         .expect("reads")
         .expect("applies");
-        let s = apply_stored(&cat, &setup, Some(&s), &tap("move", "", 1))
+        let s = apply_stored::<TableState>(&cat, &setup, Some(&s), &tap("move", "", 1))
             .expect("reads")
             .expect("applies");
-        let s = apply_stored(
+        let s = apply_stored::<TableState>(
             &cat,
             &setup,
             Some(&s),
@@ -300,9 +274,9 @@ mod tests {
             tap("general_killed", "attacker:ghost", 1),
             tap("dance", "", 1),
         ] {
-            let r = apply_stored(&cat, &setup, None, &action).expect("reads");
+            let r = apply_stored::<TableState>(&cat, &setup, None, &action).expect("reads");
             assert!(r.is_err(), "{action:?}");
         }
-        assert!(apply_stored(&cat, &setup, Some("{}"), &tap("move", "", 1)).is_err());
+        assert!(apply_stored::<TableState>(&cat, &setup, Some("{}"), &tap("move", "", 1)).is_err());
     }
 }

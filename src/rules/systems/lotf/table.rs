@@ -349,36 +349,7 @@ impl TableState {
     }
 }
 
-/// A stored set-up's table before the first tap, as its JSON document; `Err` when the set-up
-/// cannot be read.
-pub fn start_stored(cat: &Catalogue, setup: &str) -> Result<String, String> {
-    use crate::rules::system::RuleSystem;
-    let setup = <super::Lotf>::parse_setup(setup)?;
-    serde_json::to_string(&TableState::start(cat, &setup)).map_err(|e| e.to_string())
-}
-
-/// Applies a tap to a stored state (`None`: the table before the first tap) of a stored set-up:
-/// the new document, or why the tap was refused (inner `Err`); the outer `Err` when the stored
-/// set-up or state cannot be read.
-pub fn apply_stored(
-    cat: &Catalogue,
-    setup: &str,
-    state: Option<&str>,
-    action: &TableAction,
-) -> Result<Result<String, String>, String> {
-    use crate::rules::system::RuleSystem;
-    let setup = <super::Lotf>::parse_setup(setup)?;
-    let mut table = match state {
-        Some(text) => TableState::read(cat, &setup, text)?,
-        None => TableState::start(cat, &setup),
-    };
-    if let Err(why) = table.apply(cat, &setup, action) {
-        return Ok(Err(why));
-    }
-    serde_json::to_string(&table)
-        .map(Ok)
-        .map_err(|e| e.to_string())
-}
+crate::rules::table::table_document!(TableState, Catalogue, BattleSetup, super::Lotf);
 
 #[cfg(test)]
 mod tests {

@@ -9,10 +9,13 @@
 pub mod battle;
 pub mod campaign;
 pub mod catalogue;
+pub mod montecarlo;
 pub mod odds;
 pub mod record;
 pub mod roster;
+pub mod sim;
 pub mod system;
+pub mod table;
 pub mod types;
 pub mod unit;
 pub mod validate;

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::rules::dice::Dice;
 use crate::rules::system::{BattleSide, Method, RecordProblem};
@@ -130,7 +130,7 @@ pub fn prepare(
 }
 
 /// One unit's figures at the table's end.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct UnitReport {
     pub id: String,
@@ -147,14 +147,14 @@ pub struct UnitReport {
 }
 
 /// A commander's fate at the table.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CommanderReport {
     pub id: String,
     pub fate: Fate,
 }
 
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SideReport {
     #[serde(default)]
@@ -164,7 +164,7 @@ pub struct SideReport {
 }
 
 /// The players' own result, when they decided it by the scenario's objectives (spec 5.5).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayersResult {
     /// `attacker`, `defender`, or absent for a draw.
@@ -172,8 +172,11 @@ pub struct PlayersResult {
     pub winner: Option<BattleSide>,
 }
 
+/// The reason an outcome gives when the players entered their own result (spec 5.5).
+pub const PLAYERS_DECIDED: &str = "The players decided the result by the scenario's objectives.";
+
 /// A battle entered from the table. Units and commanders left out came through unhurt.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TabletopReport {
     pub turns: u32,
@@ -186,29 +189,72 @@ pub struct TabletopReport {
     pub result: Option<PlayersResult>,
 }
 
-/// Every commander of a roster: (id, name).
-pub fn commanders(roster: &RosterDoc) -> Vec<(String, String)> {
+/// A commander of a roster as a battle names him.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommanderLine {
+    /// His id in the roster, else where he stands (`army_commander`, `divisions[i]`,
+    /// `brigades[i]`).
+    pub id: String,
+    pub name: String,
+    /// Rating X as fought (B-8: 1 when the roster leaves it out).
+    pub rating: i32,
+    /// What he commands: "the army", "Howard's Continentals".
+    pub command: String,
+}
+
+/// Every commander of a roster, the army commander first, then divisions, then brigades.
+pub fn commander_lines(roster: &RosterDoc) -> Vec<CommanderLine> {
     let mut out = Vec::new();
-    let mut add = |id: Option<&String>, fallback: String, name: &str| {
-        out.push((
-            id.filter(|s| !s.is_empty()).cloned().unwrap_or(fallback),
-            name.to_string(),
-        ));
+    let mut add = |c: &super::roster::CommanderDoc, fallback: String, command: String| {
+        out.push(CommanderLine {
+            id: c
+                .id
+                .as_ref()
+                .filter(|s| !s.is_empty())
+                .cloned()
+                .unwrap_or(fallback),
+            name: c.name.clone(),
+            rating: c.rating_or_default(),
+            command,
+        });
+    };
+    let or_named = |name: &str, fallback: String| {
+        if name.trim().is_empty() {
+            fallback
+        } else {
+            name.to_string()
+        }
     };
     if let Some(c) = &roster.army_commander {
-        add(c.id.as_ref(), "army_commander".into(), &c.name);
+        add(c, "army_commander".into(), "the army".into());
     }
     for (i, d) in roster.divisions.iter().enumerate() {
         if let Some(c) = &d.commander {
-            add(c.id.as_ref(), format!("divisions[{i}]"), &c.name);
+            add(
+                c,
+                format!("divisions[{i}]"),
+                or_named(&d.name, format!("division {}", i + 1)),
+            );
         }
     }
     for (i, b) in roster.brigades.iter().enumerate() {
         if let Some(c) = &b.commander {
-            add(c.id.as_ref(), format!("brigades[{i}]"), &c.name);
+            add(
+                c,
+                format!("brigades[{i}]"),
+                or_named(&b.name, format!("brigade {}", i + 1)),
+            );
         }
     }
     out
+}
+
+/// Every commander of a roster: (id, name).
+pub fn commanders(roster: &RosterDoc) -> Vec<(String, String)> {
+    commander_lines(roster)
+        .into_iter()
+        .map(|c| (c.id, c.name))
+        .collect()
 }
 
 fn assess_side(
@@ -239,6 +285,7 @@ fn assess_side(
             },
         ));
     }
+    let mut seen = std::collections::BTreeSet::new();
     for (i, r) in report.units.iter().enumerate() {
         let path = format!("{field}.units[{i}]");
         let Some(&k) = by_id.get(&r.id) else {
@@ -249,6 +296,13 @@ fn assess_side(
             continue;
         };
         let (guns, u) = &mut units[k];
+        if !seen.insert(k) {
+            problems.push(RecordProblem {
+                field: format!("{path}.id"),
+                message: format!("{} is entered twice; give each unit once.", u.name),
+            });
+            continue;
+        }
         if r.figures_lost > u.start_figures {
             problems.push(RecordProblem {
                 field: format!("{path}.figures_lost"),
@@ -261,7 +315,17 @@ fn assess_side(
         if r.guns_lost > *guns {
             problems.push(RecordProblem {
                 field: format!("{path}.guns_lost"),
-                message: format!("{} had {} gun(s), not {}.", u.name, guns, r.guns_lost),
+                message: if *guns == 0 {
+                    format!("{} is not a battery: it has no guns to lose.", u.name)
+                } else {
+                    format!(
+                        "{} had {} gun{}, so it cannot lose {}.",
+                        u.name,
+                        guns,
+                        if *guns == 1 { "" } else { "s" },
+                        r.guns_lost
+                    )
+                },
             });
         }
         u.figures_lost = r.figures_lost.min(u.start_figures);
@@ -272,6 +336,11 @@ fn assess_side(
         u.destroyed = r.destroyed
             || u.start_figures - u.figures_lost < cat.destroyed_below
             || (*guns > 0 && u.guns_lost >= *guns);
+        if u.destroyed {
+            // B-57: a unit removed under B-33 takes its last figures with it, for B-35's shares
+            // as in a simulated battle.
+            u.figures_lost = u.start_figures;
+        }
     }
     let all = commanders(roster);
     let mut fates: Vec<CommanderResult> = all
@@ -339,13 +408,40 @@ pub fn assess(
             } else {
                 super::battle::Level::Draw
             },
-            "The players decided the result by the scenario's objectives.".to_string(),
+            PLAYERS_DECIDED.to_string(),
         ),
-        None => decide(cat, &attacker, &defender, true).unwrap_or((
-            None,
-            super::battle::Level::Draw,
-            String::new(),
-        )),
+        None => {
+            let decided = decide(cat, &attacker, &defender, true).unwrap_or((
+                None,
+                super::battle::Level::Draw,
+                String::new(),
+            ));
+            if report.turns < setup.turns && !attacker.defeated && !defender.defeated {
+                // B-63: the players stopped before the last turn with neither army beaten; the
+                // figures decide as if time had run out (B-35).
+                let (winner, level, _) = decided;
+                let reason = match winner {
+                    Some(side) => format!(
+                        "The game stopped after {} of {} turns with neither army beaten; {} \
+                         lost the smaller share of its figures (B-35, B-63).",
+                        report.turns,
+                        setup.turns,
+                        match side {
+                            BattleSide::Attacker => &attacker.name,
+                            BattleSide::Defender => &defender.name,
+                        }
+                    ),
+                    None => format!(
+                        "The game stopped after {} of {} turns with neither army beaten and \
+                         equal shares of figures lost: a draw (B-35, B-63).",
+                        report.turns, setup.turns
+                    ),
+                };
+                (winner, level, reason)
+            } else {
+                decided
+            }
+        }
     };
     Ok(Outcome {
         method: Method::Tabletop,

@@ -25,6 +25,10 @@ pub const STARTING_POINTS: [(&str, &str); 3] = [
 /// What names a starting point among the ready forces: `example:american`.
 pub const EXAMPLE_PREFIX: &str = "example:";
 
+/// What names this system's ready forces among every system's: `oibl:example:american`
+/// (`example:` alone is Liberty or Death!'s and AWI's too).
+pub const OIBL_PREFIX: &str = "oibl:";
+
 /// A starting point by its reference (`example:american`, `example:british`, `example:empty`).
 pub fn example_force(reference: &str) -> Option<RosterDoc> {
     let key = reference.strip_prefix(EXAMPLE_PREFIX)?;
@@ -107,9 +111,10 @@ impl RuleSystem for Oibl {
             .collect()
     }
 
-    /// No historical orders of battle (spec 2.3); the starting points stand in as ready forces.
+    /// No historical orders of battle (spec 2.3); the starting points stand in as ready forces,
+    /// named `oibl:example:<key>` so that no other system's examples answer to them.
     fn historical_force(reference: &str) -> Option<RosterDoc> {
-        example_force(reference)
+        example_force(reference.strip_prefix(OIBL_PREFIX)?)
     }
 
     fn prepare_battle(
@@ -164,8 +169,7 @@ impl RuleSystem for Oibl {
     }
 
     fn fight(cat: &Catalogue, setup: &BattleSetup) -> Option<Result<Outcome, String>> {
-        let _ = (cat, setup);
-        None
+        Some(super::sim::fight(cat, setup))
     }
 
     fn assess_record(

@@ -1,9 +1,9 @@
 //! One if by Land in the web layer: its tools under `/oibl/` (the quick reference), its API
 //! under `/api/v1/oibl/` (the catalogue, validation), the roster pages and editor in the game's
 //! own words (brigades, units, stands, figures, class, quality, Morale Number, authorizations)
-//! and the printouts (unit cards, the roster sheet, the two-sided quick reference). Each hook of
-//! [`SystemPages`] hands over to the module that owns it; the battle hooks refuse in words until
-//! the rules core can fight and assess this system's battles.
+//! and the printouts (unit cards, the roster sheet, the two-sided quick reference), battles set
+//! up and recorded from the table, the table itself and the printed battle pack. Each hook of
+//! [`SystemPages`] hands over to the module that owns it.
 
 pub mod api;
 pub mod battles;
@@ -12,6 +12,7 @@ pub mod edit;
 pub mod odds;
 pub mod print;
 pub mod rosters;
+pub mod table;
 pub mod view;
 
 use actix_web::web::{self, ServiceConfig};
@@ -114,6 +115,10 @@ impl SystemPages for OiblPages {
         battles::record_form(state, row, fields)
     }
 
+    fn record_fields_of(&self, recorded: &BattleRow) -> Vec<(String, String)> {
+        battles::record_fields_of(recorded)
+    }
+
     fn record<'a>(
         &'a self,
         ctx: &'a app::Context,
@@ -145,7 +150,7 @@ impl SystemPages for OiblPages {
         row: &BattleRow,
         table: &str,
     ) -> Result<super::table::TableView, AppError> {
-        battles::table_view(state, row, table)
+        table::view(state, row, table)
     }
 
     fn table_record_fields(
@@ -154,7 +159,7 @@ impl SystemPages for OiblPages {
         row: &BattleRow,
         table: &str,
     ) -> Result<Vec<(String, String)>, AppError> {
-        battles::table_record_fields(state, row, table)
+        table::record_fields(state, row, table)
     }
 
     fn print_battle_pack(
@@ -164,7 +169,7 @@ impl SystemPages for OiblPages {
         players: &Players,
         _paper: &str,
     ) -> Result<super::table::BattlePack, AppError> {
-        battles::battle_pack_print(state, row, players)
+        table::pack(state, row, players)
     }
 }
 

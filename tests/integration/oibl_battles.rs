@@ -5,7 +5,6 @@
 //! turns played), a wrong entry refused by its field, checked, saved, confirmed or disputed by
 //! the other player, and decided by Muster's victory rule (B-34, B-35, B-63) or the players'.
 
-use muster::store::{self, rosters::RosterContent};
 use serde_json::{json, Value};
 
 use crate::helpers::{accept_invitation, csrf_from, location, spawn_app, TestApp, PASSWORD};
@@ -33,28 +32,22 @@ fn rebels() -> Value {
                 {"id": "gun", "name": "Field gun", "class": "artillery", "stands": 1, "quality": "regular", "gun": "light"}]}]})
 }
 
-fn oibl_roster(app: &TestApp, email: &str, doc: &Value) -> i64 {
-    let pool = app.pool();
-    let mut conn = pool.get().expect("conn");
-    let owner = store::users::find_by_email(&mut conn, email)
-        .expect("query")
-        .expect("user exists");
-    let content = RosterContent {
-        rule_system: "oibl".into(),
-        name: doc["name"].as_str().unwrap().into(),
-        war: "american_revolution".into(),
-        nation: doc["nation"].as_str().unwrap().into(),
-        points: 0,
-        points_limit: None,
-        legal: true,
-        error_count: 0,
-        warning_count: 0,
-        catalogue_version: "test".into(),
-        document: doc.to_string(),
-    };
-    store::rosters::create(&mut conn, owner.id, &content)
-        .expect("insert roster")
-        .id
+/// Imports an order of battle through the page, as a player would.
+async fn import(app: &TestApp, doc: &Value) -> i64 {
+    let res = app
+        .post_form(
+            "/rosters/import",
+            "/rosters/import",
+            &[("document", &doc.to_string())],
+        )
+        .await;
+    assert_eq!(res.status(), 303, "the order of battle is imported");
+    location(&res)
+        .trim_start_matches("/rosters/")
+        .split(['/', '?'])
+        .next()
+        .and_then(|id| id.parse().ok())
+        .expect("the roster's id")
 }
 
 async fn post_record(app: &TestApp, id: i64, fields: &[(String, String)]) -> reqwest::Response {
@@ -92,8 +85,8 @@ async fn oibl_a_tabletop_battle_is_set_up_recorded_confirmed_and_decided() {
     let app = spawn_app().await;
     app.register("webster@example.org", "Webster", PASSWORD)
         .await;
-    let ours = oibl_roster(&app, "webster@example.org", &redcoats());
-    let theirs = oibl_roster(&app, "webster@example.org", &rebels());
+    let ours = import(&app, &redcoats()).await;
+    let theirs = import(&app, &rebels()).await;
     let greene = app.other_visitor();
     greene
         .register("greene@example.org", "Greene", PASSWORD)

@@ -215,3 +215,16 @@ pub async fn record_entry<R: serde::Serialize>(
         },
     )
 }
+
+/// A record form's field by its name, as the form sent it.
+pub fn form_field<'a>(fields: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    fields
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+/// A record form's tick box: sent, and neither empty nor `0`.
+pub fn form_ticked(fields: &[(String, String)], key: &str) -> bool {
+    form_field(fields, key).is_some_and(|v| !v.is_empty() && v != "0")
+}

@@ -157,3 +157,21 @@ pub struct BattlePack {
     /// The system's quick reference (HTML, `section.paper` sides).
     pub reference: String,
 }
+
+/// A battle's stored table state, read and checked by its system's [`TableDocument`]; a state
+/// that does not read is the server's fault (it wrote it), never the player's.
+///
+/// [`TableDocument`]: crate::rules::table::TableDocument
+pub fn stored_state<T: crate::rules::table::TableDocument>(
+    cat: &T::Catalogue,
+    setup: &T::Setup,
+    row: &crate::store::battles::BattleRow,
+    table: &str,
+) -> Result<T, crate::web::AppError> {
+    T::stored(cat, setup, table).map_err(|e| {
+        crate::web::AppError::from(crate::app::Error::internal(format!(
+            "battle {}'s table: {e}",
+            row.id
+        )))
+    })
+}

@@ -35,8 +35,8 @@ use crate::web::auth::SignedInUser;
 use crate::web::page::{PageCtx, SelectOption};
 use crate::web::state::AppState;
 use crate::web::systems::battles::{
-    problem_details, record_entry, BattleChoices, BattleRequest, BattleView, Players, RecordAnswer,
-    RecordEntry,
+    form_field as field, form_ticked as ticked, problem_details, record_entry, BattleChoices,
+    BattleRequest, BattleView, Players, RecordAnswer, RecordEntry,
 };
 use crate::web::AppError;
 
@@ -488,17 +488,6 @@ struct RecordFields {
     sides: Vec<RecordSide>,
     /// (value, words, chosen).
     results: Vec<(&'static str, String, bool)>,
-}
-
-fn field<'a>(fields: &'a [(String, String)], key: &str) -> Option<&'a str> {
-    fields
-        .iter()
-        .find(|(k, _)| k == key)
-        .map(|(_, v)| v.as_str())
-}
-
-fn ticked(fields: &[(String, String)], key: &str) -> bool {
-    field(fields, key).is_some_and(|v| !v.is_empty() && v != "0")
 }
 
 /// A table key (`a.u1`) as the record form names it (`a_u1`).

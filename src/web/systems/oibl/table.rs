@@ -30,7 +30,7 @@ use crate::store::battles::BattleRow;
 use crate::web::state::AppState;
 use crate::web::systems::battles::Players;
 use crate::web::systems::table::{
-    BattlePack, BriefingSection, Control, TableSide, TableUnit, TableView,
+    stored_state, BattlePack, BriefingSection, Control, TableSide, TableUnit, TableView,
 };
 use crate::web::AppError;
 
@@ -40,12 +40,7 @@ fn read(
     table: &str,
 ) -> Result<(BattleSetup, TableState), AppError> {
     let setup = setup_of(row)?;
-    let state = TableState::read(cat, &setup, table).map_err(|e| {
-        AppError::from(crate::app::Error::internal(format!(
-            "battle {}'s table: {e}",
-            row.id
-        )))
-    })?;
+    let state = stored_state::<TableState>(cat, &setup, row, table)?;
     Ok((setup, state))
 }
 

@@ -337,7 +337,7 @@ fn rosters_of(systems: &Systems, id: SystemId) -> Vec<RosterJson> {
             all
         }
         SystemId::Oibl => {
-            let mut all: Vec<RosterJson> = ["example:american", "example:british"]
+            let mut all: Vec<RosterJson> = ["oibl:example:american", "oibl:example:british"]
                 .iter()
                 .map(|r| {
                     let doc = oibl::Oibl::historical_force(r).expect("a One if by Land example");

@@ -73,4 +73,5 @@ mod store_writes;
 mod throttles;
 // Issue 19: at the table and the printed battle pack.
 mod battle_pack;
+mod oibl_campaign;
 mod table_mode;

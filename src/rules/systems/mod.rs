@@ -28,9 +28,10 @@ impl SystemId {
             // (`/atkm/fight`), battles recorded from the table and campaigns.
             SystemId::Atkm => Some(atkm::Atkm::capabilities()),
             // One if by Land: only what works end to end on the web so far (its rosters,
-            // checks, starting points and printouts); the rest is switched on as it lands.
+            // checks, starting points, printouts and the exact odds page); the rest is switched
+            // on as it lands.
             SystemId::Oibl => Some(Capabilities {
-                odds: false,
+                odds: true,
                 simulator: false,
                 tabletop_record: false,
                 campaigns: false,

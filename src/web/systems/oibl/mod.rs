@@ -34,13 +34,22 @@ use crate::web::AppError;
 /// One if by Land's pages.
 pub struct OiblPages;
 
-const TOOLS: &[Tool] = &[Tool {
-    system: "One if by Land",
-    kind: "reference",
-    label: "Quick reference",
-    href: "/oibl/reference",
-    signed_in: false,
-}];
+const TOOLS: &[Tool] = &[
+    Tool {
+        system: "One if by Land",
+        kind: "odds",
+        label: "Odds",
+        href: "/oibl/odds",
+        signed_in: false,
+    },
+    Tool {
+        system: "One if by Land",
+        kind: "reference",
+        label: "Quick reference",
+        href: "/oibl/reference",
+        signed_in: false,
+    },
+];
 
 impl SystemPages for OiblPages {
     fn id(&self) -> SystemId {
@@ -62,6 +71,7 @@ impl SystemPages for OiblPages {
 
     fn configure(&self, cfg: &mut ServiceConfig) {
         print::configure(cfg);
+        odds::configure(cfg);
     }
 
     fn configure_api(&self, cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {

@@ -58,6 +58,7 @@ mod mail_sink;
 mod migrations;
 mod notifications;
 mod odds_pages;
+mod oibl_fight;
 mod oibl_odds;
 mod oibl_print;
 mod oibl_rosters;

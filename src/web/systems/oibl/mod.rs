@@ -8,6 +8,7 @@
 pub mod api;
 pub mod battles;
 pub mod edit;
+pub mod fight;
 pub mod odds;
 pub mod print;
 pub mod rosters;
@@ -49,6 +50,13 @@ const TOOLS: &[Tool] = &[
         href: "/oibl/reference",
         signed_in: false,
     },
+    Tool {
+        system: "One if by Land",
+        kind: "fight",
+        label: "Fight",
+        href: "/oibl/fight",
+        signed_in: true,
+    },
 ];
 
 impl SystemPages for OiblPages {
@@ -72,18 +80,24 @@ impl SystemPages for OiblPages {
     fn configure(&self, cfg: &mut ServiceConfig) {
         print::configure(cfg);
         odds::configure(cfg);
+        fight::configure(cfg);
     }
 
     fn configure_api(&self, cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         cfg.service(
             utoipa_actix_web::scope::scope("/api/v1/oibl")
                 .configure(api::configure)
-                .configure(odds::configure_api),
+                .configure(odds::configure_api)
+                .configure(fight::configure_api),
         );
     }
 
     fn tools(&self) -> &'static [Tool] {
         TOOLS
+    }
+
+    fn secret_prefixes(&self) -> &'static [&'static str] {
+        fight::SECRET_PREFIXES
     }
 
     // Battles

@@ -320,6 +320,34 @@ fn oibl_documents_round_trip() {
 }
 
 #[test]
+fn oibl_summaries_follow_their_outcome() {
+    let cat = oibl_catalogue();
+    summaries_follow_their_outcome::<Oibl>(&cat, 12);
+    // The generic summary says what the simulator decided (B-34, B-35).
+    let starts = Oibl::starting_rosters(&cat);
+    for seed in 0..4u64 {
+        let setup = Oibl::prepare_battle(
+            &cat,
+            starts[1].clone(),
+            starts[2].clone(),
+            None,
+            false,
+            seed,
+        )
+        .expect("the two example brigades set up")
+        .setup;
+        let Some(Ok(o)) = Oibl::fight(&cat, &setup) else {
+            panic!("One if by Land has a simulator");
+        };
+        let summary = Oibl::summary(&o);
+        assert_eq!(summary.winner, o.winner);
+        assert_eq!(summary.level.as_deref(), Some(o.level.id()));
+        assert_eq!(summary.method, muster::rules::system::Method::Simulated);
+        assert!(!o.log.is_empty(), "a fought battle is narrated");
+    }
+}
+
+#[test]
 fn lod_summaries_follow_their_outcome() {
     summaries_follow_their_outcome::<Lod>(&lod_catalogue(), 12);
 }

@@ -269,8 +269,6 @@ struct Contact {
     attacker: usize,
     defender: usize,
     flank: bool,
-    /// The defender failed its charged test by 1 (it carries the marker into the melee).
-    defender_marked: bool,
 }
 
 /// The whole battle state.
@@ -292,10 +290,6 @@ pub struct Battle<'c> {
     mods: Mods,
     /// Units already in a melee this activation (B-22: one unit a side).
     engaged: Vec<usize>,
-}
-
-fn quality_word(q: Quality) -> &'static str {
-    q.id()
 }
 
 impl<'c> Battle<'c> {
@@ -659,8 +653,8 @@ impl<'c> Battle<'c> {
     }
 
     /// The unit routs (spec 4.3, B-24): a marker, no formation, its rout move away from the
-    /// enemy at once; off the table it is lost. Friends of equal or higher quality... no: friends
-    /// of equal or lower quality within 12" who see it receive a marker (trigger 2).
+    /// enemy at once; off the table it is lost. Friends within 12" whose quality is not higher
+    /// than the router's receive a marker (trigger 2), tested at their next activation (B-12).
     fn rout(&mut self, i: usize) {
         if !self.units[i].standing() {
             return;
@@ -870,7 +864,6 @@ impl<'c> Battle<'c> {
                 }
             }
             self.casualties(j, hits, mark);
-            self.check_destroyed(j);
         }
         if mark
             && self.units[j].standing()
@@ -1328,7 +1321,6 @@ impl Battle<'_> {
         // 3. The defender's test (B-14): trigger 6, at once.
         let extra = self.charged_modifier(i, j);
         let r = self.test(j, TestKind::Charged, extra, "on being charged");
-        let mut defender_marked = false;
         let fire = match r {
             MoraleResult::Pass => {
                 self.units[j].panic = false;
@@ -1339,7 +1331,6 @@ impl Battle<'_> {
                 // Stands (B-36) with its marker; E/V/R infantry fire half rounded down.
                 self.units[j].panic = true;
                 self.units[j].failed_by_1 = true;
-                defender_marked = true;
                 let t = &self.units[j];
                 (matches!(t.s.kind, Kind::Infantry | Kind::Indian) && !t.s.quality.is_low())
                     .then(|| t.firing_figures() / 2)
@@ -1387,7 +1378,6 @@ impl Battle<'_> {
             attacker: i,
             defender: j,
             flank,
-            defender_marked,
         })
     }
 
@@ -1537,7 +1527,6 @@ impl Battle<'_> {
         if !self.units[a].active() || !self.units[d].standing() {
             return;
         }
-        let _ = c.defender_marked;
         let am = self.melee_modifier(a, d, true, c.flank);
         let dm = self.melee_modifier(d, a, false, c.flank);
         // B-21: mounted cavalry against foot (not guns) fight one round.
@@ -1641,14 +1630,4 @@ impl Battle<'_> {
         }
         r
     }
-}
-
-/// A unit's short description for the log.
-pub fn describe(u: &Unit) -> String {
-    format!(
-        "{} ({}, {} figures)",
-        u.s.name,
-        quality_word(u.s.quality),
-        u.figures
-    )
 }

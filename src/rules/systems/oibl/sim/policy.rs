@@ -3,7 +3,8 @@
 //!
 //! * **Charges:** a unit that may charge declares on the enemy in reach whose exact charge odds
 //!   (the whole chain of spec 4.7, `odds::charge`) give the best margin of success over failure,
-//!   when that margin is at least 0.15 (cavalry 0.05) (B-54). Routers are not charged.
+//!   when that margin is at least 0.15 (cavalry 0.05) (B-54). Routers are not charged, and
+//!   skirmishers (who evade, B-30) only by cavalry.
 //! * **Fire:** at the enemy in range where it expects to remove the most figures (routers count
 //!   half), if it has not moved (B-27).
 //! * **Movement:** if an enemy is in range it stands and fires; otherwise it advances toward the
@@ -235,6 +236,10 @@ impl Policy for StandardPolicy {
         };
         let mut best: Option<(usize, f64)> = None;
         for &j in candidates {
+            // Skirmishers only evade foot (B-30): not worth a charge but for cavalry.
+            if b.units[j].plain_skirmisher() && !b.units[i].mounted() {
+                continue;
+            }
             let Some(m) = charge_margin(b.cat, &b.charge_key(i, j)) else {
                 continue;
             };

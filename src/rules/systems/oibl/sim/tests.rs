@@ -157,22 +157,50 @@ fn a_panic_marker_waits_for_the_next_activation_and_a_pass_removes_it() {
     b.casualties(i, 2, true);
     assert!(b.units[i].panic);
     assert!(b.log.iter().all(|l| !l.contains("tests")));
-    // Its next activation tests the marker in step 1; elite units with no modifier always pass.
+    // Its next activation tests the marker in step 1; a pass removes it.
     b.units[i].s.morale_number = 20;
     b.turn = 1;
     b.activate(&[i], &StandardPolicy);
     assert!(b.log.iter().any(|l| l.contains("tests its Panic Marker")));
     assert!(!b.units[i].panic, "a pass removes the marker");
-    // A failure by 1 keeps it and restricts the unit (B-23).
+    // A unit without a marker takes no test in step 1.
+    b.log.clear();
+    b.units[i].activated = false;
+    b.activate(&[i], &StandardPolicy);
+    assert!(b.log.iter().all(|l| !l.contains("tests its Panic Marker")));
+    // Failing by 2 or more routs it, keeping the marker.
     b.units[i].panic = true;
     b.units[i].s.morale_number = -100;
-    let r = b.test(i, TestKind::General, 0, "test");
-    assert_eq!(r, MoraleResult::FailedBy2);
+    b.units[i].activated = false;
+    b.activate(&[i], &StandardPolicy);
+    assert!(b.units[i].routing && b.units[i].panic, "{:?}", b.log);
+    // Failing by 1 keeps the marker and restricts the unit (B-23); a pass clears both.
     let mut c = Battle::new(&cat, &s, false).expect("sets up");
     c.apply_test(i, MoraleResult::FailedBy1);
     assert!(c.units[i].panic && c.units[i].failed_by_1);
     c.apply_test(i, MoraleResult::Pass);
     assert!(!c.units[i].panic && !c.units[i].failed_by_1);
+}
+
+/// The standard policy that never charges (to watch movement and fire alone).
+struct NoCharge;
+
+impl Policy for NoCharge {
+    fn charge_target(&self, _: &Battle, _: usize, _: &[usize]) -> Option<usize> {
+        None
+    }
+    fn movement(&self, b: &Battle, i: usize) -> Move {
+        StandardPolicy.movement(b, i)
+    }
+    fn fire_target(&self, b: &Battle, i: usize) -> Option<usize> {
+        StandardPolicy.fire_target(b, i)
+    }
+    fn evade_with_fire(&self, b: &Battle, i: usize, by: usize) -> bool {
+        StandardPolicy.evade_with_fire(b, i, by)
+    }
+    fn commander_post(&self, b: &Battle, brigade: usize) -> Option<usize> {
+        StandardPolicy.commander_post(b, brigade)
+    }
 }
 
 #[test]
@@ -197,12 +225,9 @@ fn a_unit_that_moves_does_not_fire() {
     b.units[e].sector = b.units[line[0]].sector;
     b.units[e].depth = b.units[line[0]].depth + 5.0;
     b.units[line[0]].activated = false;
-    b.activate(&[line[0]], &StandardPolicy);
+    b.activate(&[line[0]], &NoCharge);
     let u = &b.units[line[0]];
-    assert!(u.fired || u.moved, "it fired or charged: {:?}", b.log);
-    if u.fired {
-        assert!(!u.moved);
-    }
+    assert!(u.fired && !u.moved, "it stands and fires: {:?}", b.log);
 }
 
 #[test]
@@ -220,21 +245,34 @@ fn light_infantry_move_and_fire_with_half_their_figures() {
     let (i, e) = (b.order[0][0], b.order[1][0]);
     b.units[e].depth = b.units[i].depth + 9.0;
     b.turn = 1;
-    b.activate(&[i], &StandardPolicy);
+    b.activate(&[i], &NoCharge);
     let u = &b.units[i];
-    if u.moved {
-        assert!(u.move_fire, "{:?}", b.log);
-        assert!(u.fired, "{:?}", b.log);
-        let shot = b
-            .log
-            .iter()
-            .find(|l| l.contains("fires"))
-            .expect("it fired");
-        assert!(
-            shot.contains("fires 9 figures"),
-            "half of 18, rounded up: {shot}"
-        );
-    }
+    assert!(u.moved && u.move_fire && u.fired, "{:?}", b.log);
+    let shot = b
+        .log
+        .iter()
+        .find(|l| l.contains("fires"))
+        .expect("it fired");
+    assert!(
+        shot.contains("fires 9 figures"),
+        "half of 18, rounded up: {shot}"
+    );
+    // A line battalion without the skirmish ability walks and does not fire (B-27).
+    let s = setup(
+        &cat,
+        force(
+            "A",
+            vec![UnitDoc::new("Line", "british_line", 6, "regular")],
+        ),
+        force("B", vec![UnitDoc::new("Line", "continental", 6, "regular")]),
+        4,
+    );
+    let mut b = Battle::new(&cat, &s, true).expect("sets up");
+    let (i, e) = (b.order[0][0], b.order[1][0]);
+    b.units[e].depth = b.units[i].depth + 9.0;
+    b.turn = 1;
+    b.activate(&[i], &NoCharge);
+    assert!(b.units[i].moved && !b.units[i].fired, "{:?}", b.log);
 }
 
 #[test]

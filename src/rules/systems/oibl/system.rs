@@ -62,8 +62,8 @@ impl RuleSystem for Oibl {
             points: false,
             lists: true,
             odds: true,
-            // The simulator and campaigns are not built yet (docs/systems/oibl.md).
-            simulator: false,
+            // The simulator: `sim/` (spec 5, B-53 to B-62).
+            simulator: true,
             tabletop_record: true,
             // Campaigns: `campaign.rs` (spec 3.3, B-70 to B-73).
             campaigns: true,

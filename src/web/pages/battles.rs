@@ -18,7 +18,7 @@ use crate::web::page::SelectOption;
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx};
 use crate::web::state::AppState;
 use crate::web::systems::battles::{
-    pages_of, set_up_battle, BattleChoices, BattleRequest, BattleView, Players, RecordAnswer,
+    pages_of, set_up_battle, size_words, BattleChoices, BattleRequest, BattleView, Players, RecordAnswer,
     RecordEntry,
 };
 use crate::web::systems::REGISTRY;
@@ -393,6 +393,8 @@ pub async fn create(
 struct BattlePage {
     ctx: PageCtx,
     row: BattleRow,
+    /// The battle's size in its system's measure.
+    size: String,
     status: &'static str,
     view: BattleView,
     can_fight: bool,
@@ -501,6 +503,7 @@ async fn battle_page(
     };
     let page = BattlePage {
         ctx,
+        size: size_words(state, &row),
         status: if is_player && !shared {
             status_for(&row.status, row.recorded_by, me)
         } else {

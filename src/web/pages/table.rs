@@ -25,7 +25,7 @@ use crate::web::auth::csrf::CsrfForm;
 use crate::web::auth::SignedIn;
 use crate::web::page::{redirect, render, render_with_status, PageCtx};
 use crate::web::state::AppState;
-use crate::web::systems::battles::{pages_of, Players};
+use crate::web::systems::battles::{pages_of, size_words, Players};
 use crate::web::systems::table::{BattlePack, TableView};
 use crate::web::AppError;
 
@@ -35,6 +35,8 @@ struct TablePage {
     ctx: PageCtx,
     row: BattleRow,
     scenario: String,
+    /// The battle's size in its system's measure.
+    size: String,
     version: i32,
     open: bool,
     view: TableView,
@@ -54,6 +56,7 @@ fn table_page(
     Ok(TablePage {
         ctx,
         scenario,
+        size: size_words(state, &table.battle),
         version: table.version,
         open: table.open,
         view,
@@ -166,6 +169,8 @@ struct PackPage {
     ctx: PageCtx,
     row: BattleRow,
     system: &'static str,
+    /// The battle's size in its system's measure.
+    size: String,
     players: Players,
     pack: BattlePack,
     paper: &'static str,
@@ -203,6 +208,7 @@ pub async fn pack(
     render(&PackPage {
         ctx,
         system: pages.id().label(),
+        size: size_words(&state, &row),
         action: format!("/battles/{}/print/pack", row.id),
         players,
         pack,

@@ -97,6 +97,18 @@ pub fn pages_of(row: &BattleRow) -> Result<&'static dyn SystemPages, AppError> {
     served(system)
 }
 
+/// A battle's size in its system's own measure ("600 points", "124 figures", "12 units"), or
+/// nothing when the system gives it none.
+pub fn size_words(state: &AppState, row: &BattleRow) -> String {
+    if row.points <= 0 {
+        return String::new();
+    }
+    let unit = SystemId::from_id(&row.rule_system)
+        .and_then(|id| state.app.rules.forces(id))
+        .map_or("points", |f| f.battle_size().unit);
+    format!("{} {unit}", row.points)
+}
+
 /// The pages of `system`, or a refusal naming it when this build does not serve it.
 pub fn served(system: SystemId) -> Result<&'static dyn SystemPages, AppError> {
     pages_for(system).ok_or_else(|| {

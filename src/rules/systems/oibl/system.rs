@@ -134,12 +134,15 @@ impl RuleSystem for Oibl {
     }
 
     fn setup_facts(cat: &Catalogue, setup: &BattleSetup) -> SetupFacts {
-        // The battle's size in the game's own measure: figures on both sides.
-        let figures: u32 = [&setup.attacker, &setup.defender]
-            .iter()
-            .flat_map(|s| super::unit::roster_units(cat, &s.roster))
-            .map(|(_, u)| u.figures)
-            .sum();
+        // The battle's size in the game's own measure, as a campaign sizes its battles: the
+        // figures of the larger side.
+        let figures = |s: &super::battle::SideSetup| -> u32 {
+            super::unit::roster_units(cat, &s.roster)
+                .iter()
+                .map(|(_, u)| u.figures)
+                .sum()
+        };
+        let figures = figures(&setup.attacker).max(figures(&setup.defender));
         SetupFacts {
             attacker: setup.attacker.roster.name.clone(),
             defender: setup.defender.roster.name.clone(),

@@ -487,6 +487,18 @@ impl<'c> Battle<'c> {
         m.map_or(0.0, |m| m.base + if m.die { 6.0 } else { 0.0 }) + self.cat.movement_bonus.charge
     }
 
+    /// The chance `i`'s charge move (its roll + 3", B-26) reaches `j` (B-58).
+    pub fn p_reach(&self, i: usize, j: usize) -> f64 {
+        let Some(m) = self.cat.move_rate(self.units[i].move_rate()) else {
+            return 0.0;
+        };
+        let need = self.dist(i, j) - m.base - self.cat.movement_bonus.charge;
+        if !m.die {
+            return if need <= 1e-9 { 1.0 } else { 0.0 };
+        }
+        f64::from((1..=6u32).filter(|&f| f64::from(f) + 1e-9 >= need).count() as u32) / 6.0
+    }
+
     /// Whether `i` may shoot at `j` now: in range, and for small arms in its own sector (B-47);
     /// guns reach across sectors (spec 5.3).
     pub fn in_range(&self, i: usize, j: usize) -> bool {

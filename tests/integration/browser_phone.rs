@@ -225,6 +225,9 @@ async fn no_page_is_wider_than_a_phone() {
         // The AWI wargames rules' odds page, empty and with a melee answered (issue 20).
         "/awi/odds".into(),
         "/awi/odds?kind=melee&request=%7B%22a%22%3A%7B%22type%22%3A%22infantry%22%2C%22elements%22%3A2%2C%22charged%22%3Atrue%7D%2C%22b%22%3A%7B%22type%22%3A%22infantry%22%2C%22elements%22%3A2%7D%2C%22include_entering_tests%22%3Atrue%7D".into(),
+        // One if by Land's odds page, empty and with the whole charge chain answered (issue 21).
+        "/oibl/odds".into(),
+        "/oibl/odds?kind=charge&request=%7B%22attacker%22%3A%20%7B%22quality%22%3A%20%22veteran%22%2C%20%22figures%22%3A%2018%2C%20%22infantry%22%3A%20true%2C%20%22bayonets%22%3A%20true%7D%2C%20%22defender%22%3A%20%7B%22quality%22%3A%20%22regular%22%2C%20%22figures%22%3A%2018%2C%20%22infantry%22%3A%20true%2C%20%22bayonets%22%3A%20true%7D%7D".into(),
         "/lotf/fight".into(),
         format!("/lotf/fight/battle?attacker=r:{british}&defender=h:cowpens:1:0&scenario=take_the_field&seed=5"),
         "/lod/fight".into(),

@@ -59,6 +59,7 @@ mod migrations;
 mod notifications;
 mod odds_pages;
 mod oibl_battles;
+mod oibl_fight;
 mod oibl_odds;
 mod oibl_print;
 mod oibl_rosters;

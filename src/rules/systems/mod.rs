@@ -28,11 +28,11 @@ impl SystemId {
             // Everything has pages: rosters, printouts, exact odds, the simulator
             // (`/atkm/fight`), battles recorded from the table and campaigns.
             SystemId::Atkm => Some(atkm::Atkm::capabilities()),
-            // One if by Land: only what works end to end on the web so far (its rosters,
-            // checks, starting points and printouts); the rest is switched on as it lands.
+            // One if by Land: everything has pages: rosters, printouts, the exact odds page, the
+            // fight page, battles set up, fought or recorded from the table, and campaigns.
             SystemId::Oibl => Some(Capabilities {
-                odds: false,
-                simulator: false,
+                odds: true,
+                simulator: true,
                 tabletop_record: true,
                 campaigns: true,
                 ..oibl::Oibl::capabilities()
@@ -294,7 +294,16 @@ impl Systems {
                 })?;
                 Some(to_json(awi::montecarlo::merge_ranges(setup.seed, parts)))
             }
-            SystemId::Oibl => Some(Err(unserved(id))),
+            SystemId::Oibl => {
+                let setup = match oibl::Oibl::parse_setup(setup) {
+                    Ok(s) => s,
+                    Err(e) => return Some(Err(e)),
+                };
+                let parts = runner.fight_ranges(runs, |start, end, progress| {
+                    oibl::montecarlo::run_range(&self.oibl, &setup, start, end, progress)
+                })?;
+                Some(to_json(oibl::montecarlo::merge_ranges(setup.seed, parts)))
+            }
         }
     }
 

@@ -350,6 +350,42 @@ pub fn request_forms(
     Ok((kind, asked, forms))
 }
 
+/// A label and its value, as the answer of a JSON-request calculator lists its facts.
+pub struct Fact {
+    pub label: String,
+    pub value: String,
+}
+
+pub fn fact(label: impl Into<String>, value: impl Into<String>) -> Fact {
+    Fact {
+        label: label.into(),
+        value: value.into(),
+    }
+}
+
+/// One part of such an answer: a side of a melee, or the whole of a fire or a test.
+#[derive(Default)]
+pub struct Part {
+    pub heading: String,
+    pub facts: Vec<Fact>,
+    /// The modifiers, in words with their values.
+    pub terms: Vec<String>,
+    pub distributions: Vec<Distribution>,
+}
+
+/// The answer of a calculator whose requests are JSON, laid out for the page: how the dice were
+/// built, its parts, the outcomes that are not counts, notes, the rulings used and the link
+/// that asks it again (`_chart.html`'s `answer` macro shows it).
+#[derive(Default)]
+pub struct AnswerView {
+    pub dice_built: String,
+    pub parts: Vec<Part>,
+    pub outcomes: Vec<Outcomes>,
+    pub notes: Vec<String>,
+    pub rulings: String,
+    pub link: Option<SituationLink>,
+}
+
 /// One side of a situation that a roster element can fill: the select's name and label.
 pub struct Picker {
     pub name: String,

@@ -13,9 +13,13 @@ use serde_json::Value;
 
 use crate::app::jobs;
 use crate::app::odds::{self as app_odds, OddsParams, RUNS_MAX};
+use crate::app::rosters as roster_store;
 use crate::app::work::{self, Caller};
+use crate::rules::montecarlo::Estimate;
+use crate::rules::systems::AnyRoster;
+use crate::rules::SystemId;
 use crate::web::auth::SignedInUser;
-use crate::web::page::redirect;
+use crate::web::page::{redirect, SelectOption};
 use crate::web::state::AppState;
 use crate::web::AppError;
 
@@ -133,4 +137,48 @@ pub async fn odds_answer(
         );
     }
     Ok(HttpResponse::Accepted().json(status))
+}
+
+/// The player's own rosters of `system` as a fight page offers them: `r:<id>`, by name.
+pub async fn own_force_choices(
+    state: &web::Data<AppState>,
+    user: &SignedInUser,
+    system: SystemId,
+) -> Result<Vec<SelectOption>, AppError> {
+    let rows = roster_store::list(&state.app, &user.actor(), None).await?;
+    Ok(rows
+        .iter()
+        .filter(|r| r.rule_system == system.id())
+        .map(|r| SelectOption {
+            value: format!("r:{}", r.id),
+            label: r.name.clone(),
+        })
+        .collect())
+}
+
+/// The player's own roster `id` (the part after `r:`) as its system's document; not found
+/// when the id is not a number or the roster is not theirs.
+pub async fn load_own_force<R: TryFrom<AnyRoster>>(
+    state: &web::Data<AppState>,
+    user: &SignedInUser,
+    id: &str,
+) -> Result<R, AppError> {
+    let id: i64 = id.parse().map_err(|_| AppError::NotFound)?;
+    Ok(roster_store::load_owned::<R>(&state.app, &user.actor(), id)
+        .await?
+        .doc)
+}
+
+/// The rows of an odds table: each result, its share and its 95 % (Wilson) interval.
+pub fn estimate_rows(rows: &[(String, &Estimate)]) -> Vec<(String, String, String)> {
+    let pct = |p: f64| format!("{:.1} %", p * 100.0);
+    rows.iter()
+        .map(|(label, e)| {
+            (
+                label.clone(),
+                pct(e.p),
+                format!("{} – {}", pct(e.low), pct(e.high)),
+            )
+        })
+        .collect()
 }

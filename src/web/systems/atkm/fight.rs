@@ -14,7 +14,6 @@ use serde_json::Value;
 
 use crate::app::jobs::{self, JobStatus};
 use crate::app::odds::OddsParams;
-use crate::app::rosters as roster_store;
 use crate::app::work::Caller;
 use crate::rules::montecarlo::{battle_seed, Estimate};
 use crate::rules::system::{BattleSide, RuleSystem};
@@ -88,15 +87,7 @@ async fn force_choices(
     state: &web::Data<AppState>,
     user: &SignedInUser,
 ) -> Result<Vec<SelectOption>, AppError> {
-    let rows = roster_store::list(&state.app, &user.actor(), None).await?;
-    let mut out: Vec<SelectOption> = rows
-        .iter()
-        .filter(|r| r.rule_system == SystemId::Atkm.id())
-        .map(|r| SelectOption {
-            value: format!("r:{}", r.id),
-            label: r.name.clone(),
-        })
-        .collect();
+    let mut out = shared::own_force_choices(state, user, SystemId::Atkm).await?;
     out.extend(
         sample_forces()
             .into_iter()
@@ -134,14 +125,7 @@ async fn load_force(
     seed: u64,
 ) -> Result<RosterDoc, AppError> {
     match value.split_once(':') {
-        Some(("r", id)) => {
-            let id: i64 = id.parse().map_err(|_| AppError::NotFound)?;
-            Ok(
-                roster_store::load_owned::<RosterDoc>(&state.app, &user.actor(), id)
-                    .await?
-                    .doc,
-            )
-        }
+        Some(("r", id)) => shared::load_own_force(state, user, id).await,
         Some(("sample", _)) => {
             sample_force(value).ok_or_else(|| bad("Choose a force from the list."))
         }
@@ -762,17 +746,13 @@ pub struct OddsView {
 }
 
 fn odds_view(s: &Summary, a: &str, d: &str) -> OddsView {
-    let pct = |p: f64| format!("{:.1} %", p * 100.0);
-    let row = |label: String, e: &Estimate| {
-        (label, pct(e.p), format!("{} – {}", pct(e.low), pct(e.high)))
-    };
     OddsView {
         runs: s.runs,
-        rows: vec![
-            row(format!("{a} wins"), &s.attacker),
-            row("Draw".to_string(), &s.draw),
-            row(format!("{d} wins"), &s.defender),
-        ],
+        rows: shared::estimate_rows(&[
+            (format!("{a} wins"), &s.attacker),
+            ("Draw".to_string(), &s.draw),
+            (format!("{d} wins"), &s.defender),
+        ]),
         turns: format!("Battles last {:.1} turns on average.", s.mean_turns),
     }
 }

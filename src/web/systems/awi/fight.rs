@@ -13,11 +13,10 @@ use serde_json::Value;
 
 use crate::app::jobs::{self, JobStatus};
 use crate::app::odds::OddsParams;
-use crate::app::rosters as roster_store;
 use crate::app::work::Caller;
 use crate::rules::system::{BattleSide, RuleSystem};
 use crate::rules::systems::awi::battle::Ending;
-use crate::rules::systems::awi::montecarlo::{Estimate, OddsSummary};
+use crate::rules::systems::awi::montecarlo::OddsSummary;
 use crate::rules::systems::awi::record::prepare;
 use crate::rules::systems::awi::system::example_force;
 use crate::rules::systems::awi::{sim, Awi, BattleSetup, Catalogue, Outcome, RosterDoc};
@@ -74,15 +73,7 @@ async fn force_choices(
     state: &web::Data<AppState>,
     user: &SignedInUser,
 ) -> Result<Vec<SelectOption>, AppError> {
-    let rows = roster_store::list(&state.app, &user.actor(), None).await?;
-    let mut out: Vec<SelectOption> = rows
-        .iter()
-        .filter(|r| r.rule_system == SystemId::Awi.id())
-        .map(|r| SelectOption {
-            value: format!("r:{}", r.id),
-            label: r.name.clone(),
-        })
-        .collect();
+    let mut out = shared::own_force_choices(state, user, SystemId::Awi).await?;
     out.extend(
         crate::rules::systems::awi::system::example_forces()
             .into_iter()
@@ -102,14 +93,7 @@ async fn load_force(
     value: &str,
 ) -> Result<RosterDoc, AppError> {
     match value.split_once(':') {
-        Some(("r", id)) => {
-            let id: i64 = id.parse().map_err(|_| AppError::NotFound)?;
-            Ok(
-                roster_store::load_owned::<RosterDoc>(&state.app, &user.actor(), id)
-                    .await?
-                    .doc,
-            )
-        }
+        Some(("r", id)) => shared::load_own_force(state, user, id).await,
         Some(("x", reference)) => {
             example_force(reference).ok_or_else(|| bad("Choose a force from the list."))
         }
@@ -455,15 +439,13 @@ pub struct OddsView {
 
 fn odds_view(s: &OddsSummary, a: &str, d: &str) -> OddsView {
     let pct = |p: f64| format!("{:.1} %", p * 100.0);
-    let row =
-        |label: String, e: Estimate| (label, pct(e.p), format!("{} – {}", pct(e.low), pct(e.high)));
     OddsView {
         runs: s.runs,
-        rows: vec![
-            row(format!("{a} wins"), s.attacker_win),
-            row("Draw".into(), s.draw),
-            row(format!("{d} wins"), s.defender_win),
-        ],
+        rows: shared::estimate_rows(&[
+            (format!("{a} wins"), &s.attacker_win),
+            ("Draw".into(), &s.draw),
+            (format!("{d} wins"), &s.defender_win),
+        ]),
         averages: format!(
             "Average points: {a} {:.1}, {d} {:.1}. Battles last {:.1} moves on average; {} end with an army broken (W-31).",
             s.avg_attacker_vp,

@@ -17,8 +17,8 @@ use crate::rules::systems::awi::odds::{
 use crate::rules::systems::awi::Catalogue;
 use crate::web::page::{render, render_with_status, PageCtx};
 use crate::web::pages::odds::{
-    distribution_from, outcomes, percent, request_forms, situation_link, Distribution, Outcomes,
-    RequestForm, SituationLink,
+    distribution_from, fact, outcomes, percent, request_forms, situation_link, AnswerView,
+    Distribution, Part, RequestForm,
 };
 use crate::web::state::AppState;
 use crate::web::AppError;
@@ -50,39 +50,6 @@ fn title(kind: &str) -> &'static str {
         "melee" => "Melee",
         _ => "Tests: morale, uncontrolled, brigadier, entering melee, losers, the general",
     }
-}
-
-/// A label and its value, as the answer's list of facts shows it.
-pub struct Fact {
-    pub label: String,
-    pub value: String,
-}
-
-fn fact(label: impl Into<String>, value: impl Into<String>) -> Fact {
-    Fact {
-        label: label.into(),
-        value: value.into(),
-    }
-}
-
-/// One part of an answer: a side of a melee, or the whole of a firing or a test.
-#[derive(Default)]
-pub struct Part {
-    pub heading: String,
-    pub facts: Vec<Fact>,
-    /// The modifiers to the score needed or the total, in words with their values.
-    pub terms: Vec<String>,
-    pub distributions: Vec<Distribution>,
-}
-
-#[derive(Default)]
-pub struct AnswerView {
-    pub dice_built: String,
-    pub parts: Vec<Part>,
-    pub outcomes: Vec<Outcomes>,
-    pub notes: Vec<String>,
-    pub rulings: String,
-    pub link: Option<SituationLink>,
 }
 
 fn terms(ts: &[Term]) -> Vec<String> {

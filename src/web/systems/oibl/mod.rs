@@ -9,6 +9,7 @@ pub mod api;
 pub mod battles;
 pub mod campaign;
 pub mod edit;
+pub mod fight;
 pub mod odds;
 pub mod print;
 pub mod rosters;
@@ -36,13 +37,29 @@ use crate::web::AppError;
 /// One if by Land's pages.
 pub struct OiblPages;
 
-const TOOLS: &[Tool] = &[Tool {
-    system: "One if by Land",
-    kind: "reference",
-    label: "Quick reference",
-    href: "/oibl/reference",
-    signed_in: false,
-}];
+const TOOLS: &[Tool] = &[
+    Tool {
+        system: "One if by Land",
+        kind: "odds",
+        label: "Odds",
+        href: "/oibl/odds",
+        signed_in: false,
+    },
+    Tool {
+        system: "One if by Land",
+        kind: "reference",
+        label: "Quick reference",
+        href: "/oibl/reference",
+        signed_in: false,
+    },
+    Tool {
+        system: "One if by Land",
+        kind: "fight",
+        label: "Fight",
+        href: "/oibl/fight",
+        signed_in: true,
+    },
+];
 
 impl SystemPages for OiblPages {
     fn id(&self) -> SystemId {
@@ -63,18 +80,25 @@ impl SystemPages for OiblPages {
 
     fn configure(&self, cfg: &mut ServiceConfig) {
         print::configure(cfg);
+        odds::configure(cfg);
+        fight::configure(cfg);
     }
 
     fn configure_api(&self, cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
         cfg.service(
             utoipa_actix_web::scope::scope("/api/v1/oibl")
                 .configure(api::configure)
-                .configure(odds::configure_api),
+                .configure(odds::configure_api)
+                .configure(fight::configure_api),
         );
     }
 
     fn tools(&self) -> &'static [Tool] {
         TOOLS
+    }
+
+    fn secret_prefixes(&self) -> &'static [&'static str] {
+        fight::SECRET_PREFIXES
     }
 
     // Battles

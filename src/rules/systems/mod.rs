@@ -379,10 +379,6 @@ pub trait RangeRunner {
         F: Fn(u32, u32, &mut dyn FnMut(u32)) -> Result<T, E> + Sync;
 }
 
-fn unserved(id: SystemId) -> String {
-    format!("Muster does not serve {} yet.", id.label())
-}
-
 // Rosters: what the roster service asks of a roster's system, without naming it.
 
 impl AnyRoster {

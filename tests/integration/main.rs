@@ -75,4 +75,5 @@ mod throttles;
 // Issue 19: at the table and the printed battle pack.
 mod battle_pack;
 mod oibl_campaign;
+mod oibl_end_to_end;
 mod table_mode;

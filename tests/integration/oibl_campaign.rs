@@ -145,6 +145,64 @@ pub(crate) async fn record_kennett(app: &TestApp, howe: &str, greene: &str, reco
     saved
 }
 
+/// What the battle at Kennett left (B-70, B-71): asserts the log and both forces.
+pub(crate) async fn assert_kennett_carried(app: &TestApp, howe: &str, greene: &str, id: i64) {
+    let log = ok(app, howe, "GET", &format!("/campaigns/{id}/log"), None).await;
+    let text = log.to_string();
+    for line in [
+        "1st Maryland comes out of the battle at 15 figures.",
+        "Park comes out of the battle at 5 figures.",
+        "Park comes out of the battle at one gun fewer.",
+        "Carolina Militia is lost.",
+        "23rd Foot comes out of the battle at 16 figures.",
+        "Howard has fallen",
+        "(B-70)",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    assert!(
+        !text.contains("33rd Foot comes out"),
+        "an unhurt unit is untouched"
+    );
+
+    let southern = ok(
+        app,
+        greene,
+        "GET",
+        &format!("/campaigns/{id}/forces/f2"),
+        None,
+    )
+    .await;
+    let maryland = unit(&southern, "u1").unwrap_or_else(|| panic!("1st Maryland: {southern}"));
+    assert_eq!(maryland["figures"], 15, "18 − 6 + 3 replacements (B-71)");
+    assert_eq!(
+        maryland["stands"], 5,
+        "stands go as their figures go (B-38)"
+    );
+    let park = unit(&southern, "u2").unwrap_or_else(|| panic!("the park: {southern}"));
+    assert_eq!(park["guns"], 1, "the gun taken is gone");
+    assert_eq!(park["figures"], 3, "one gun's crew");
+    assert!(
+        unit(&southern, "u3").is_none(),
+        "the militia were destroyed"
+    );
+    let howard = &southern["roster"]["brigades"][0]["commander"];
+    assert_ne!(
+        howard["name"], "Howard",
+        "a new man leads the brigade: {howard}"
+    );
+    let crown = ok(
+        app,
+        howe,
+        "GET",
+        &format!("/campaigns/{id}/forces/f1"),
+        None,
+    )
+    .await;
+    let foot = unit(&crown, "u1").unwrap_or_else(|| panic!("the 23rd: {crown}"));
+    assert_eq!(foot["figures"], 16, "18 − 4 + 2 (B-71)");
+}
+
 #[tokio::test]
 async fn a_one_if_by_land_campaign_carries_figures_guns_and_commanders_over() {
     let app = spawn_app().await;
@@ -185,60 +243,7 @@ async fn a_one_if_by_land_campaign_carries_figures_guns_and_commanders_over() {
     );
     record_kennett(&app, &howe, &greene, record).await;
 
-    let log = ok(&app, &howe, "GET", &format!("/campaigns/{id}/log"), None).await;
-    let text = log.to_string();
-    for line in [
-        "1st Maryland comes out of the battle at 15 figures.",
-        "Park comes out of the battle at 5 figures.",
-        "Park comes out of the battle at one gun fewer.",
-        "Carolina Militia is lost.",
-        "23rd Foot comes out of the battle at 16 figures.",
-        "Howard has fallen",
-        "(B-70)",
-    ] {
-        assert!(text.contains(line), "{line}: {text}");
-    }
-    assert!(
-        !text.contains("33rd Foot comes out"),
-        "an unhurt unit is untouched"
-    );
-
-    let southern = ok(
-        &app,
-        &greene,
-        "GET",
-        &format!("/campaigns/{id}/forces/f2"),
-        None,
-    )
-    .await;
-    let maryland = unit(&southern, "u1").unwrap_or_else(|| panic!("1st Maryland: {southern}"));
-    assert_eq!(maryland["figures"], 15, "18 − 6 + 3 replacements (B-71)");
-    assert_eq!(
-        maryland["stands"], 5,
-        "stands go as their figures go (B-38)"
-    );
-    let park = unit(&southern, "u2").unwrap_or_else(|| panic!("the park: {southern}"));
-    assert_eq!(park["guns"], 1, "the gun taken is gone");
-    assert_eq!(park["figures"], 3, "one gun's crew");
-    assert!(
-        unit(&southern, "u3").is_none(),
-        "the militia were destroyed"
-    );
-    let howard = &southern["roster"]["brigades"][0]["commander"];
-    assert_ne!(
-        howard["name"], "Howard",
-        "a new man leads the brigade: {howard}"
-    );
-    let crown = ok(
-        &app,
-        &howe,
-        "GET",
-        &format!("/campaigns/{id}/forces/f1"),
-        None,
-    )
-    .await;
-    let foot = unit(&crown, "u1").unwrap_or_else(|| panic!("the 23rd: {crown}"));
-    assert_eq!(foot["figures"], 16, "18 − 4 + 2 (B-71)");
+    assert_kennett_carried(&app, &howe, &greene, id).await;
 
     // The pages speak of figures, brigades and the game's commanders.
     app.login("howe@example.com", PASSWORD).await;

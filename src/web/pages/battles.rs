@@ -18,8 +18,8 @@ use crate::web::page::SelectOption;
 use crate::web::page::{redirect, render, render_with_status, FormErrors, PageCtx};
 use crate::web::state::AppState;
 use crate::web::systems::battles::{
-    pages_of, set_up_battle, size_words, BattleChoices, BattleRequest, BattleView, Players, RecordAnswer,
-    RecordEntry,
+    pages_of, set_up_battle, size_words, BattleChoices, BattleRequest, BattleView, Players,
+    RecordAnswer, RecordEntry,
 };
 use crate::web::systems::REGISTRY;
 use crate::web::AppError;
